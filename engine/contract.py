@@ -1,0 +1,73 @@
+"""What every game in the engine provides, and the errors the engine raises.
+
+The engine models the public game only. A hidden value is an opaque slot until an action reveals
+it, so anyone can replay a record and a player's own machine can apply a move without knowing the
+others' secrets. Chance is a duty of the dealer, like OpenSpiel's chance player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence
+
+DEALER = "dealer"
+"""The actor who holds what nobody else may see: face-down tiles, the deck order."""
+
+DUTY_KINDS = ("move", "open", "reveal", "discard")
+
+
+@dataclass(frozen=True, slots=True)
+class Duty:
+    """Someone owes an act now: `what` is one of DUTY_KINDS; `detail` says it in words."""
+
+    who: str
+    what: str
+    detail: str = ""
+
+
+class RuleError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class NotationError(RuleError, ValueError):
+    """The text is not an action in the game's notation (a syntax error, before any legality check)."""
+
+
+class IllegalAction(RuleError):
+    """The action is well-formed but the rules forbid it here; the message names the action and why."""
+
+    def __init__(self, action: str, reason: str):
+        super().__init__(f"{action}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class NotYourDuty(IllegalAction):
+    """The actor owes no act of this kind now (for example, it is not their turn)."""
+
+
+class InvalidSetup(RuleError):
+    """Players, options or a layout that the game cannot start from."""
+
+
+class UnknownGame(RuleError, LookupError):
+    """No game of that name in the registry."""
+
+
+class Game(Protocol):
+    """One game's rules as pure functions over immutable states (boardgame.io's shape)."""
+
+    name: str
+    title: str
+
+    def parse_options(self, raw: Mapping[str, str]) -> Any: ...
+    def setup(self, options: Any, players: Sequence[str], first: str) -> Any: ...
+    def duties(self, state: Any) -> tuple[Duty, ...]: ...
+    def legal_actions(self, state: Any, actor: str, knowledge: Any = None) -> list[Any]: ...
+    def check(self, state: Any, actor: str, action: Any, knowledge: Any = None) -> Any: ...
+    def apply(self, state: Any, actor: str, action: Any) -> tuple[Any, tuple[Any, ...]]: ...
+    def public(self, action: Any) -> Any: ...
+    def view(self, state: Any, observer: str | None, knowledge: Any = None) -> dict: ...
+    def outcome(self, state: Any) -> Any: ...
+    def parse_action(self, text: str) -> Any: ...
+    def format_action(self, action: Any) -> str: ...

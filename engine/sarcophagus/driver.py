@@ -1,0 +1,176 @@
+"""The full-information driver: holds every secret, fulfils every duty. For simulation, tests, the
+end-of-game audit and bots. Never part of a player's normal path: a player's program knows only
+its own coin values."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from engine.contract import DEALER, InvalidSetup
+
+from .actions import Action, Discard, Open, Place
+from .geometry import INDEX, SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
+from .pieces import ALL_TILES, NULL, Tile, parse_tile
+from .rules import apply, duties, legal_actions, outcome, setup
+from .scoring import fame
+from .state import Options, State
+
+_SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where every tile lies: the dealer's secret."""
+
+    pyramid: tuple[Tile, ...]
+    under: tuple[Tile, ...]
+
+    def __post_init__(self):
+        problem = layout_problem(self)
+        if problem:
+            raise InvalidSetup(f"impossible layout: {problem}")
+
+    def to_names(self) -> dict:
+        return {
+            "pyramid": {pos_name(p): str(t) for p, t in enumerate(self.pyramid)},
+            "sarcophagus": {pos_name(p): str(t) for p, t in zip(SARCOPHAGUS_POSITIONS, self.under)},
+        }
+
+
+def layout_problem(layout: Layout) -> str | None:
+    if len(layout.pyramid) != 21 or len(layout.under) != 3:
+        return "it needs 21 pyramid tiles and 3 sarcophagus tiles"
+    tiles = list(layout.pyramid) + list(layout.under)
+    if sorted(tiles) != sorted(ALL_TILES):
+        return "it must use each of the 24 piecepack tiles once"
+    region = [layout.pyramid[p] for p in SARCOPHAGUS_POSITIONS] + list(layout.under)
+    if sorted(t.rank for t in region) != [NULL, NULL, 5, 5, 5, 5]:
+        return "the sarcophagus and the three tiles above it must be two nulls and the four 5s"
+    return None
+
+
+def deal(rng: random.Random) -> Layout:
+    """Shuffle and lay out as the setup rules say."""
+    nulls = [t for t in ALL_TILES if t.rank == NULL]
+    rng.shuffle(nulls)
+    pool = nulls[:2] + [t for t in ALL_TILES if t.rank == 5]
+    rest = nulls[2:] + [t for t in ALL_TILES if 1 <= t.rank <= 4]
+    rng.shuffle(pool)
+    rng.shuffle(rest)
+    pyramid: list[Tile | None] = [None] * 21
+    for pos in SARCOPHAGUS_POSITIONS:
+        pyramid[pos] = pool.pop()
+    for pos in range(21):
+        if pyramid[pos] is None:
+            pyramid[pos] = rest.pop()
+    return Layout(tuple(pyramid), tuple(pool))
+
+
+def layout_from_names(pyramid: Mapping[str, str], sarcophagus: Mapping[str, str]) -> Layout:
+    """From `{"1a": "sun-3", ...}` and `{"5c": "moon-5", "6c": ..., "6d": ...}`."""
+    try:
+        cells = {parse_pos(k): parse_tile(v) for k, v in pyramid.items()}
+        under = {parse_pos(k): parse_tile(v) for k, v in sarcophagus.items()}
+    except ValueError as exc:
+        raise InvalidSetup(f"layout: {exc}") from None
+    if set(cells) != set(range(21)):
+        raise InvalidSetup("layout: the pyramid needs a tile at each of the 21 positions 1a..6f")
+    if set(under) != set(SARCOPHAGUS_POSITIONS):
+        raise InvalidSetup("layout: the sarcophagus needs a tile under each of 5c, 6c and 6d")
+    return Layout(tuple(cells[p] for p in range(21)), tuple(under[p] for p in SARCOPHAGUS_POSITIONS))
+
+
+Policy = Callable[[State, str, list, random.Random], Action]
+
+
+def random_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+    return rng.choice(actions)
+
+
+def greedy_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+    """Claims what it can win now, with its cheapest coin; builds on valuable tiles; avoids traps."""
+    seat = state.turn
+
+    def worth(tile: Tile | None, held) -> float:
+        if tile is None:
+            return 0
+        if tile.rank == NULL:
+            protected = any(t.rank == 1 for t in held)
+            return 0 if protected or not any(t.rank >= 2 for t in held) else -4
+        if tile.rank == 1:
+            return 0 if any(t.rank == 1 for t in held) else 2.5
+        return fame(held + (tile,)) - fame(held)
+
+    def rating(action: Action) -> float:
+        if isinstance(action, Discard):
+            return -action.tile.rank
+        if not isinstance(action, Place):
+            return 0
+        coins = state.coins[action.pos]
+        mine = sum(1 for slot in coins if state.slot_seat[slot] == seat)
+        others = max([sum(1 for s in coins if state.slot_seat[s] == o) for o in range(len(state.table.seats))
+                      if o != seat] or [0])
+        value = worth(state.tiles[action.pos], state.claimed[seat])
+        coin = action.value or 0
+        if len(coins) == 3 and free_sides(action.pos, state.present, state.table.options.bottom_edge_free) >= 2:
+            if mine + 1 > others:
+                return 10 * value - coin
+            if mine + 1 == others:
+                return 4 * value + coin
+            return -5 - coin
+        return value * (1 + mine - others) / 2 - coin / 10 + rng.random() / 100
+
+    return max(actions, key=rating)
+
+
+class FullInformation:
+    """One play with every secret in hand: the layout and every coin's value."""
+
+    def __init__(self, options: Options, players: Sequence[str], layout: Layout, first: str):
+        self.layout = layout
+        self.state = setup(options, players, first)
+        self.values: dict[int, int] = {}
+        self.log: list[tuple[str, Action]] = []
+
+    def knowledge(self, actor: str):
+        if actor == DEALER:
+            return self.layout
+        seats = self.state.table.seats_of(actor)
+        return {slot: v for slot, v in self.values.items() if self.state.slot_seat[slot] in seats}
+
+    def act(self, actor: str, action: Action) -> tuple:
+        """Apply an act with its private parts; remembers a placed coin's value."""
+        slot = len(self.state.slot_seat)
+        self.state, events = apply(self.state, actor, action)
+        if isinstance(action, Place):
+            self.values[slot] = action.value
+        self.log.append((actor, action))
+        return events
+
+    def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+        """Fulfil the first duty owed: the dealer and openings need no choice; the rest ask a policy."""
+        duty = duties(self.state)[0]
+        actions = legal_actions(self.state, duty.who, self.knowledge(duty.who))
+        if duty.what in ("move", "discard") and len(actions) > 1:
+            action = policies[duty.who](self.state, duty.who, actions, rng)
+        else:
+            action = actions[0]
+        return self.act(duty.who, action)
+
+    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 10_000) -> list:
+        events: list = []
+        for _ in range(limit):
+            if not duties(self.state):
+                return events
+            events += self.step(policies, rng)
+        raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
+
+
+def random_game(players: Sequence[str], options: Options, rng: random.Random, policy: Policy = random_policy):
+    """Deal and play one whole game; returns the driver at the end."""
+    game = FullInformation(options, players, deal(rng), rng.choice(list(players)))
+    game.play({p: policy for p in players}, rng)
+    assert outcome(game.state) is not None
+    return game

@@ -1,0 +1,143 @@
+"""What happened, as a game report reads it. Each event is a value with a one-line `str`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geometry import pos_name
+from .pieces import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    seat: str
+    pos: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"{self.seat} placed coin #{self.slot} on {pos_name(self.pos)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    pos: int
+    tile: Tile
+    under: bool = False
+
+    def __str__(self) -> str:
+        where = f"the sarcophagus tile under {pos_name(self.pos)}" if self.under else pos_name(self.pos)
+        return f"{where} is {self.tile}"
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    pos: int
+    totals: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{seat} {total}" for seat, total in self.totals)
+        return f"tie on {pos_name(self.pos)}: coin totals {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    seat: str
+    pos: int
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"{self.seat} claims {self.tile} from {pos_name(self.pos)}"
+
+
+@dataclass(frozen=True, slots=True)
+class TileDiscarded:
+    pos: int
+    tile: Tile | None
+    under: bool = False
+
+    def __str__(self) -> str:
+        if self.under:
+            return f"the sarcophagus tile under {pos_name(self.pos)} is discarded unseen"
+        return f"nobody claims {self.tile} from {pos_name(self.pos)}: it is discarded"
+
+
+@dataclass(frozen=True, slots=True)
+class SarcophagusTaken:
+    seat: str
+    pos: int
+    coins: int
+
+    def __str__(self) -> str:
+        return (f"{self.seat} takes the sarcophagus tile under {pos_name(self.pos)}, unseen, "
+                f"and entombs {self.coins} coin{'s' * (self.coins != 1)} on it")
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    seat: str
+    effect: str
+    """"protected" (holds a god), "harmless" (no number tile to lose), or "discard" (must choose)."""
+
+    def __str__(self) -> str:
+        return {
+            "protected": f"{self.seat} springs a trap but a god protects them",
+            "harmless": f"{self.seat} springs a trap with no number tile to lose",
+            "discard": f"{self.seat} springs a trap and must discard a number tile",
+        }[self.effect]
+
+
+@dataclass(frozen=True, slots=True)
+class TrapDiscard:
+    seat: str
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"{self.seat} discards {self.tile} to the trap"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: str
+
+    def __str__(self) -> str:
+        return f"{self.seat} has no coins and passes"
+
+
+@dataclass(frozen=True, slots=True)
+class AllCoinsPlayed:
+    pos: int
+
+    def __str__(self) -> str:
+        return f"every hand is empty: {pos_name(self.pos)} is assessed as it stands"
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    player: str
+    values: tuple[tuple[int, int], ...]
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"#{slot}={value}" for slot, value in self.values)
+        return f"{self.player} opens {shown}"
+
+
+@dataclass(frozen=True, slots=True)
+class PyramidEmpty:
+    def __str__(self) -> str:
+        return "the last tile has left the pyramid: the game is over"
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    scores: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...]
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{p} {s}" for p, s in self.scores)
+        won = " and ".join(self.winners)
+        verb = "share the win" if len(self.winners) > 1 else "wins"
+        return f"final scores: {shown}; {won} {verb}"
+
+
+Event = (Placed | Revealed | TieBreak | Claimed | TileDiscarded | SarcophagusTaken | Trap | TrapDiscard
+         | Passed | AllCoinsPlayed | Opened | PyramidEmpty | Finished)

@@ -1,0 +1,38 @@
+"""The piecepack pieces Sarcophagus uses, and their names as players write them."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+SUITS = ("sun", "moon", "crown", "arms")
+NULL, ACE = 0, 1
+RANK_NAMES = {0: "null", 1: "ace", 2: "2", 3: "3", 4: "4", 5: "5"}
+_RANK_ALIASES = {"null": 0, "0": 0, "n": 0, "ace": 1, "1": 1, "a": 1, "2": 2, "3": 3, "4": 4, "5": 5}
+COIN_VALUES = range(6)
+
+
+class Tile(NamedTuple):
+    """A tile: suit index into SUITS and rank 0 (null, a trap) .. 5. Ace (1) is a god."""
+
+    suit: int
+    rank: int
+
+    @property
+    def is_number(self) -> bool:
+        return self.rank >= 2
+
+    def __str__(self) -> str:
+        return f"{SUITS[self.suit]}-{RANK_NAMES[self.rank]}"
+
+
+ALL_TILES = tuple(Tile(s, r) for s in range(4) for r in range(6))
+SARCOPHAGUS_POOL_RANKS = (NULL, 5)
+"""The sarcophagus and the three tiles above it come from two nulls and the four 5s."""
+
+
+def parse_tile(text: str) -> Tile:
+    """`sun-3`, `moon-null`, `crown-ace` (case-insensitive; `0` and `1` also read as null and ace)."""
+    suit_text, sep, rank_text = text.strip().lower().partition("-")
+    if not sep or suit_text not in SUITS or rank_text not in _RANK_ALIASES:
+        raise ValueError(f"not a tile: {text!r} (write it as suit-rank, e.g. sun-3, moon-null, crown-ace)")
+    return Tile(SUITS.index(suit_text), _RANK_ALIASES[rank_text])

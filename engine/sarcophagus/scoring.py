@@ -1,0 +1,38 @@
+"""Fame at the end: number tiles by rank, a bonus per suit, ties to the fewest tiles held."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .pieces import Tile
+
+SUIT_BONUS = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    scores: dict[str, int]
+    held: dict[str, int]
+    """Tiles each player holds (numbers, aces, nulls, sarcophagus tiles): the tie-break."""
+    winners: tuple[str, ...]
+
+
+def fame(tiles) -> int:
+    """Sum of the number tiles' ranks plus the suit bonus. Aces and nulls score nothing."""
+    numbers = [t for t in tiles if t.rank >= 2]
+    per_suit = Counter(t.suit for t in numbers)
+    return sum(t.rank for t in numbers) + sum(SUIT_BONUS[n] for n in per_suit.values())
+
+
+def score(table, claimed: tuple[tuple[Tile, ...], ...]) -> Outcome:
+    """Each seat scores on its own; a player's seats add up (the `seats` two-player reading)."""
+    scores = {p: 0 for p in table.players}
+    held = {p: 0 for p in table.players}
+    for seat, tiles in zip(table.seats, claimed):
+        scores[seat.player] += fame(tiles)
+        held[seat.player] += len(tiles)
+    best = max(scores.values())
+    leaders = [p for p in table.players if scores[p] == best]
+    fewest = min(held[p] for p in leaders)
+    return Outcome(scores, held, tuple(p for p in leaders if held[p] == fewest))

@@ -1,0 +1,80 @@
+"""The public state of one play of Sarcophagus. Nothing secret is in it: a face-down tile is None,
+an unopened coin value is None. Plain immutable data; the rules are functions over it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .pieces import SUITS, Tile
+
+TWO_PLAYER_MODES = ("pooled", "seats")
+DISCARDED = -1
+"""`under_owner` of a sarcophagus tile discarded unseen with the tile above it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The readings a table chooses at `new` (see docs/rules/sarcophagus.md)."""
+
+    two_player: str = "pooled"
+    bottom_edge_free: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who holds coins, takes turns and claims tiles: a player, or one suit of a player (`seats`)."""
+
+    name: str
+    player: str
+    suits: tuple[int, ...]
+    coins: tuple[int, ...]
+
+    @property
+    def suit_names(self) -> str:
+        return "+".join(SUITS[s] for s in self.suits)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What does not change during one play: the players, the options, the seats in turn order."""
+
+    players: tuple[str, ...]
+    options: Options
+    seats: tuple[Seat, ...]
+
+    def seats_of(self, player: str) -> tuple[int, ...]:
+        return tuple(i for i, seat in enumerate(self.seats) if seat.player == player)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    table: Table
+    present: int
+    """Bit mask of the pyramid positions that still hold a tile."""
+    face_up: int
+    tiles: tuple[Tile | None, ...]
+    """Revealed identity of each pyramid tile (kept after it leaves the pyramid)."""
+    coins: tuple[tuple[int, ...], ...]
+    """Coin slots on each position."""
+    under: tuple[Tile | None, ...]
+    """Revealed identity of the three sarcophagus tiles."""
+    under_owner: tuple[int | None, ...]
+    """Seat that took each sarcophagus tile, DISCARDED, or None while it is still buried."""
+    slot_seat: tuple[int, ...]
+    """Every coin ever placed is a slot, numbered in order of placement: its seat..."""
+    slot_value: tuple[int | None, ...]
+    """...its value once opened..."""
+    slot_back: tuple[int | None, ...]
+    """...and how many coins had been placed when it went back to the hand (None: still out)."""
+    hands: tuple[int, ...]
+    claimed: tuple[tuple[Tile, ...], ...]
+    """Tiles each seat holds, face up (sarcophagus tiles join at the end reveal)."""
+    turn: int
+    placed: int
+    """Coins the seat to move has placed this turn."""
+    reveal: tuple[int, ...]
+    """Pyramid positions the dealer must turn face up before anything else happens."""
+    tie: int | None
+    """A position whose tie-break waits for openings."""
+    traps: tuple[int, ...]
+    """Seats whose sprung traps are still to be resolved, first one first."""

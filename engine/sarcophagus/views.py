@@ -1,0 +1,68 @@
+"""What one participant may see. The only place that decides it: the public state, plus the
+observer's own coin values when they pass their own knowledge."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .geometry import SARCOPHAGUS_POSITIONS, pos_name
+from .rules import duties, hand_values, outcome
+from .state import DISCARDED, State
+
+
+def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | None = None) -> dict:
+    seats = s.table.seats
+    own = knowledge if observer in s.table.players and knowledge is not None else {}
+
+    def coin(slot: int) -> dict:
+        seat = seats[s.slot_seat[slot]]
+        value = s.slot_value[slot]
+        if value is None and seat.player == observer:
+            value = own.get(slot)
+        return {"slot": slot, "owner": seat.player, "seat": seat.name, "value": value}
+
+    pyramid = {
+        pos_name(p): {
+            "tile": str(s.tiles[p]) if s.face_up >> p & 1 else None,
+            "coins": [coin(slot) for slot in s.coins[p]],
+        }
+        for p in range(21) if s.present >> p & 1
+    }
+    sarcophagus = {}
+    for k, pos in enumerate(SARCOPHAGUS_POSITIONS):
+        owner = s.under_owner[k]
+        sarcophagus[pos_name(pos)] = {
+            "tile": str(s.under[k]) if s.under[k] else None,
+            "status": "buried" if owner is None else "discarded" if owner == DISCARDED else "taken",
+            "holder": seats[owner].player if owner not in (None, DISCARDED) else None,
+            "coins": [coin(slot) for slot, seat in enumerate(s.slot_seat)
+                      if seat == owner and s.slot_back[slot] is None and not _on_pyramid(s, slot)],
+        }
+    hands: dict[str, int] = {p: 0 for p in s.table.players}
+    claimed: dict[str, list[str]] = {p: [] for p in s.table.players}
+    for seat, count, tiles in zip(seats, s.hands, s.claimed):
+        hands[seat.player] += count
+        claimed[seat.player] += [str(t) for t in tiles]
+    result = outcome(s)
+    shown = {
+        "status": "finished" if result else "playing",
+        "players": list(s.table.players),
+        "seats": [{"name": seat.name, "player": seat.player, "suits": seat.suit_names} for seat in seats],
+        "turn": seats[s.turn].name if s.present else None,
+        "duties": [{"who": d.who, "what": d.what, "detail": d.detail} for d in duties(s)],
+        "pyramid": pyramid,
+        "sarcophagus": sarcophagus,
+        "hands": hands,
+        "claimed": claimed,
+    }
+    if own or (observer in s.table.players and knowledge is not None):
+        shown["my_hand"] = {seats[i].name: hand_values(s, i, own) for i in s.table.seats_of(observer)}
+    if result:
+        shown["scores"] = result.scores
+        shown["held"] = result.held
+        shown["winners"] = list(result.winners)
+    return shown
+
+
+def _on_pyramid(s: State, slot: int) -> bool:
+    return any(slot in coins for coins in s.coins)
