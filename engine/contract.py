@@ -36,9 +36,9 @@ class NotationError(RuleError, ValueError):
 class IllegalAction(RuleError):
     """The action is well-formed but the rules forbid it here; the message names the action and why."""
 
-    def __init__(self, action: str, reason: str):
+    def __init__(self, action, reason: str):
         super().__init__(f"{action}: {reason}")
-        self.action = action
+        self.action = str(action)
         self.reason = reason
 
 

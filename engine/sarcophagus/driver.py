@@ -13,7 +13,7 @@ from engine.contract import DEALER, InvalidSetup
 from .actions import Action, Discard, Open, Place
 from .geometry import INDEX, SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
 from .pieces import ALL_TILES, NULL, Tile, parse_tile
-from .rules import apply, duties, legal_actions, outcome, setup
+from .rules import apply, apply_checked, duties, legal_actions, outcome, setup
 from .scoring import fame
 from .state import Options, State
 
@@ -132,20 +132,20 @@ class FullInformation:
         self.layout = layout
         self.state = setup(options, players, first)
         self.values: dict[int, int] = {}
+        self.known: dict[str, dict[int, int]] = {p: {} for p in self.state.table.players}
         self.log: list[tuple[str, Action]] = []
 
     def knowledge(self, actor: str):
         if actor == DEALER:
             return self.layout
-        seats = self.state.table.seats_of(actor)
-        return {slot: v for slot, v in self.values.items() if self.state.slot_seat[slot] in seats}
+        return self.known[actor]
 
-    def act(self, actor: str, action: Action) -> tuple:
+    def act(self, actor: str, action: Action, checked: bool = False) -> tuple:
         """Apply an act with its private parts; remembers a placed coin's value."""
         slot = len(self.state.slot_seat)
-        self.state, events = apply(self.state, actor, action)
+        self.state, events = (apply_checked if checked else apply)(self.state, actor, action)
         if isinstance(action, Place):
-            self.values[slot] = action.value
+            self.values[slot] = self.known[actor][slot] = action.value
         self.log.append((actor, action))
         return events
 
@@ -157,7 +157,7 @@ class FullInformation:
             action = policies[duty.who](self.state, duty.who, actions, rng)
         else:
             action = actions[0]
-        return self.act(duty.who, action)
+        return self.act(duty.who, action, checked=True)
 
     def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 10_000) -> list:
         events: list = []

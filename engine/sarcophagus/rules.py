@@ -7,15 +7,14 @@ all-coins-played assessment) until somebody owes an act. The next duties are the
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 
 from .actions import Action, Discard, Open, Place, Reveal
 from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
                      Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
-from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, POSITIONS, SARCOPHAGUS_POSITIONS, forced_position,
+from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, NEIGHBOURS, POSITIONS, SARCOPHAGUS_POSITIONS, forced_position,
                        free_sides, pos_name)
 from .notation import format_action
 from .pieces import ACE, NULL, SUITS, Tile
@@ -71,21 +70,28 @@ def setup(options: Options, players: Sequence[str], first: str) -> State:
     return State(
         table=table, present=ALL_MASK, face_up=0, tiles=(None,) * 21, coins=((),) * 21,
         under=(None,) * 3, under_owner=(None,) * 3, slot_seat=(), slot_value=(), slot_back=(),
-        hands=tuple(len(seat.coins) for seat in table.seats), claimed=((),) * len(table.seats),
+        hands=tuple(len(seat.coins) for seat in table.seats), out=((),) * len(table.seats),
+        claimed=((),) * len(table.seats),
         turn=table.seats_of(first)[0], placed=0, reveal=(APEX,), tie=None, traps=(),
     )
 
 
 # ---------------------------------------------------------------- reading the state
 
-def tied_seats(s: State, pos: int) -> tuple[int, ...]:
+def _most_coins(owners: list[int]) -> list[int]:
+    """The seats with the most coins among `owners` (one seat per coin), in seat order."""
+    distinct = sorted(set(owners))
+    if len(distinct) == len(owners):
+        return distinct
+    counts = [owners.count(seat) for seat in distinct]
+    best = max(counts)
+    return [seat for seat, n in zip(distinct, counts) if n == best]
+
+
+def tied_seats(s: State, pos: int) -> list[int]:
     """Seats sharing the most coins on a tile, when more than one does."""
-    counts = Counter(s.slot_seat[slot] for slot in s.coins[pos])
-    if not counts:
-        return ()
-    best = max(counts.values())
-    tied = tuple(sorted(seat for seat, n in counts.items() if n == best))
-    return tied if len(tied) > 1 else ()
+    tied = _most_coins([s.slot_seat[slot] for slot in s.coins[pos]])
+    return tied if len(tied) > 1 else []
 
 
 def _audit_due(s: State) -> bool:
@@ -94,14 +100,26 @@ def _audit_due(s: State) -> bool:
 
 def owed_openings(s: State, player: str) -> tuple[int, ...]:
     """The coin slots `player` must open now: theirs in a pending tie-break, or all at the end audit."""
-    seats = s.table.seats_of(player)
+    return _openings(s).get(player, ())
+
+
+def _openings(s: State) -> dict[str, tuple[int, ...]]:
+    """Every owner's owed openings, worked out once per state."""
+    if s.cached_openings is not None:
+        return s.cached_openings
     if s.tie is not None:
         tied = tied_seats(s, s.tie)
-        return tuple(slot for slot in s.coins[s.tie]
-                     if s.slot_seat[slot] in tied and s.slot_seat[slot] in seats and s.slot_value[slot] is None)
-    if _audit_due(s):
-        return tuple(slot for slot, seat in enumerate(s.slot_seat) if seat in seats and s.slot_value[slot] is None)
-    return ()
+        slots = [slot for slot in s.coins[s.tie] if s.slot_seat[slot] in tied and s.slot_value[slot] is None]
+    elif _audit_due(s):
+        slots = [slot for slot, value in enumerate(s.slot_value) if value is None]
+    else:
+        slots = []
+    owed: dict[str, tuple[int, ...]] = {}
+    for slot in slots:
+        player = s.table.seats[s.slot_seat[slot]].player
+        owed[player] = owed.get(player, ()) + (slot,)
+    s.cached_openings = owed
+    return owed
 
 
 def _sarcophagus_unrevealed(s: State) -> tuple[int, ...]:
@@ -109,19 +127,28 @@ def _sarcophagus_unrevealed(s: State) -> tuple[int, ...]:
 
 
 def duties(s: State) -> tuple[Duty, ...]:
+    """Who owes what now. Several parties can owe at once (openings for a tie-break)."""
+    if s.cached_duties is None:
+        s.cached_duties = _compute_duties(s)
+    return s.cached_duties
+
+
+def _compute_duties(s: State) -> tuple[Duty, ...]:
     if s.reveal:
         return (Duty(DEALER, "reveal", "turn up " + ", ".join(map(pos_name, s.reveal))),)
     if s.tie is not None:
         where = pos_name(s.tie)
+        owed = _openings(s)
         return tuple(Duty(p, "open", f"open your coins on {where} for the tie-break")
-                     for p in s.table.players if owed_openings(s, p))
+                     for p in s.table.players if p in owed)
     if s.traps:
         return (Duty(s.table.seats[s.traps[0]].player, "discard", "discard a number tile to the trap"),)
     if not s.present:
         if _sarcophagus_unrevealed(s):
             return (Duty(DEALER, "reveal", "reveal the sarcophagus tiles"),)
+        owed = _openings(s)
         return tuple(Duty(p, "open", "open every coin you placed, for the end audit")
-                     for p in s.table.players if owed_openings(s, p))
+                     for p in s.table.players if p in owed)
     seat = s.table.seats[s.turn]
     if s.placed == 0:
         detail = f"place a coin on {pos_name(forced_position(s.present))} (forced)"
@@ -134,18 +161,18 @@ def duties(s: State) -> tuple[Duty, ...]:
 
 def hand_values(s: State, seat: int, known: PlayerKnowledge) -> list[int]:
     """The coin values a seat holds, as its owner computes them from their own slot values."""
-    hand = Counter(s.table.seats[seat].coins)
-    for slot, (owner, back) in enumerate(zip(s.slot_seat, s.slot_back)):
-        if owner == seat and back is None:
-            hand[known[slot]] -= 1
-    return sorted(hand.elements())
+    hand = list(s.table.seats[seat].coins)
+    for slot in s.out[seat]:
+        hand.remove(known[slot])
+    return hand
 
 
 def _targets(s: State) -> list[int]:
     """Positions that can take a placement now."""
     if s.placed == 0:
         return [forced_position(s.present)]
-    return [p for p in range(21) if s.present >> p & 1 and s.face_up >> p & 1 and len(s.coins[p]) < 4]
+    open_tiles = s.present & s.face_up & ~s.full
+    return [p for p in range(21) if open_tiles >> p & 1]
 
 
 def _number_tiles(s: State, seat: int) -> list[Tile]:
@@ -153,19 +180,26 @@ def _number_tiles(s: State, seat: int) -> list[Tile]:
 
 
 def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None:
-    """With the values known so far, was every placed coin really in the seat's hand at the time?"""
-    initial = Counter(s.table.seats[seat].coins)
-    mine = [slot for slot, owner in enumerate(s.slot_seat) if owner == seat]
-    for k in mine:
-        if values[k] is None:
+    """With the values known so far, was every placed coin really in the seat's hand at the time?
+
+    Walks the seat's coins in placement order; a coin that went back to the hand when `back` coins
+    had been placed is in hand again for placement number `back` onwards."""
+    initial = s.table.seats[seat].coins
+    out = [0] * 6
+    returns: list[tuple[int, int]] = []
+    for k, owner in enumerate(s.slot_seat):
+        if owner != seat or values[k] is None:
             continue
-        out = Counter(values[j] for j in mine
-                      if j < k and values[j] is not None and (s.slot_back[j] is None or s.slot_back[j] > k))
-        out[values[k]] += 1
-        if out[values[k]] > initial[values[k]]:
-            name = s.table.seats[seat].name
-            return (f"coin #{k} opened as {values[k]}, but {name} had no coin of that value left in hand "
-                    f"when it was placed")
+        returns.sort(reverse=True)
+        while returns and returns[-1][0] <= k:
+            out[returns.pop()[1]] -= 1
+        value = values[k]
+        out[value] += 1
+        if out[value] > initial.count(value):
+            return (f"coin #{k} opened as {value}, but {s.table.seats[seat].name} had no coin of that value "
+                    f"left in hand when it was placed")
+        if s.slot_back[k] is not None:
+            returns.append((s.slot_back[k], value))
     return None
 
 
@@ -204,7 +238,7 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
 
     `knowledge` is what the actor privately knows (a player's slot values); without it the checks
     that need it (a coin of that value in hand) are left to the end audit."""
-    text = format_action(action)
+    text = _Text(action)
     owed = duties(s)
     mine = [d for d in owed if d.who == actor]
     if not any(d.what == _kind(action) for d in mine):
@@ -224,7 +258,17 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
     return _check_discard(s, action, text)
 
 
-def _check_place(s: State, action: Place, knowledge, text: str) -> Place:
+class _Text:
+    """An action's notation, formatted only if an error message needs it."""
+
+    def __init__(self, action: Action):
+        self.action = action
+
+    def __str__(self) -> str:
+        return format_action(self.action)
+
+
+def _check_place(s: State, action: Place, knowledge, text) -> Place:
     forced = forced_position(s.present)
     if s.placed == 0:
         pos = forced if action.pos is None else action.pos
@@ -248,7 +292,7 @@ def _check_place(s: State, action: Place, knowledge, text: str) -> Place:
     return Place(pos, action.value)
 
 
-def _check_reveal(s: State, action: Reveal, text: str) -> Reveal:
+def _check_reveal(s: State, action: Reveal, text) -> Reveal:
     wanted = _sarcophagus_unrevealed(s) if not s.present else s.reveal
     if action.under != (not s.present):
         what = "the sarcophagus tiles" if not s.present else "pyramid tiles, not the sarcophagus"
@@ -262,7 +306,7 @@ def _check_reveal(s: State, action: Reveal, text: str) -> Reveal:
     return Reveal(tuple(sorted(action.tiles)), action.under)
 
 
-def _check_open(s: State, actor: str, action: Open, text: str) -> Open:
+def _check_open(s: State, actor: str, action: Open, text) -> Open:
     owed = owed_openings(s, actor)
     slots = [slot for slot, _ in action.values]
     if sorted(slots) != sorted(owed) or len(set(slots)) != len(slots):
@@ -279,7 +323,7 @@ def _check_open(s: State, actor: str, action: Open, text: str) -> Open:
     return Open(tuple(sorted(action.values)))
 
 
-def _check_discard(s: State, action: Discard, text: str) -> Discard:
+def _check_discard(s: State, action: Discard, text) -> Discard:
     numbers = _number_tiles(s, s.traps[0])
     if action.tile not in numbers:
         choices = ", ".join(map(str, numbers))
@@ -287,7 +331,23 @@ def _check_discard(s: State, action: Discard, text: str) -> Discard:
     return action
 
 
-def legal_actions(s: State, actor: str, knowledge=None) -> list[Action]:
+class Placements(Sequence):
+    """Every (target, coin value) placement, made only when asked for: a turn may offer a hundred."""
+
+    def __init__(self, targets: list[int], values: list):
+        self.targets, self.values = targets, values
+
+    def __len__(self) -> int:
+        return len(self.targets) * len(self.values)
+
+    def __getitem__(self, i: int) -> Place:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        target, value = divmod(i, len(self.values))
+        return Place(self.targets[target], self.values[value])
+
+
+def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     """Every legal act of `actor` now. Placements carry values only when `knowledge` says the hand;
     the dealer's reveals need the layout as `knowledge`; openings need the player's slot values."""
     out: list[Action] = []
@@ -296,7 +356,7 @@ def legal_actions(s: State, actor: str, knowledge=None) -> list[Action]:
             continue
         if duty.what == "move":
             values = sorted(set(hand_values(s, s.turn, knowledge))) if knowledge is not None else [None]
-            out += [Place(p, v) for p in _targets(s) for v in values]
+            return Placements(_targets(s), values)
         elif duty.what == "discard":
             out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
         elif duty.what == "open" and knowledge is not None:
@@ -314,7 +374,11 @@ def legal_actions(s: State, actor: str, knowledge=None) -> list[Action]:
 
 def apply(s: State, actor: str, action: Action) -> tuple[State, tuple]:
     """Apply one act of `actor` (checked first); returns the next state and what happened."""
-    action = check(s, actor, action)
+    return apply_checked(s, actor, check(s, actor, action))
+
+
+def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
+    """`apply` for an action already known legal and complete (from `check` or `legal_actions`)."""
     play = _Play(s)
     if isinstance(action, Place):
         play.place(action.pos)
@@ -339,77 +403,90 @@ def outcome(s: State) -> Outcome | None:
     return score(s.table, s.claimed)
 
 
+def _with(items: tuple, i: int, value) -> tuple:
+    """A copy of a tuple with one item replaced."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
 class _Play:
-    """A state being changed by one action. Lives only inside `apply`."""
+    """A state being changed by one action. Lives only inside `apply`. Fields stay tuples and are
+    rebuilt only where the action changes them: copying everything costs more than the rules."""
 
     def __init__(self, s: State):
         self.table = s.table
         self.seats = s.table.seats
         self.present = s.present
         self.face_up = s.face_up
-        self.tiles = list(s.tiles)
-        self.coins = list(s.coins)
-        self.under = list(s.under)
-        self.under_owner = list(s.under_owner)
-        self.slot_seat = list(s.slot_seat)
-        self.slot_value = list(s.slot_value)
-        self.slot_back = list(s.slot_back)
-        self.hands = list(s.hands)
-        self.claimed = list(s.claimed)
+        self.tiles = s.tiles
+        self.coins = s.coins
+        self.under = s.under
+        self.under_owner = s.under_owner
+        self.slot_seat = s.slot_seat
+        self.slot_value = s.slot_value
+        self.slot_back = s.slot_back
+        self.hands = s.hands
+        self.out = s.out
+        self.claimed = s.claimed
         self.turn = s.turn
         self.placed = s.placed
         self.reveal = s.reveal
         self.tie = s.tie
-        self.traps = list(s.traps)
+        self.traps = s.traps
+        self.full = s.full
         self.events: list = []
 
     def freeze(self) -> State:
-        return State(
-            table=self.table, present=self.present, face_up=self.face_up, tiles=tuple(self.tiles),
-            coins=tuple(self.coins), under=tuple(self.under), under_owner=tuple(self.under_owner),
-            slot_seat=tuple(self.slot_seat), slot_value=tuple(self.slot_value),
-            slot_back=tuple(self.slot_back), hands=tuple(self.hands), claimed=tuple(self.claimed),
-            turn=self.turn, placed=self.placed, reveal=self.reveal, tie=self.tie, traps=tuple(self.traps),
+        return State(  # positional: measurably faster in the playout loop; order as in State
+            self.table, self.present, self.face_up, self.tiles, self.coins, self.under, self.under_owner,
+            self.slot_seat, self.slot_value, self.slot_back, self.hands, self.out, self.claimed, self.turn,
+            self.placed, self.reveal, self.tie, self.traps, self.full,
         )
 
     # -- the acts
 
     def place(self, pos: int) -> None:
         slot = len(self.slot_seat)
-        self.slot_seat.append(self.turn)
-        self.slot_value.append(None)
-        self.slot_back.append(None)
-        self.coins[pos] += (slot,)
-        self.hands[self.turn] -= 1
+        seat = self.turn
+        self.slot_seat += (seat,)
+        self.slot_value += (None,)
+        self.slot_back += (None,)
+        coins = self.coins[pos] + (slot,)
+        self.coins = _with(self.coins, pos, coins)
+        if len(coins) == 4:
+            self.full |= 1 << pos
+        self.hands = _with(self.hands, seat, self.hands[seat] - 1)
+        self.out = _with(self.out, seat, self.out[seat] + (slot,))
         self.placed += 1
         self.events.append(Placed(self.seats[self.turn].name, pos, slot))
         face_down = NEIGHBOUR_MASKS[pos] & self.present & ~self.face_up
         if face_down:
-            self.reveal = tuple(p for p in range(21) if face_down >> p & 1)
+            self.reveal = tuple(p for p in NEIGHBOURS[pos] if face_down >> p & 1)
 
     def reveal_tiles(self, action: Reveal) -> None:
         for pos, tile in action.tiles:
             self.events.append(Revealed(pos, tile, action.under))
             if action.under:
                 k = _SARCOPHAGUS_INDEX[pos]
-                self.under[k] = tile
+                self.under = _with(self.under, k, tile)
                 owner = self.under_owner[k]
                 if owner != DISCARDED:
-                    self.claimed[owner] += (tile,)
+                    self.claimed = _with(self.claimed, owner, self.claimed[owner] + (tile,))
                     if tile.rank == NULL:
-                        self.traps.append(owner)
+                        self.traps += (owner,)
             else:
-                self.tiles[pos] = tile
+                self.tiles = _with(self.tiles, pos, tile)
                 self.face_up |= 1 << pos
         self.reveal = ()
 
     def open(self, player: str, values: tuple[tuple[int, int], ...]) -> None:
+        slot_value = list(self.slot_value)
         for slot, value in values:
-            self.slot_value[slot] = value
+            slot_value[slot] = value
+        self.slot_value = tuple(slot_value)
         self.events.append(Opened(player, values))
 
     def discard(self, tile: Tile) -> None:
-        seat = self.traps.pop(0)
+        seat, self.traps = self.traps[0], self.traps[1:]
         self._lose(seat, tile)
 
     # -- what the rules do on their own
@@ -420,10 +497,11 @@ class _Play:
             if self.reveal:
                 return
             if self.tie is not None:
-                if self._tie_waiting(self.tie):
+                tied = self._tied(self.tie)
+                if self._tie_waiting(self.tie, tied):
                     return
                 pos, self.tie = self.tie, None
-                self._resolve_tie(pos)
+                self._resolve_tie(pos, tied)
                 continue
             if self.traps:
                 if self._spring_trap():
@@ -464,24 +542,21 @@ class _Play:
         self.placed = 0
 
     def _has_target(self) -> bool:
-        open_tiles = self.present & self.face_up
-        return any(open_tiles >> p & 1 and len(self.coins[p]) < 4 for p in range(21))
+        return bool(self.present & self.face_up & ~self.full)
 
     def _first_claimable(self) -> int | None:
         """Top row first, then left to right: position order."""
         bottom = self.table.options.bottom_edge_free
-        for pos in range(21):
-            if len(self.coins[pos]) == 4 and free_sides(pos, self.present, bottom) >= 2:
+        full = self.full
+        while full:
+            pos = (full & -full).bit_length() - 1
+            if free_sides(pos, self.present, bottom) >= 2:
                 return pos
+            full &= full - 1
         return None
 
-    def _counts(self, pos: int) -> Counter:
-        return Counter(self.slot_seat[slot] for slot in self.coins[pos])
-
     def _tied(self, pos: int) -> list[int]:
-        counts = self._counts(pos)
-        best = max(counts.values())
-        return sorted(seat for seat, n in counts.items() if n == best)
+        return _most_coins([self.slot_seat[slot] for slot in self.coins[pos]])
 
     def _assess(self, pos: int) -> None:
         if not self.coins[pos]:
@@ -490,17 +565,15 @@ class _Play:
         tied = self._tied(pos)
         if len(tied) == 1:
             self._remove(pos, tied[0])
-        elif self._tie_waiting(pos):
+        elif self._tie_waiting(pos, tied):
             self.tie = pos
         else:
-            self._resolve_tie(pos)
+            self._resolve_tie(pos, tied)
 
-    def _tie_waiting(self, pos: int) -> bool:
-        tied = self._tied(pos)
+    def _tie_waiting(self, pos: int, tied: list[int]) -> bool:
         return any(self.slot_value[slot] is None for slot in self.coins[pos] if self.slot_seat[slot] in tied)
 
-    def _resolve_tie(self, pos: int) -> None:
-        tied = self._tied(pos)
+    def _resolve_tie(self, pos: int, tied: list[int]) -> None:
         totals = {seat: 0 for seat in tied}
         for slot in self.coins[pos]:
             if self.slot_seat[slot] in totals:
@@ -514,6 +587,7 @@ class _Play:
         """The tile leaves the pyramid, claimed or discarded; coins go back or into the sarcophagus."""
         tile = self.tiles[pos]
         self.present &= ~(1 << pos)
+        self.full &= ~(1 << pos)
         k = _SARCOPHAGUS_INDEX.get(pos)
         entombed = 0
         back = len(self.slot_seat)
@@ -522,23 +596,24 @@ class _Play:
             if k is not None and seat == claimer:
                 entombed += 1
             else:
-                self.slot_back[slot] = back
-                self.hands[seat] += 1
-        self.coins[pos] = ()
+                self.slot_back = _with(self.slot_back, slot, back)
+                self.hands = _with(self.hands, seat, self.hands[seat] + 1)
+                self.out = _with(self.out, seat, tuple(x for x in self.out[seat] if x != slot))
+        self.coins = _with(self.coins, pos, ())
         if claimer is None:
             self.events.append(TileDiscarded(pos, tile))
             if k is not None:
-                self.under_owner[k] = DISCARDED
+                self.under_owner = _with(self.under_owner, k, DISCARDED)
                 self.events.append(TileDiscarded(pos, None, under=True))
         else:
             name = self.seats[claimer].name
-            self.claimed[claimer] += (tile,)
+            self.claimed = _with(self.claimed, claimer, self.claimed[claimer] + (tile,))
             self.events.append(Claimed(name, pos, tile))
             if k is not None:
-                self.under_owner[k] = claimer
+                self.under_owner = _with(self.under_owner, k, claimer)
                 self.events.append(SarcophagusTaken(name, pos, entombed))
             if tile.rank == NULL:
-                self.traps.append(claimer)
+                self.traps += (claimer,)
         if not self.present:
             self.events.append(PyramidEmpty())
 
@@ -559,11 +634,11 @@ class _Play:
             else:
                 self.events.append(Trap(name, "discard"))
                 self._lose(seat, numbers[0])
-        self.traps.pop(0)
+        self.traps = self.traps[1:]
         return False
 
     def _lose(self, seat: int, tile: Tile) -> None:
         held = list(self.claimed[seat])
         held.remove(tile)
-        self.claimed[seat] = tuple(held)
+        self.claimed = _with(self.claimed, seat, tuple(held))
         self.events.append(TrapDiscard(self.seats[seat].name, tile))

@@ -3,7 +3,7 @@ an unopened coin value is None. Plain immutable data; the rules are functions ov
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .pieces import SUITS, Tile
 
@@ -41,13 +41,21 @@ class Table:
     players: tuple[str, ...]
     options: Options
     seats: tuple[Seat, ...]
+    _seats_of: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        index = {p: tuple(i for i, seat in enumerate(self.seats) if seat.player == p) for p in self.players}
+        object.__setattr__(self, "_seats_of", index)
 
     def seats_of(self, player: str) -> tuple[int, ...]:
-        return tuple(i for i, seat in enumerate(self.seats) if seat.player == player)
+        return self._seats_of.get(player, ())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class State:
+    """Treated as immutable: the rules never change a State, they build the next one. A plain slotted
+    dataclass rather than a frozen one because a frozen __init__ costs a third of a playout."""
+
     table: Table
     present: int
     """Bit mask of the pyramid positions that still hold a tile."""
@@ -67,6 +75,8 @@ class State:
     slot_back: tuple[int | None, ...]
     """...and how many coins had been placed when it went back to the hand (None: still out)."""
     hands: tuple[int, ...]
+    out: tuple[tuple[int, ...], ...]
+    """Each seat's coin slots not in its hand: on a tile or in the sarcophagus."""
     claimed: tuple[tuple[Tile, ...], ...]
     """Tiles each seat holds, face up (sarcophagus tiles join at the end reveal)."""
     turn: int
@@ -78,3 +88,16 @@ class State:
     """A position whose tie-break waits for openings."""
     traps: tuple[int, ...]
     """Seats whose sprung traps are still to be resolved, first one first."""
+
+    full: int = 0
+    """Bit mask of the positions holding 4 coins (derived from `coins`, kept for speed)."""
+    cached_duties: tuple | None = field(default=None, repr=False)
+    """rules.duties, worked out once per state."""
+    cached_openings: dict | None = field(default=None, repr=False)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and all(
+            getattr(self, name) == getattr(other, name) for name in _COMPARED)
+
+
+_COMPARED = [name for name in State.__dataclass_fields__ if not name.startswith("cached_")]
