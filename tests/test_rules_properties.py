@@ -1,0 +1,97 @@
+"""Invariants over thousands of random games, for every player count and option."""
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_policy
+from engine.sarcophagus.rules import duties, hand_values, outcome
+from engine.sarcophagus.scoring import score
+from engine.sarcophagus.state import DISCARDED, Options
+from engine.sarcophagus.views import view
+
+PLAYERS = {2: ["ann", "ben"], 3: ["ann", "ben", "cat"], 4: ["ann", "ben", "cat", "dan"]}
+CONFIGS = [
+    (2, Options("pooled")), (2, Options("seats")), (3, Options()), (4, Options()),
+    (2, Options("pooled", False)), (2, Options("seats", False)), (3, Options(bottom_edge_free=False)),
+    (4, Options(bottom_edge_free=False)),
+]
+GAMES_PER_CONFIG = 300
+
+
+def check_invariants(game: FullInformation, look_at_views: bool) -> None:
+    s = game.state
+    out = sorted(slot for seat_out in s.out for slot in seat_out)
+    assert out == [slot for slot, back in enumerate(s.slot_back) if back is None]
+    on_tiles = [slot for coins in s.coins for slot in coins]
+    assert len(on_tiles) == len(set(on_tiles))
+    for p in range(21):
+        assert len(s.coins[p]) <= 4
+        if not s.present >> p & 1:
+            assert s.coins[p] == ()
+    entombed = set(out) - set(on_tiles)
+    takers = {owner for owner in s.under_owner if owner not in (None, DISCARDED)}
+    assert {s.slot_seat[slot] for slot in entombed} <= takers
+    for i, seat in enumerate(s.table.seats):
+        # every coin in exactly one place; the public count matches the private hand
+        assert s.hands[i] + len(s.out[i]) == len(seat.coins)
+        assert len(hand_values(s, i, game.values)) == s.hands[i]
+    held = [t for tiles in s.claimed for t in tiles]
+    assert len(held) == len(set(held)), "a tile claimed twice"
+    assert not set(held) & {s.tiles[p] for p in range(21) if s.present >> p & 1}
+    if look_at_views:
+        for player in s.table.players:
+            shown = view(s, player, game.knowledge(player))
+            for spot in list(shown["pyramid"].values()) + list(shown["sarcophagus"].values()):
+                for coin in spot["coins"]:
+                    if coin["value"] is not None:
+                        assert coin["owner"] == player or s.slot_value[coin["slot"]] is not None
+            for name, spot in shown["pyramid"].items():
+                if spot["tile"] is not None:
+                    from engine.sarcophagus.geometry import parse_pos
+                    assert s.face_up >> parse_pos(name) & 1
+            for k, spot in enumerate(shown["sarcophagus"].values()):
+                assert (spot["tile"] is None) == (s.under[k] is None)
+
+
+def play_checked(n_players, options, seed, policy, look_at_views=True) -> FullInformation:
+    rng = random.Random(seed)
+    players = PLAYERS[n_players]
+    game = FullInformation(options, players, deal(rng), rng.choice(players))
+    policies = {p: policy for p in players}
+    for _ in range(2000):
+        check_invariants(game, look_at_views)
+        if not duties(game.state):
+            break
+        game.step(policies, rng)
+    else:
+        pytest.fail("the game did not end")
+    result = outcome(game.state)
+    assert result is not None
+    assert None not in game.state.slot_value, "the end audit opened every coin"
+    assert all(game.state.slot_value[k] == v for k, v in game.values.items())
+    assert result == score(game.state.table, game.state.claimed)
+    return game
+
+
+@pytest.mark.parametrize("n_players,options", CONFIGS, ids=lambda c: str(c))
+def test_random_games_keep_every_invariant(n_players, options):
+    for seed in range(GAMES_PER_CONFIG):
+        play_checked(n_players, options, seed, random_policy, look_at_views=seed < 30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(CONFIGS), st.sampled_from([random_policy, greedy_policy]))
+def test_any_seed_and_policy_plays_to_an_audited_end(seed, config, policy):
+    play_checked(*config, seed, policy, look_at_views=False)
+
+
+def test_greedy_beats_random_more_often_than_not():
+    wins = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        game = FullInformation(Options(), ["greedy", "random"], deal(rng), rng.choice(["greedy", "random"]))
+        game.play({"greedy": greedy_policy, "random": random_policy}, rng)
+        wins += "greedy" in outcome(game.state).winners
+    assert wins > 120
