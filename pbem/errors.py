@@ -1,0 +1,115 @@
+"""Every error pbem raises on purpose. The CLI turns any PbemError into one `Error: ...` line."""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Base of the domain errors; the message is what the user reads."""
+
+
+# -- files and formats
+class RecordError(PbemError):
+    """The game file cannot be read as a record: size, JSON, schema, format version."""
+
+
+class UnknownFormat(RecordError):
+    pass
+
+
+# -- keys
+class KeyProblem(PbemError):
+    """A key file that is missing, unreadable, unsafe, of the wrong type, or locked."""
+
+
+class WrongPassphrase(KeyProblem):
+    pass
+
+
+class NoPassphrase(KeyProblem):
+    pass
+
+
+class UnsafeKeyFile(KeyProblem):
+    pass
+
+
+# -- crypto
+class SealError(PbemError):
+    """An age blob that is malformed, tampered with, or not sealed to the given key."""
+
+
+class NotForYou(SealError):
+    pass
+
+
+# -- verification: each names the entry, its author and the reason
+class VerifyError(PbemError):
+    """A record that fails verification at one entry (`seq` 0 is the genesis)."""
+
+    reason = "invalid"
+
+    def __init__(self, detail: str, seq: int | None = None, author: str | None = None):
+        self.detail, self.seq, self.author = detail, seq, author
+        where = "the genesis" if seq == 0 else f"entry {seq}" if seq is not None else "the record"
+        by = f" by {author}" if author else ""
+        super().__init__(f"{where}{by}: {detail}")
+
+
+class BadSignature(VerifyError):
+    reason = "bad signature"
+
+
+class UnknownSigner(VerifyError):
+    reason = "signer not in the roster"
+
+
+class WrongGame(VerifyError):
+    reason = "entry of another game"
+
+
+class BrokenChain(VerifyError):
+    reason = "prev hash does not match"
+
+
+class BadSequence(VerifyError):
+    reason = "seq out of order"
+
+
+class NotOwed(VerifyError):
+    reason = "author owes no such act"
+
+
+class IllegalMove(VerifyError):
+    reason = "illegal action"
+
+
+class BadOpening(VerifyError):
+    reason = "opening does not match its commitment"
+
+
+class BadGenesis(VerifyError):
+    reason = "genesis malformed"
+
+
+class BlobChanged(VerifyError):
+    reason = "sealed blob altered"
+
+
+class AuditFailed(VerifyError):
+    reason = "end-of-game audit failed"
+
+
+class Equivocation(VerifyError):
+    reason = "two different entries signed for one seq"
+
+
+class Divergence(VerifyError):
+    reason = "the files fork"
+
+
+class StaleFile(PbemError):
+    """The file is older than one already seen for this game."""
+
+
+class UsageError(PbemError):
+    """A command given something it cannot work with (a bad option, an unknown name)."""
