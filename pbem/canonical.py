@@ -1,0 +1,86 @@
+"""JSON at the file boundary: a strict reader, the RFC 8785 bytes we sign, the layout we write.
+
+The strict profile: integers only (no floats, NaN or Infinity), no duplicate keys, ASCII keys,
+bounded size and nesting depth, checked before anything is parsed into models."""
+
+from __future__ import annotations
+
+import json
+
+import rfc8785
+
+from .errors import RecordError
+
+MAX_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 12
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"duplicate key {key!r} in JSON object")
+        if not key.isascii():
+            raise RecordError(f"non-ASCII key {key!r} in JSON object")
+        out[key] = value
+    return out
+
+
+def _no_float(text):
+    raise RecordError(f"number {text} is not an integer (the record uses integers only)")
+
+
+def _no_constant(text):
+    raise RecordError(f"{text} is not allowed in a record")
+
+
+def _depth_ok(text: str) -> bool:
+    """Nesting depth counted on the raw text (brackets outside strings), before json parses it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def parse_strict(data: bytes) -> object:
+    """Bytes to plain JSON values under the strict profile; RecordError says what is wrong."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"file is {len(data)} bytes, over the {MAX_BYTES} byte limit")
+    if not data.strip():
+        raise RecordError("file is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("file is not UTF-8 text") from None
+    if not _depth_ok(text):
+        raise RecordError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
+                          parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def canonical(value: object) -> bytes:
+    """RFC 8785 canonical bytes: what is hashed and signed."""
+    return rfc8785.dumps(value)
+
+
+def pretty(value: object) -> str:
+    """How a record is written: stable key order, 2-space indent, LF, trailing newline."""
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n"

@@ -1,0 +1,122 @@
+"""Identities on disk: OpenSSH ed25519 key files in the key directory, or any path given.
+
+Key directory: $PBEM_HOME/keys if PBEM_HOME is set, else the platform's user data directory.
+Passphrase: the environment variable PBEM_PASSPHRASE (for bots), else a prompt on a terminal;
+never a command-line argument.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import stat
+import sys
+from pathlib import Path
+
+from .crypto import Identity, PublicKey
+from .errors import KeyProblem, NoPassphrase, UnsafeKeyFile, UsageError
+from .files import write_atomic
+from .record import NAME_PATTERN
+
+PASSPHRASE_ENV = "PBEM_PASSPHRASE"
+
+
+def home() -> Path:
+    """Where pbem keeps its keys and per-game notes."""
+    if os.environ.get("PBEM_HOME"):
+        return Path(os.environ["PBEM_HOME"])
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "pbem"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "pbem"
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "pbem"
+
+
+def key_dir() -> Path:
+    return home() / "keys"
+
+
+def _check_name(name: str) -> None:
+    import re
+
+    if not re.match(NAME_PATTERN, name):
+        raise UsageError(f"{name!r} is not a usable name: lower-case letters, digits, '-' and '_', "
+                         "starting with a letter, at most 32 characters")
+
+
+def key_path(name_or_path: str) -> Path:
+    """A key name in the key directory, or a path to a key file (e.g. ~/.ssh/id_ed25519)."""
+    if "/" in name_or_path or os.sep in name_or_path or name_or_path.startswith("~"):
+        return Path(name_or_path).expanduser()
+    _check_name(name_or_path)
+    return key_dir() / name_or_path
+
+
+def create_key(name: str, passphrase: bytes | None) -> tuple[Path, Identity]:
+    """Write NAME (private, 0600) and NAME.pub in the key directory; never overwrites."""
+    _check_name(name)
+    path = key_dir() / name
+    if path.exists():
+        raise UsageError(f"a key named {name!r} already exists at {path}")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    identity = Identity.generate(comment=name)
+    write_atomic(path, identity.to_openssh(passphrase), mode=0o600)
+    write_atomic(path.with_name(name + ".pub"), (identity.public.line() + "\n").encode())
+    return path, identity
+
+
+def list_keys() -> list[tuple[str, PublicKey]]:
+    found = []
+    directory = key_dir()
+    if directory.is_dir():
+        for pub in sorted(directory.glob("*.pub")):
+            try:
+                found.append((pub.stem, PublicKey.parse(pub.read_text())))
+            except (KeyProblem, OSError, UnicodeDecodeError):
+                continue
+    return found
+
+
+def read_public(name_or_path: str) -> PublicKey:
+    """A public key line, a .pub file, or a key name in the key directory."""
+    text = name_or_path.strip()
+    if text.startswith("ssh-"):
+        return PublicKey.parse(text)
+    path = key_path(text)
+    candidates = [path] if path.suffix == ".pub" else [path.with_name(path.name + ".pub"), path]
+    for candidate in candidates:
+        if candidate.is_file():
+            try:
+                return PublicKey.parse(candidate.read_text(errors="replace").strip().splitlines()[0])
+            except IndexError:
+                raise KeyProblem(f"{candidate} is empty") from None
+    raise KeyProblem(f"no public key {name_or_path!r} (give a key line, a .pub file or a key name)")
+
+
+def ask_passphrase(prompt: str) -> bytes:
+    """PBEM_PASSPHRASE, else a prompt on a terminal; NoPassphrase when neither is there."""
+    if PASSPHRASE_ENV in os.environ:
+        return os.environ[PASSPHRASE_ENV].encode()
+    if sys.stdin is not None and sys.stdin.isatty():
+        return getpass.getpass(prompt).encode()
+    raise NoPassphrase(f"{prompt.rstrip(': ')}: set {PASSPHRASE_ENV} or run on a terminal")
+
+
+def load_identity(name_or_path: str) -> Identity:
+    """Load a private key, asking for its passphrase only if it has one. Refuses unsafe files."""
+    path = key_path(name_or_path)
+    try:
+        info = path.stat()
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise KeyProblem(f"no key {name_or_path!r} (looked for {path}; create one with 'pbem key new NAME')") from None
+    except OSError as exc:
+        raise KeyProblem(f"cannot read key {path}: {exc.strerror}") from None
+    if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise UnsafeKeyFile(f"key file {path} is readable by others: run 'chmod 600 {path}'")
+    name = path.name
+    try:
+        return Identity.from_openssh(data, None, name=f"key {name}", comment=name)
+    except NoPassphrase:
+        passphrase = ask_passphrase(f"Passphrase for key {name}: ")
+        return Identity.from_openssh(data, passphrase, name=f"key {name}", comment=name)

@@ -1,0 +1,115 @@
+"""The game file: pydantic models that validate on load (strict, no extra fields).
+
+A record is a signed genesis and an append-only list of signed entries. State is never stored:
+it is the replay of the log. Signed bytes are the RFC 8785 form of an object minus `signature`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .canonical import canonical, parse_strict, pretty
+from .crypto import sha256
+from .errors import RecordError, UnknownFormat
+
+FORMAT = "pbem/1"
+NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
+Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+Base64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9+/]+={0,2}$", max_length=200_000)]
+Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+KeyLine = Annotated[str, Field(pattern=r"^ssh-ed25519 [A-Za-z0-9+/]+={0,2}$", max_length=200)]
+SlotKey = Annotated[str, Field(pattern=r"^(#[0-9]{1,4}|[1-6][a-f]|under-(5c|6[cd]))$")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class Participant(_Strict):
+    name: Name
+    key: KeyLine
+
+
+class Dealer(_Strict):
+    """`table`: dealer secrets sealed to a table key every player holds. `referee`: to the referee."""
+
+    mode: Literal["table", "referee"]
+    referee: Participant | None = None
+    table_key: Base64 | None = None
+
+    @model_validator(mode="after")
+    def _fits_mode(self):
+        if self.mode == "table" and (self.table_key is None or self.referee is not None):
+            raise ValueError("a table-mode dealer has a table_key and no referee")
+        if self.mode == "referee" and (self.referee is None or self.table_key is not None):
+            raise ValueError("a referee-mode dealer names the referee and has no table_key")
+        return self
+
+
+class Genesis(_Strict):
+    format: Literal["pbem/1"]
+    game_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    game: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
+    options: dict[Annotated[str, Field(pattern=r"^[a-z_]{1,32}$")], Annotated[str, Field(max_length=32)]]
+    players: Annotated[list[Participant], Field(min_length=1, max_length=8)]
+    dealer: Dealer
+    first: Name
+    commitments: dict[SlotKey, Hex64]
+    sealed: dict[Literal["dealer", "table_key"], Base64]
+    author: Name
+    signature: Base64
+
+
+class Entry(_Strict):
+    game_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    seq: Annotated[int, Field(ge=1, le=100_000)]
+    prev: Hex64
+    author: Name
+    action: Annotated[str, Field(min_length=1, max_length=400)]
+    commitments: dict[SlotKey, Hex64] | None = None
+    sealed: dict[SlotKey, Base64] | None = None
+    openings: dict[SlotKey, Hex64] | None = None
+    """Salts of the values the action reveals (the values themselves are in the action)."""
+    signature: Base64
+
+
+class GameFile(_Strict):
+    genesis: Genesis
+    entries: Annotated[list[Entry], Field(max_length=10_000)]
+
+
+def payload(signed: Genesis | Entry) -> dict:
+    """The signed part of a genesis or an entry, as plain JSON values."""
+    return signed.model_dump(exclude={"signature"}, exclude_none=True)
+
+
+def payload_hash(signed: Genesis | Entry) -> str:
+    """What the next entry's `prev` holds."""
+    return sha256(canonical(payload(signed))).hex()
+
+
+def to_json(game: GameFile) -> str:
+    return pretty(game.model_dump(exclude_none=True))
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "the file"
+    return f"{where}: {err['msg']}"
+
+
+def from_json(data: bytes) -> GameFile:
+    """Read a game file: size, strict JSON, known format, then the models. RecordError if not."""
+    value = parse_strict(data)
+    if not isinstance(value, dict) or not isinstance(value.get("genesis"), dict):
+        raise RecordError("not a pbem game file (no genesis object)")
+    found = value["genesis"].get("format")
+    if found != FORMAT:
+        raise UnknownFormat(f"unknown record format {found!r} (this pbem reads {FORMAT!r})")
+    try:
+        return GameFile.model_validate(value)
+    except ValidationError as exc:
+        raise RecordError(f"malformed game file at {_first_error(exc)}") from None
