@@ -21,7 +21,7 @@ from . import crypto
 from .canonical import canonical
 from .crypto import Identity, PublicKey, X25519Identity
 from .dealing import TILE_KEYS, coin_key, coin_slot, layout_from_tiles, layout_tiles, random_layout, tile_key
-from .errors import (BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
+from .errors import (AuditFailed, BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
                      NotOwed, PbemError, SealError, UnknownSigner, UsageError, WrongGame)
 from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, payload, payload_hash
 
@@ -200,6 +200,8 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     except NotYourDuty as exc:
         raise NotOwed(str(exc), seq, author) from None
     except IllegalAction as exc:
+        if isinstance(action, Open):  # openings that contradict earlier play: the audit's finding
+            raise AuditFailed(str(exc), seq, author) from None
         raise IllegalMove(str(exc), seq, author) from None
     _check_attachments(rep, entry, action, actor, seq)
     rep.state, events = game.apply(rep.state, actor, action)

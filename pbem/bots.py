@@ -1,0 +1,44 @@
+"""Computer players: they act through a Session, knowing only what their own key opens."""
+
+from __future__ import annotations
+
+import random
+
+from engine.sarcophagus.driver import greedy_policy, random_policy
+
+from .protocol import Session
+
+POLICIES = {"greedy": greedy_policy, "random": random_policy}
+
+
+def bot_turn(session: Session, policy: str = "greedy", rng: random.Random | None = None) -> list:
+    """Do everything this participant owes now: automatic duties, and choices by the policy."""
+    rng = rng or random.Random()
+    rep = session.rep
+    events = session.automatic()
+    while True:
+        owed = [d for d in rep.duties() if d.who == session.name and d.what in ("move", "discard")]
+        if not owed:
+            return events
+        actions = list(rep.game.legal_actions(rep.state, session.name, session.knowledge()))
+        events += session.act(POLICIES[policy](rep.state, session.name, actions, rng))
+        events += session.automatic()
+
+
+def play_out(sessions: dict[str, Session], policy: str = "greedy", rng: random.Random | None = None,
+             limit: int = 5000) -> None:
+    """Play until nobody owes anything, each participant acting through their own session."""
+    rng = rng or random.Random()
+    rep = next(iter(sessions.values())).rep
+    for _ in range(limit):
+        owed = rep.duties()
+        if not owed:
+            return
+        progressed = False
+        for who in dict.fromkeys([d.who for d in owed]):
+            actor = who if who in sessions else next(n for n, s in sessions.items() if s.can_deal())
+            if bot_turn(sessions[actor], policy, rng):
+                progressed = True
+        if not progressed:
+            raise RuntimeError("no participant could act")
+    raise RuntimeError("the game did not end")

@@ -1,0 +1,28 @@
+"""The JSON Schemas in schemas/, generated from the record models (tests/test_schemas.py keeps them in sync).
+
+    python -m pbem.schemas [DIRECTORY]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .canonical import pretty
+from .record import Entry, GameFile, Genesis
+
+SCHEMAS = {"game-file.schema.json": GameFile, "genesis.schema.json": Genesis, "entry.schema.json": Entry}
+
+
+def render() -> dict[str, str]:
+    return {name: pretty(model.model_json_schema()) for name, model in SCHEMAS.items()}
+
+
+def write(directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, text in render().items():
+        (directory / name).write_text(text)
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1] if len(sys.argv) > 1 else "schemas"))
