@@ -1,0 +1,425 @@
+"""The `pbem` command: a thin layer over the library. Domain errors become one `Error: ...` line and
+exit code 1 in one place (`_handled`); heavy modules are imported inside the commands that use them."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(
+    name="pbem", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    help="Play board games with hidden information by email or git, with signed, verifiable game files.",
+)
+key_app = typer.Typer(no_args_is_help=True, help="Make and show your identity keys (ssh-ed25519).")
+app.add_typer(key_app, name="key")
+
+AsName = Annotated[str, typer.Option("--as", help="Your name in the game (and your key's name).")]
+KeyOption = Annotated[Optional[str], typer.Option("--key", help="Key file to use instead of the one named --as "
+                                                              "(e.g. ~/.ssh/id_ed25519).")]
+GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON, or an email holding an armored game).")]
+
+
+def _handled(func):
+    """The one place where errors become `Error: ...` and an exit code; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from engine.contract import RuleError
+
+        from .errors import PbemError
+
+        try:
+            return func(*args, **kwargs)
+        except (PbemError, RuleError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            typer.echo(f"Error: {exc.strerror or exc}{where}", err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("Error: interrupted; nothing was written", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def _identity(name: str, key: str | None):
+    from .keys import load_identity
+
+    return load_identity(key or name)
+
+
+def _replay(path: Path):
+    from .gamefile import load
+    from .verify import verify
+
+    record, armored = load(path)
+    return verify(record), armored
+
+
+# ---------------------------------------------------------------- keys
+
+def _new_passphrase(name: str) -> bytes:
+    from .errors import NoPassphrase
+    from .keys import PASSPHRASE_ENV
+
+    if PASSPHRASE_ENV in os.environ:
+        return os.environ[PASSPHRASE_ENV].encode()
+    if not sys.stdin.isatty():
+        raise NoPassphrase(f"a passphrase for key {name} is needed: set {PASSPHRASE_ENV}, run on a terminal, "
+                           "or use --no-passphrase")
+    text = typer.prompt(f"Passphrase for the new key {name}", hide_input=True, confirmation_prompt=True)
+    return text.encode()
+
+
+@key_app.command("new")
+@_handled
+def key_new(name: Annotated[str, typer.Argument(help="Your name, as the other players will see it.")],
+            no_passphrase: Annotated[bool, typer.Option("--no-passphrase", help="Leave the key unprotected "
+                                                        "(for bots and CI).")] = False) -> None:
+    """Create a key pair in the key directory; prints the public key line to send to the others."""
+    from .keys import create_key
+
+    passphrase = None if no_passphrase else _new_passphrase(name)
+    path, identity = create_key(name, passphrase)
+    typer.echo(f"Created key {name} at {path}" + ("" if passphrase else " (no passphrase)"))
+    typer.echo("Your public key (send this line to the other players):")
+    typer.echo(identity.public.line())
+
+
+@key_app.command("list")
+@_handled
+def key_list() -> None:
+    """List the keys in the key directory."""
+    from .keys import key_dir, list_keys
+
+    found = list_keys()
+    if not found:
+        typer.echo(f"No keys in {key_dir()}. Create one with: pbem key new NAME")
+    for name, public in found:
+        typer.echo(f"{name:<16} {public.fingerprint()}")
+
+
+@key_app.command("show")
+@_handled
+def key_show(name: Annotated[str, typer.Argument(help="A key name (or a key file).")]) -> None:
+    """Print a public key line, to send to the other players."""
+    from .keys import read_public
+
+    typer.echo(read_public(name).line())
+
+
+# ---------------------------------------------------------------- a new game
+
+def _named_keys(specs: list[str], what: str):
+    from .errors import UsageError
+    from .keys import read_public
+
+    out = []
+    for spec in specs:
+        name, eq, key = spec.partition("=")
+        if not name:
+            raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
+        out.append((name, read_public(key if eq else name)))
+    return out
+
+
+def _parse_options(specs: list[str]) -> dict[str, str]:
+    from .errors import UsageError
+
+    options = {}
+    for spec in specs:
+        key, eq, value = spec.partition("=")
+        if not eq or not key:
+            raise UsageError(f"option {spec!r}: write KEY=VALUE, e.g. two_player=seats")
+        options[key] = value
+    return options
+
+
+def _read_layout(path: Path):
+    from engine.contract import InvalidSetup
+
+    from .canonical import parse_strict
+    from .dealing import layout_from_tiles
+    from .errors import UsageError
+    from .gamefile import read_bytes
+
+    data = parse_strict(read_bytes(path))
+    if not isinstance(data, dict) or not isinstance(data.get("pyramid"), dict) or \
+            not isinstance(data.get("sarcophagus"), dict):
+        raise UsageError(f"layout {path}: expected {{\"pyramid\": {{...}}, \"sarcophagus\": {{...}}, \"first\": NAME}}")
+    tiles = {**data["pyramid"], **{f"under-{k}": v for k, v in data["sarcophagus"].items()}}
+    try:
+        return layout_from_tiles(tiles), data.get("first")
+    except (KeyError, InvalidSetup, ValueError, AttributeError) as exc:
+        raise UsageError(f"layout {path}: {exc if not isinstance(exc, KeyError) else 'missing ' + str(exc)}") from None
+
+
+def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
+           layout: Path | None, key: str | None, force: bool = False):
+    """`pbem new`, as a function the demo calls too."""
+    from .errors import UsageError
+    from .gamefile import save
+    from .protocol import Session, new_game
+
+    if out.exists() and not force:
+        raise UsageError(f"{out} already exists (use --force to replace it)")
+    roster = _named_keys(players, "player")
+    ref = _named_keys([referee], "referee")[0] if referee else None
+    identity = _identity(name, key)
+    everyone = dict(roster + ([ref] if ref else []))
+    if name not in everyone:
+        raise UsageError(f"--as {name}: you must be one of the players or the referee")
+    if not everyone[name].same_key(identity.public):
+        raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
+    dealt, first = _read_layout(layout) if layout else (None, None)
+    rep = new_game(game, _parse_options(options), roster, name, identity, ref, dealt, first)
+    events = Session(rep, name, identity).automatic()
+    save(out, rep.record)
+    return rep, events
+
+
+@app.command("new")
+@_handled
+def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
+        out: Annotated[Path, typer.Option("-o", "--output", help="The game file to write.")],
+        name: AsName,
+        player: Annotated[list[str], typer.Option("--player", help="NAME=PUBKEY, in seat order; PUBKEY is a "
+                                                  "key line, a .pub file or a key name. Repeat per player.")],
+        referee: Annotated[Optional[str], typer.Option(help="NAME=PUBKEY of a referee: referee mode.")] = None,
+        option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],
+        layout: Annotated[Optional[Path], typer.Option(help="A fixed deal (JSON), for tests and tutorials.")] = None,
+        key: KeyOption = None,
+        force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False) -> None:
+    """Start a game: deal, commit every hidden tile, seal the secrets, sign, write the file."""
+    from .render import next_line
+
+    rep, events = create(game, out, name, player, referee, option, layout, key, force)
+    mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
+    typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.genesis.first} moves first.")
+    for event in events:
+        typer.echo(f"  {event}")
+    typer.echo(next_line(rep))
+
+
+# ---------------------------------------------------------------- looking
+
+@app.command("show")
+@_handled
+def show(path: GameFileArg,
+         name: Annotated[Optional[str], typer.Option("--as", help="Show your own coin values too.")] = None,
+         as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
+         key: KeyOption = None) -> None:
+    """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
+    from .protocol import Session
+    from .render import board
+
+    rep, _ = _replay(path)
+    knowledge = None
+    if name:
+        session = Session(rep, name, _identity(name, key))
+        knowledge = session.knowledge() if name in rep.players else None
+    shown = rep.game.view(rep.state, name, knowledge)
+    if as_json:
+        typer.echo(json.dumps(shown, indent=2))
+    else:
+        typer.echo(board(rep, shown, colour=sys.stdout.isatty()))
+
+
+@app.command("log")
+@_handled
+def log(path: GameFileArg) -> None:
+    """The game as readable movetext: a header, then every entry and what it caused."""
+    from .render import log_text
+
+    rep, _ = _replay(path)
+    typer.echo(log_text(rep, str(path)))
+
+
+@app.command("verify")
+@_handled
+def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; several copies of one game "
+                                                              "are also checked against each other.")]) -> None:
+    """Check every signature and every rule from the first entry on; for a finished game, the audit."""
+    from .gamefile import load
+    from .render import next_line
+    from .verify import compare, verify
+
+    checked = []
+    for path in paths:
+        record, _ = load(path)
+        try:
+            rep = verify(record)
+        except Exception as exc:
+            exc.args = (f"{path}: {exc}",)
+            raise
+        status = "finished" if rep.outcome() else "in progress"
+        typer.echo(f"{path}: valid, {status}, {rep.seq} entries. {next_line(rep)}")
+        checked.append((path, rep))
+    for (first, a), (other, b) in zip(checked, checked[1:]):
+        if a.genesis.game_id == b.genesis.game_id:
+            compare(a.record, b.record)
+
+
+# ---------------------------------------------------------------- acting
+
+def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
+              out: Path | None = None, prompt: bool = False, referee_only: bool = False):
+    """`pbem play` as a function: do what NAME owes, write the file; returns (replay, events, written)."""
+    from .bots import POLICIES, bot_turn
+    from .errors import UsageError
+    from .gamefile import save
+    from .protocol import Session
+
+    if bot and bot not in POLICIES:
+        raise UsageError(f"--bot is one of {', '.join(POLICIES)}")
+    rep, armored = _replay(path)
+    if referee_only and name != rep.referee:
+        raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
+                         "(table mode): every player's program deals")
+    session = Session(rep, name, _identity(name, key))
+    before = rep.seq
+    events = session.automatic()
+    for text in actions:
+        events += session.act(rep.game.parse_action(text))
+        events += session.automatic()
+    if not actions and bot:
+        events += bot_turn(session, bot)
+    elif not actions and prompt:
+        events += _prompt_turn(session)
+    if rep.seq > before:
+        save(out or path, rep.record, armored)
+    return rep, events, rep.seq - before
+
+
+def _prompt_turn(session) -> list:
+    """Ask on the terminal for each move or choice owed, showing the board and the legal choices."""
+    from engine.contract import RuleError
+
+    from .errors import PbemError
+    from .render import board
+
+    rep = session.rep
+    events: list = []
+    while any(d.who == session.name and d.what in ("move", "discard") for d in rep.duties()):
+        typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge()), sys.stdout.isatty()))
+        choices = rep.game.legal_actions(rep.state, session.name, session.knowledge())
+        listed = sorted({rep.game.format_action(a) for a in choices})
+        typer.echo(f"Legal: {' '.join(listed[:40])}{' ...' if len(listed) > 40 else ''}")
+        text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
+        if not text:
+            break
+        try:
+            events += session.act(rep.game.parse_action(text))
+            events += session.automatic()
+        except (PbemError, RuleError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+    return events
+
+
+def _report(rep, events, written: int, path: Path) -> None:
+    from .render import next_line
+
+    for event in events:
+        typer.echo(f"  {event}")
+    if written:
+        typer.echo(f"Wrote {path} (entries {rep.seq - written + 1}-{rep.seq}).")
+    typer.echo(next_line(rep))
+
+
+@app.command("play")
+@_handled
+def play(path: GameFileArg, name: AsName,
+         actions: Annotated[Optional[list[str]], typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
+                                                                "discard moon-4. None: a prompt on a terminal.")] = None,
+         key: KeyOption = None,
+         bot: Annotated[Optional[str], typer.Option(help="Let a computer player choose: greedy or random.")] = None,
+         out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
+         ) -> None:
+    """Do what NAME owes now: the given moves (or a prompt), plus openings and table-mode reveals."""
+    rep, events, written = take_turn(path, name, actions or [], key, bot, out, prompt=sys.stdin.isatty())
+    if not written:
+        typer.echo(f"Nothing written: {name} owes nothing that can be done now.")
+    _report(rep, events, written, out or path)
+
+
+@app.command("referee")
+@_handled
+def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
+            out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
+    """The referee's duties in referee mode: every reveal owed, and openings for tie-breaks and the audit."""
+    rep, events, written = take_turn(path, name, [], key, out=out, referee_only=True)
+    if not written:
+        typer.echo("Nothing written: the referee owes nothing now.")
+    _report(rep, events, written, out or path)
+
+
+@app.command("armor")
+@_handled
+def armor_file(path: GameFileArg) -> None:
+    """Print the game as an armored text block, to paste into an email body."""
+    from .gamefile import armor, load
+    from .record import to_json
+
+    record, _ = load(path)
+    typer.echo(armor(to_json(record)), nl=False)
+
+
+# ---------------------------------------------------------------- the demo
+
+@app.command("demo")
+@_handled
+def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many computer players.")] = 3,
+         directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to put the files "
+                                                           "(default: a new temporary directory).")] = None,
+         referee_mode: Annotated[bool, typer.Option("--referee", help="Add a referee bot (referee mode).")] = False,
+         quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False) -> None:
+    """Play a whole game among computer players through the same files and commands, then verify it."""
+    import tempfile
+
+    from .keys import create_key
+    from .render import result_text
+
+    base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    base.mkdir(parents=True, exist_ok=True)
+    os.environ["PBEM_HOME"] = str(base / "home")
+    names = ["ann", "ben", "cat", "dan"][:players]
+    for person in names + (["ref"] if referee_mode else []):
+        create_key(person, None)
+    game = base / "game.json"
+    rep, _ = create("sarcophagus", game, "ref" if referee_mode else names[0], names,
+                    "ref" if referee_mode else None, [], None, None, force=True)
+    if not quiet:
+        typer.echo(f"Demo: {', '.join(names)} play Sarcophagus{' with a referee bot' if referee_mode else ''}"
+                   f" in {game}")
+    turns = 0
+    while rep.duties():
+        who = rep.duties()[0].who
+        if who == "dealer":
+            who = rep.referee or names[0]
+        rep, events, _ = take_turn(game, who, [], bot="greedy")
+        turns += 1
+        if not quiet:
+            for event in events:
+                if type(event).__name__ in ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken",
+                                            "TileDiscarded"):
+                    typer.echo(f"  {event}")
+    verified, _ = _replay(game)
+    typer.echo(f"Finished after {rep.seq} signed entries ({turns} runs of 'pbem play'): {result_text(verified)}")
+    typer.echo(f"Verified: every signature, every rule, the end audit. Files: {base}")
+    typer.echo(f"Look at it:  pbem log {game}   |   pbem show {game}   |   pbem verify {game}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
