@@ -330,7 +330,8 @@ def _report(rep, events, written: int, path: Path) -> None:
     for event in events:
         typer.echo(f"  {event}")
     if written:
-        typer.echo(f"Wrote {path} (entries {rep.seq - written + 1}-{rep.seq}).")
+        span = f"entry {rep.seq}" if written == 1 else f"entries {rep.seq - written + 1}-{rep.seq}"
+        typer.echo(f"Wrote {path} ({span}).")
     typer.echo(next_line(rep))
 
 

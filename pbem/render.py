@@ -51,21 +51,21 @@ def _short(tile: str | None) -> str:
 
 def board(rep: Replay, shown: dict, colour: bool) -> str:
     """The pyramid as a small map, then every tile with its coins, hands, claims and duties."""
-    lines = [f"Sarcophagus, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}", ""]
-    for row in range(1, 7):
+    lines = [f"Sarcophagus, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}",
+             "Map: tile (S=sun M=moon C=crown A=arms; n=null a=ace; ░░ face down) and its number of coins", ""]
+    for row in range(1, 7 if shown["pyramid"] else 1):
         cells = []
         for col in "abcdef"[:row]:
             pos = f"{row}{col}"
             spot = shown["pyramid"].get(pos)
             if spot is None:
-                cells.append("    ")
-            else:
-                suit = spot["tile"].split("-")[0] if spot["tile"] else None
-                mark = _short(spot["tile"]) if spot["tile"] else "░░"
-                text = f"{mark:>2}{len(spot['coins']) or '·'}"
-                cells.append(_style(f"[{text}]"[:5].ljust(4), suit, colour) if spot["tile"] else f"[{text}]"[:5].ljust(4))
-        lines.append(" " * (3 * (6 - row)) + "  ".join(cells).rstrip())
-    lines += ["", "Tiles:"]
+                cells.append("     ")
+                continue
+            suit = spot["tile"].split("-")[0] if spot["tile"] else None
+            cell = f"[{_short(spot['tile']) if spot['tile'] else '░░'}{len(spot['coins']) or '·'}]"
+            cells.append(_style(cell, suit, colour))
+        lines.append((" " * (3 * (6 - row)) + " ".join(cells)).rstrip())
+    lines += ["", "Tiles:" if shown["pyramid"] else "The pyramid is empty."]
     for pos, spot in shown["pyramid"].items():
         coins = " ".join(f"{c['owner']}:{'?' if c['value'] is None else c['value']}" for c in spot["coins"])
         tile = spot["tile"] or "face down"
