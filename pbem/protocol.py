@@ -344,7 +344,8 @@ class Session:
     def act(self, action) -> list:
         """Check an action with this participant's knowledge, sign it, apply it; returns the events."""
         game = self.rep.game
-        actor = actor_for(self.rep, action)
+        # a move or a choice is always one's own; reveals are the dealer's, openings the coins' owner's
+        actor = actor_for(self.rep, action) if isinstance(action, (Reveal, Open)) else self.name
         if isinstance(action, Place) and action.value is None:
             raise UsageError("say which coin to place: its value, e.g. 4@3b or 4")
         try:

@@ -1,0 +1,267 @@
+"""The command line as a user runs it: exact output, exit codes, files left untouched on error."""
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.sarcophagus.driver import FullInformation
+from engine.sarcophagus.notation import parse_action
+from engine.sarcophagus.rules import outcome
+from engine.sarcophagus.state import Options
+from pbem.cli import app
+from pbem.dealing import layout_from_tiles
+from pbem.gamefile import BEGIN
+from pbem.record import from_json
+
+from engine_support import layout_with
+
+runner = CliRunner()
+LAYOUT = layout_with({"1a": "sun-3", "2a": "moon-4", "2b": "arms-4", "3a": "crown-2", "3b": "crown-ace"})
+
+
+def pbem(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def make_keys(*names):
+    for name in names:
+        assert pbem("key", "new", name, "--no-passphrase").exit_code == 0
+
+
+def write_layout(path, first):
+    data = LAYOUT.to_names()
+    data["first"] = first
+    path.write_text(json.dumps(data))
+    return path
+
+
+def new_game(home, players=("ann", "ben"), first="ben", extra=()):
+    make_keys(*players)
+    layout = write_layout(home / "layout.json", first)
+    args = ["new", "sarcophagus", "-o", "game.json", "--as", players[0], "--layout", layout, *extra]
+    for p in players:
+        args += ["--player", p]
+    result = pbem(*args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_key_commands(home):
+    result = pbem("key", "new", "ann", "--no-passphrase")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == f"Created key ann at {home / 'home' / 'keys' / 'ann'} (no passphrase)"
+    assert lines[1] == "Your public key (send this line to the other players):"
+    assert lines[2].startswith("ssh-ed25519 AAAA") and lines[2].endswith(" ann")
+    assert (home / "home" / "keys" / "ann").stat().st_mode & 0o777 == 0o600
+    assert pbem("key", "show", "ann").output == lines[2] + "\n"
+    listed = pbem("key", "list").output
+    assert listed.startswith("ann              SHA256:")
+    again = pbem("key", "new", "ann", "--no-passphrase")
+    assert again.exit_code == 1 and again.output.startswith("Error: a key named 'ann' already exists at ")
+
+
+def test_a_key_with_a_passphrase_needs_it(home, monkeypatch):
+    monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
+    assert pbem("key", "new", "ann").exit_code == 0
+    make_keys("ben")
+    monkeypatch.delenv("PBEM_PASSPHRASE")
+    result = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben")
+    assert result.exit_code == 1
+    assert result.output == "Error: Passphrase for key ann: set PBEM_PASSPHRASE or run on a terminal\n"
+    monkeypatch.setenv("PBEM_PASSPHRASE", "wrong")
+    result = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben")
+    assert result.output == "Error: wrong passphrase for key ann\n"
+    assert not (home / "g.json").exists()
+    monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
+    assert pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben").exit_code == 0
+
+
+def test_new_and_first_moves(home):
+    result = new_game(home)
+    assert result.output == (
+        "Created game.json: Sarcophagus, ann, ben; table mode; ben moves first.\n"
+        "  1a is sun-3\n"
+        "Next: ben (move: place a coin on 1a (forced))\n"
+    )
+    result = pbem("play", "game.json", "--as", "ben", "3", "2@2a")
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "  ben placed coin #0 on 1a\n"
+        "  2a is moon-4\n"
+        "  2b is arms-4\n"
+        "  ben placed coin #1 on 2a\n"
+        "  3a is crown-2\n"
+        "  3b is crown-ace\n"
+        "Wrote game.json (entries 2-5).\n"
+        "Next: ann (move: place a coin on 1a (forced))\n"
+    )
+    shown = json.loads(pbem("show", "game.json", "--as", "ben", "--json").output)
+    assert shown["status"] == "playing"
+    assert shown["duties"] == [{"who": "ann", "what": "move", "detail": "place a coin on 1a (forced)"}]
+    assert [c["value"] for c in shown["pyramid"]["1a"]["coins"]] == [3]
+    assert shown["pyramid"]["2a"]["tile"] == "moon-4" and shown["pyramid"]["3c"]["tile"] is None
+    assert shown["hands"] == {"ann": 12, "ben": 10}
+    assert shown["claimed"] == {"ann": [], "ben": []}
+    public = json.loads(pbem("show", "game.json", "--json").output)
+    assert public["pyramid"]["1a"]["coins"][0]["value"] is None
+
+
+@pytest.mark.parametrize("args,message", [
+    (["play", "game.json", "--as", "ann", "3"], "Error: 3: not ann's turn: waiting for ben\n"),
+    (["play", "game.json", "--as", "ben", "7"], "Error: '7': a coin value is 0 to 5, not '7'\n"),
+    (["play", "game.json", "--as", "ben", "3@2a"], "Error: 3@2a: the first coin of a turn goes on the forced tile 1a\n"),
+    (["play", "game.json", "--as", "ben", "3", "4@2b", "3@2a"], "Error: 3@2a: not ben's turn: waiting for ann\n"),
+    (["play", "game.json", "--as", "ben", "--key", "home/keys/ann", "3"],
+     "Error: this key is not ben's key in this game (expected SHA256:"),
+    (["play", "nothing.json", "--as", "ben", "3"], "Error: no such file: nothing.json\n"),
+    (["play", "game.json", "--as", "zed", "3"], "Error: no key 'zed' (looked for "),
+])
+def test_errors_are_one_line_and_leave_the_file_alone(home, args, message):
+    new_game(home)
+    before = (home / "game.json").read_bytes()
+    result = pbem(*args)
+    assert result.exit_code == 1
+    assert result.output.startswith(message) and result.output.count("\n") == 1
+    assert (home / "game.json").read_bytes() == before
+
+
+def test_a_coin_you_do_not_hold(home):
+    new_game(home, ("ann", "ben", "cat"))
+    result = pbem("play", "game.json", "--as", "ben", "3", "3@2a")
+    assert (result.exit_code, result.output) == (1, "Error: 3@2a: no coin of value 3 in your hand "
+                                                    "(you hold 0, 1, 2, 4, 5)\n")
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"", "Error: broken.json: file is empty\n"),
+    (b"{not json", "Error: broken.json: not valid JSON (line 1, column 2: Expecting property name enclosed in "
+                   "double quotes)\n"),
+    (b'{"genesis": {"format": "pbem/7"}}', "Error: broken.json: unknown record format 'pbem/7' (this pbem reads "
+                                           "'pbem/1')\n"),
+])
+def test_unreadable_files(home, content, message):
+    make_keys("ann")
+    (home / "broken.json").write_bytes(content)
+    for command in (["verify"], ["show"], ["log"], ["play", "--as", "ann"]):
+        result = pbem(command[0], "broken.json", *command[1:])
+        assert (result.exit_code, result.output) == (1, message)
+    assert (home / "broken.json").read_bytes() == content
+
+
+def test_a_tampered_file_is_named_by_entry_and_author(home):
+    new_game(home)
+    pbem("play", "game.json", "--as", "ben", "3", "2@2a")
+    data = json.loads((home / "game.json").read_text())
+    data["entries"][2]["action"] = "@2b"
+    (home / "game.json").write_text(json.dumps(data))
+    result = pbem("verify", "game.json")
+    assert (result.exit_code, result.output) == (1, "Error: game.json: entry 3 by ben: signature does not match\n")
+
+
+def test_armored_games_survive_an_email_body(home):
+    new_game(home)
+    armored = pbem("armor", "game.json").output
+    assert armored.startswith(BEGIN + "\n") and max(map(len, armored.splitlines())) <= 64
+    mail = "From: ann\nSubject: your move\n\n" + "".join("> " + line + "\n" for line in armored.splitlines())
+    (home / "mail.txt").write_text(mail)
+    result = pbem("play", "mail.txt", "--as", "ben", "3", "2@2a")
+    assert result.exit_code == 0, result.output
+    assert (home / "mail.txt").read_text().startswith(BEGIN)  # written back armored, in place
+    assert pbem("verify", "mail.txt").output.startswith("mail.txt: valid, in progress, 5 entries.")
+
+
+def test_verify_and_log_of_a_whole_demo_game(home):
+    result = pbem("demo", "--dir", home / "demo", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Finished after ") and "; " in lines[0]
+    game = home / "demo" / "game.json"
+    verified = pbem("verify", game)
+    assert verified.exit_code == 0 and verified.output.startswith(f"{game}: valid, finished, ")
+    log = pbem("log", game).output.splitlines()
+    assert log[0] == '[Game "sarcophagus"]' and log[2] == '[Players "ann, ben, cat"]'
+    assert log[9] == "" and log[10].startswith("   1. ann      reveal 1a=")
+
+
+def test_a_four_player_game_driven_only_through_the_cli_follows_the_rules(home):
+    players = ["ann", "ben", "cat", "dan"]
+    new_game(home, players, first="cat")
+    for _ in range(400):
+        duties = json.loads(pbem("show", "game.json", "--json").output)["duties"]
+        if not duties:
+            break
+        who = duties[0]["who"]
+        result = pbem("play", "game.json", "--as", "ann" if who == "dealer" else who, "--bot", "greedy")
+        assert result.exit_code == 0, result.output
+    final = json.loads(pbem("show", "game.json", "--json").output)
+    assert final["status"] == "finished"
+    # Replay the same acts with the engine's full-information driver, values taken from the openings:
+    record = from_json((home / "game.json").read_bytes())
+    values = {}
+    for entry in record.entries:
+        if entry.action.startswith("open"):
+            values.update(dict(parse_action(entry.action).values))
+    engine_game = FullInformation(Options(), players, LAYOUT, "cat")
+    for entry in record.entries:
+        action = parse_action(entry.action)
+        if entry.action.startswith("@"):
+            action = type(action)(action.pos, values[len(engine_game.state.slot_seat)])
+        actor = {"reveal": "dealer"}.get(entry.action.split()[0], None)
+        if actor is None and entry.action.startswith("open"):
+            slot = action.values[0][0]
+            actor = players[engine_game.state.slot_seat[slot]]
+        engine_game.act(actor or _duty_holder(engine_game), action)
+    result = outcome(engine_game.state)
+    assert final["scores"] == result.scores and final["winners"] == list(result.winners)
+    assert final["claimed"] == {p: [str(t) for t in engine_game.state.claimed[i]] for i, p in enumerate(players)}
+    assert sum(map(len, final["claimed"].values())) >= 10
+
+
+def _duty_holder(game):
+    from engine.sarcophagus.rules import duties
+
+    return next(d.who for d in duties(game.state) if d.what in ("move", "discard"))
+
+
+def test_a_referee_mode_game(home):
+    make_keys("ref")
+    make_keys("ann", "ben")
+    layout = write_layout(home / "layout.json", "ann")
+    created = pbem("new", "sarcophagus", "-o", "game.json", "--as", "ref", "--player", "ann", "--player", "ben",
+                   "--referee", "ref", "--layout", layout)
+    assert created.output == ("Created game.json: Sarcophagus, ann, ben; referee mode (referee ref); ann moves first.\n"
+                              "  1a is sun-3\n"
+                              "Next: ann (move: place a coin on 1a (forced))\n")
+    played = pbem("play", "game.json", "--as", "ann", "3")
+    assert played.output.splitlines()[-1] == "Next: ref (reveal: turn up 2a, 2b)"
+    waiting = pbem("play", "game.json", "--as", "ann", "1@2a")
+    assert waiting.output == "Error: 1@2a: not ann's turn: waiting for dealer\n"
+    revealed = pbem("referee", "game.json", "--as", "ref")
+    assert revealed.output == ("  2a is moon-4\n  2b is arms-4\nWrote game.json (entry 3).\n"
+                               "Next: ann (move: place your second coin on any face-up tile with room)\n")
+    assert pbem("referee", "game.json", "--as", "ann").output == "Error: ann is not the referee of this game\n"
+    for _ in range(400):
+        duties = json.loads(pbem("show", "game.json", "--json").output)["duties"]
+        if not duties:
+            break
+        who = duties[0]["who"]
+        if who == "dealer" or duties[0]["what"] == "open":
+            result = pbem("referee", "game.json", "--as", "ref")
+        else:
+            result = pbem("play", "game.json", "--as", who, "--bot", "random")
+        assert result.exit_code == 0, result.output
+    record = from_json((home / "game.json").read_bytes())
+    assert {e.author for e in record.entries if e.action.startswith("reveal")} == {"ref"}
+    assert {e.author for e in record.entries if e.action.startswith("open")} <= {"ref", "ann", "ben"}
+    assert pbem("verify", "game.json").output.startswith("game.json: valid, finished, ")
