@@ -1,0 +1,31 @@
+"""The published example games verify, from a clean checkout."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.gamefile import load
+from pbem.verify import verify
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+@pytest.mark.parametrize("name,players,mode", [("table-3-players.json", ["ann", "ben", "cat"], "table"),
+                                               ("referee-2-players.json", ["ann", "ben"], "referee")])
+def test_example_games_are_finished_and_verify(name, players, mode):
+    rep = verify(load(EXAMPLES / name)[0])
+    assert rep.players == players and rep.mode == mode
+    assert rep.outcome() is not None and not rep.duties()
+    result = CliRunner().invoke(app, ["verify", str(EXAMPLES / name)])
+    assert result.exit_code == 0 and ": valid, finished, " in result.output
+
+
+def test_example_test_keys_are_the_games_keys():
+    from pbem.crypto import PublicKey
+
+    rep = verify(load(EXAMPLES / "table-3-players.json")[0])
+    for name in rep.players:
+        assert PublicKey.parse((EXAMPLES / "test-keys" / f"{name}.pub").read_text()).same_key(rep.roster[name])
+    assert "TEST KEYS" in (EXAMPLES / "README.md").read_text()
