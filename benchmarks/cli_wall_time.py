@@ -1,0 +1,78 @@
+"""Wall time of `pbem show` and `pbem play` on a late-game file, cold start included, as a ratio to
+`python -c pass` on the same machine.
+
+    python benchmarks/cli_wall_time.py [--repeat 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(args: list[str], env: dict, repeat: int) -> float:
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(args, env=env, check=True, capture_output=True)
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def late_game(workdir: Path, env: dict) -> tuple[Path, str]:
+    """A demo game stopped when about 10 tiles are left, and the player who moves next."""
+    pbem = [sys.executable, "-m", "pbem.cli"]
+    subprocess.run(pbem + ["demo", "--dir", str(workdir), "--quiet"], env=env, check=True, capture_output=True)
+    full = json.loads((workdir / "game.json").read_text())
+    from pbem.gamefile import load
+    from pbem.verify import verify
+
+    entries = full["entries"]
+    for cut in range(len(entries), 0, -1):
+        full["entries"] = entries[:cut]
+        path = workdir / "late.json"
+        path.write_text(json.dumps(full))
+        rep = verify(load(path)[0])
+        duties = rep.duties()
+        if duties and duties[0].what == "move" and len(rep.game.view(rep.state)["pyramid"]) <= 10:
+            return path, duties[0].who
+    raise SystemExit("no late-game position found")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    env = {**os.environ, "PBEM_HOME": str(workdir / "home")}
+    path, who = late_game(workdir, env)
+    pbem = shutil.which("pbem") or sys.exit("pbem is not installed in this environment")
+    base = timed([sys.executable, "-c", "pass"], env, args.repeat)
+    show = timed([pbem, "show", str(path)], env, args.repeat)
+    copies = [workdir / f"play{i}.json" for i in range(args.repeat)]
+    for copy in copies:
+        shutil.copy(path, copy)
+    plays = []
+    for copy in copies:
+        start = time.perf_counter()
+        subprocess.run([pbem, "play", str(copy), "--as", who, "--bot", "greedy"], env=env, check=True,
+                       capture_output=True)
+        plays.append(time.perf_counter() - start)
+    play = statistics.median(plays)
+    entries = len(json.loads(path.read_text())["entries"])
+    print(f"late-game file: {entries} entries, {path.stat().st_size:,} bytes")
+    print(f"python -c pass : {base * 1e3:6.0f} ms")
+    print(f"pbem show      : {show * 1e3:6.0f} ms  ({show / base:.1f}x)")
+    print(f"pbem play      : {play * 1e3:6.0f} ms  ({play / base:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()
