@@ -7,8 +7,7 @@ others' secrets. Chance is a duty of the dealer, like OpenSpiel's chance player.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, NamedTuple, Protocol, Sequence
 
 DEALER = "dealer"
 """The actor who holds what nobody else may see: face-down tiles, the deck order."""
@@ -16,9 +15,9 @@ DEALER = "dealer"
 DUTY_KINDS = ("move", "open", "reveal", "discard")
 
 
-@dataclass(frozen=True, slots=True)
-class Duty:
-    """Someone owes an act now: `what` is one of DUTY_KINDS; `detail` says it in words."""
+class Duty(NamedTuple):
+    """Someone owes an act now: `what` is one of DUTY_KINDS; `detail` says it in words.
+    A NamedTuple: every state has its duties, and a tuple is the cheapest immutable record."""
 
     who: str
     what: str

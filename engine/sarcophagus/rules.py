@@ -331,6 +331,10 @@ def _check_discard(s: State, action: Discard, text) -> Discard:
     return action
 
 
+_PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
+"""Every possible placement, made once: actions are immutable values, so they can be shared."""
+
+
 class Placements(Sequence):
     """Every (target, coin value) placement, made only when asked for: a turn may offer a hundred."""
 
@@ -344,7 +348,7 @@ class Placements(Sequence):
         if not 0 <= i < len(self):
             raise IndexError(i)
         target, value = divmod(i, len(self.values))
-        return Place(self.targets[target], self.values[value])
+        return _PLACES[self.targets[target]][self.values[value]]
 
 
 def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
