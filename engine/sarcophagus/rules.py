@@ -150,13 +150,14 @@ def _compute_duties(s: State) -> tuple[Duty, ...]:
         return tuple(Duty(p, "open", "open every coin you placed, for the end audit")
                      for p in s.table.players if p in owed)
     seat = s.table.seats[s.turn]
-    if s.placed == 0:
-        detail = f"place a coin on {pos_name(forced_position(s.present))} (forced)"
-    else:
-        detail = "place your second coin on any face-up tile with room"
+    detail = _FORCED[forced_position(s.present)] if s.placed == 0 else _SECOND
     if seat.name != seat.player:
         detail += f" with {seat.suit_names}"
     return (Duty(seat.player, "move", detail),)
+
+
+_FORCED = tuple(f"place a coin on {pos_name(p)} (forced)" for p in range(21))
+_SECOND = "place your second coin on any face-up tile with room"
 
 
 def hand_values(s: State, seat: int, known: PlayerKnowledge) -> list[int]:
@@ -171,8 +172,16 @@ def _targets(s: State) -> list[int]:
     """Positions that can take a placement now."""
     if s.placed == 0:
         return [forced_position(s.present)]
-    open_tiles = s.present & s.face_up & ~s.full
-    return [p for p in range(21) if open_tiles >> p & 1]
+    return _bits(s.present & s.face_up & ~s.full)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _number_tiles(s: State, seat: int) -> list[Tile]:
