@@ -447,6 +447,9 @@ class _Play:
         self.traps = s.traps
         self.full = s.full
         self.events: list = []
+        self.changed = True
+        """A coin may have been placed or a tile removed since the last look for claimable tiles
+        (true at first: a placement's cascade can wait for a reveal owed in between)."""
 
     def freeze(self) -> State:
         return State(  # positional: measurably faster in the playout loop; order as in State
@@ -467,6 +470,7 @@ class _Play:
         self.coins = _with(self.coins, pos, coins)
         if len(coins) == 4:
             self.full |= 1 << pos
+            self.changed = True
         self.hands = _with(self.hands, seat, self.hands[seat] - 1)
         self.out = _with(self.out, seat, self.out[seat] + (slot,))
         self.placed += 1
@@ -520,10 +524,12 @@ class _Play:
                 if self._spring_trap():
                     return
                 continue
-            pos = self._first_claimable()
-            if pos is not None:
-                self._assess(pos)
-                continue
+            if self.changed:
+                pos = self._first_claimable()
+                if pos is not None:
+                    self._assess(pos)
+                    continue
+                self.changed = False
             if not self.present:
                 return
             if self._advance_turn():
@@ -601,17 +607,20 @@ class _Play:
         tile = self.tiles[pos]
         self.present &= ~(1 << pos)
         self.full &= ~(1 << pos)
+        self.changed = True
         k = _SARCOPHAGUS_INDEX.get(pos)
-        entombed = 0
-        back = len(self.slot_seat)
-        for slot in self.coins[pos]:
-            seat = self.slot_seat[slot]
-            if k is not None and seat == claimer:
-                entombed += 1
-            else:
-                self.slot_back = _with(self.slot_back, slot, back)
-                self.hands = _with(self.hands, seat, self.hands[seat] + 1)
-                self.out = _with(self.out, seat, tuple(x for x in self.out[seat] if x != slot))
+        returning = [slot for slot in self.coins[pos] if k is None or self.slot_seat[slot] != claimer]
+        entombed = len(self.coins[pos]) - len(returning)
+        if returning:  # one rebuild per field, not one per coin
+            back = len(self.slot_seat)
+            slot_back, hands, out = list(self.slot_back), list(self.hands), list(self.out)
+            for slot in returning:
+                slot_back[slot] = back
+                hands[self.slot_seat[slot]] += 1
+            gone = set(returning)
+            for seat in {self.slot_seat[slot] for slot in returning}:
+                out[seat] = tuple(x for x in out[seat] if x not in gone)
+            self.slot_back, self.hands, self.out = tuple(slot_back), tuple(hands), tuple(out)
         self.coins = _with(self.coins, pos, ())
         if claimer is None:
             self.events.append(TileDiscarded(pos, tile))
