@@ -425,6 +425,10 @@ class _Play:
     """A state being changed by one action. Lives only inside `apply`. Fields stay tuples and are
     rebuilt only where the action changes them: copying everything costs more than the rules."""
 
+    __slots__ = ("table", "seats", "present", "face_up", "tiles", "coins", "under", "under_owner", "slot_seat",
+                 "slot_value", "slot_back", "hands", "out", "claimed", "turn", "placed", "reveal", "tie", "traps",
+                 "full", "events", "changed")
+
     def __init__(self, s: State):
         self.table = s.table
         self.seats = s.table.seats
@@ -470,11 +474,12 @@ class _Play:
         self.coins = _with(self.coins, pos, coins)
         if len(coins) == 4:
             self.full |= 1 << pos
-            self.changed = True
-        self.hands = _with(self.hands, seat, self.hands[seat] - 1)
-        self.out = _with(self.out, seat, self.out[seat] + (slot,))
+        hands = self.hands
+        self.hands = hands[:seat] + (hands[seat] - 1,) + hands[seat + 1:]
+        out = self.out
+        self.out = out[:seat] + (out[seat] + (slot,),) + out[seat + 1:]
         self.placed += 1
-        self.events.append(Placed(self.seats[self.turn].name, pos, slot))
+        self.events.append(Placed(self.seats[seat].name, pos, slot))
         face_down = NEIGHBOUR_MASKS[pos] & self.present & ~self.face_up
         if face_down:
             self.reveal = tuple(p for p in NEIGHBOURS[pos] if face_down >> p & 1)
