@@ -30,6 +30,12 @@ def _no_float(text):
     raise RecordError(f"number {text} is not an integer (the record uses integers only)")
 
 
+def _bounded_int(text):
+    if len(text.lstrip("-")) > 16:
+        raise RecordError(f"integer {text[:20]}... is too large for a record")
+    return int(text)
+
+
 def _no_constant(text):
     raise RecordError(f"{text} is not allowed in a record")
 
@@ -70,10 +76,12 @@ def parse_strict(data: bytes) -> object:
     if not _depth_ok(text):
         raise RecordError(f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float,
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_int=_bounded_int,
                           parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"not valid JSON ({exc})") from None
 
 
 def canonical(value: object) -> bytes:

@@ -186,6 +186,9 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     rep = new_game(game, _parse_options(options), roster, name, identity, ref, dealt, first)
     events = Session(rep, name, identity).automatic()
     save(out, rep.record)
+    from .seen import remember
+
+    remember(rep)
     return rep, events
 
 
@@ -283,7 +286,10 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
 
     if bot and bot not in POLICIES:
         raise UsageError(f"--bot is one of {', '.join(POLICIES)}")
+    from .seen import check_not_stale, remember
+
     rep, armored = _replay(path)
+    check_not_stale(rep)
     if referee_only and name != rep.referee:
         raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
                          "(table mode): every player's program deals")
@@ -299,6 +305,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
         events += _prompt_turn(session)
     if rep.seq > before:
         save(out or path, rep.record, armored)
+        remember(rep)
     return rep, events, rep.seq - before
 
 

@@ -43,7 +43,7 @@ def dearmor(data: bytes) -> bytes:
         packed = base64.b64decode(body, validate=True)
         with gzip.GzipFile(fileobj=io.BytesIO(packed)) as handle:
             out = handle.read(MAX_BYTES + 1)
-    except (binascii.Error, OSError, EOFError, zlib.error):
+    except (ValueError, binascii.Error, OSError, EOFError, zlib.error):  # ValueError: non-ASCII text
         raise RecordError("the armored game block is damaged (was it re-wrapped or cut?)") from None
     if len(out) > MAX_BYTES:
         raise RecordError(f"the armored game is over the {MAX_BYTES} byte limit")

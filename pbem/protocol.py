@@ -39,10 +39,14 @@ def _b64(data: bytes) -> str:
 
 
 def _unb64(text: str) -> bytes:
+    """Strict base64: one encoding per byte string, so no two different files mean the same thing."""
     try:
-        return base64.b64decode(text, validate=True)
-    except binascii.Error:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):  # ValueError: non-ASCII text
         raise SealError("bad base64") from None
+    if base64.b64encode(data).decode() != text:
+        raise SealError("non-canonical base64")
+    return data
 
 
 def _salt() -> str:
@@ -70,6 +74,8 @@ class Replay:
     entries: list[Entry] = field(default_factory=list)
     coins: dict[int, Coin] = field(default_factory=dict)
     head: str = ""
+    hashes: list[str] = field(default_factory=list)
+    """The payload hash of the genesis and of every entry, in order (hashes[seq])."""
     events: list[tuple[int, object]] = field(default_factory=list)
 
     @property
@@ -143,7 +149,8 @@ def start(g: Genesis) -> Replay:
     except InvalidSetup as exc:
         raise bad(str(exc)) from None
     referee = g.dealer.referee.name if g.dealer.referee else None
-    return Replay(g, game, state, roster, referee, head=payload_hash(g))
+    head = payload_hash(g)
+    return Replay(g, game, state, roster, referee, head=head, hashes=[head])
 
 
 def actor_for(rep: Replay, action) -> str:
@@ -207,6 +214,7 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     rep.state, events = game.apply(rep.state, actor, action)
     rep.entries.append(entry)
     rep.head = payload_hash(entry)
+    rep.hashes.append(rep.head)
     rep.events += [(seq, e) for e in events]
     return list(events)
 

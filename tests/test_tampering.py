@@ -1,0 +1,48 @@
+"""Mutated copies of the example games: every copy that means something else is rejected by name."""
+
+import json
+import random
+
+from pbem.errors import VerifyError
+
+from tampering import EXAMPLES, Tally, judge, mutations
+
+SAMPLE = 1200
+
+
+def test_every_changed_copy_is_rejected_with_a_named_error():
+    raw = (EXAMPLES / "table-3-players.json").read_bytes()
+    original = json.loads(raw)
+    other = json.loads((EXAMPLES / "referee-2-players.json").read_bytes())
+    rng = random.Random(2024)
+    every = list(mutations(original, other, rng, flips=300))
+    assert len(every) > 2000
+    kinds = {kind for kind, _ in every}
+    assert kinds == {"flipped byte", "changed value", "removed entry", "duplicated entry", "swapped entries",
+                     "spliced from another game", "signature moved", "author renamed", "opening changed",
+                     "sealed blob replaced", "commitment swapped", "reordered entries"}
+    sample = rng.sample(every, SAMPLE)
+    tally = Tally()
+    for kind, mutated in sample:
+        judge(raw, mutated, kind, tally)
+    assert tally.crashes == []
+    assert tally.changed == []
+    assert tally.tried == SAMPLE
+    assert sum(tally.rejected.values()) >= SAMPLE - 5  # the rest: equivalent, or the game minus its last entry
+    assert set(tally.rejected) >= {"BadSignature", "BadSequence", "RecordError"}
+
+
+def test_a_rejection_names_entry_author_and_reason():
+    raw = (EXAMPLES / "table-3-players.json").read_bytes()
+    data = json.loads(raw)
+    data["entries"][10]["author"] = "mallory"
+    from pbem.record import from_json
+    from pbem.verify import verify
+
+    try:
+        verify(from_json(json.dumps(data).encode()))
+    except VerifyError as exc:
+        assert str(exc) == "entry 11 by mallory: 'mallory' is not in the roster"
+        assert (exc.seq, exc.author) == (11, "mallory")
+    else:
+        raise AssertionError("accepted")
