@@ -23,18 +23,21 @@ def check_not_stale(rep: Replay) -> None:
     path = _path(rep.genesis.game_id)
     try:
         seen = json.loads(path.read_text())
-        seq, head = int(seen["seq"]), str(seen["head"])
+        hashes = [str(h) for h in seen["hashes"]]
     except (OSError, ValueError, KeyError, TypeError):
         return
-    if seq > rep.seq:
-        raise StaleFile(f"this file stops at entry {rep.seq}, but entry {seq} of this game was already seen here: "
-                        "use the newer file")
-    if rep.hashes[seq] != head:
-        raise StaleFile(f"this file's entry {seq} differs from the one already seen here: the game has forked "
+    common = min(len(hashes), len(rep.hashes)) - 1
+    if hashes[common] != rep.hashes[common]:
+        fork = next(seq for seq in range(common + 1) if hashes[seq] != rep.hashes[seq])
+        raise StaleFile(f"this file's entry {fork} differs from the one already seen here: the game has forked "
                         "(compare both files with 'pbem verify OLD NEW')")
+    if len(hashes) > len(rep.hashes):
+        raise StaleFile(f"this file stops at entry {rep.seq}, but entry {len(hashes) - 1} of this game was already "
+                        "seen here: use the newer file")
 
 
 def remember(rep: Replay) -> None:
+    """Record the history of the game as last written here (every entry's hash, genesis first)."""
     path = _path(rep.genesis.game_id)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    write_atomic(path, json.dumps({"seq": rep.seq, "head": rep.head}).encode() + b"\n")
+    write_atomic(path, json.dumps({"seq": rep.seq, "hashes": rep.hashes}).encode() + b"\n")

@@ -1,0 +1,68 @@
+"""Killed at any moment while writing, a game file or key file is the old one or the new one, whole."""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+WRITER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from pbem.files import write_atomic
+    path, old, new = Path(sys.argv[1]), sys.argv[2].encode(), sys.argv[3].encode()
+    size = int(sys.argv[4])
+    print("ready", flush=True)
+    flip = False
+    while True:
+        write_atomic(path, (new if flip else old) * size, mode=0o600)
+        flip = not flip
+""")
+
+
+def test_a_killed_writer_never_leaves_half_a_file(tmp_path):
+    target = tmp_path / "game.json"
+    old, new, size = "A", "B", 400_000
+    target.write_bytes(old.encode() * size)
+    rng = random.Random(5)
+    for _ in range(25):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target), old, new, str(size)],
+                                stdout=subprocess.PIPE)
+        assert proc.stdout.readline() == b"ready\n"
+        time.sleep(rng.uniform(0, 0.05))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        data = target.read_bytes()
+        assert data in (old.encode() * size, new.encode() * size), f"torn file of {len(data)} bytes"
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "game.json"]
+    # a kill between creating the temp file and renaming it can leave a temp file, never a torn target
+    assert all(name.startswith(".game.json.") and name.endswith(".tmp") for name in leftovers)
+
+
+def test_key_files_are_whole_or_absent(tmp_path):
+    script = textwrap.dedent("""
+        import os, sys
+        os.environ["PBEM_HOME"] = sys.argv[1]
+        from pbem.keys import create_key
+        print("ready", flush=True)
+        for i in range(10**6):
+            create_key(f"k{i}", None)
+    """)
+    home = tmp_path / "home"
+    proc = subprocess.Popen([sys.executable, "-c", script, str(home)], stdout=subprocess.PIPE)
+    assert proc.stdout.readline() == b"ready\n"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    from pbem.crypto import Identity, PublicKey
+
+    keys = [p for p in (home / "keys").iterdir() if not p.name.startswith(".")]
+    assert len(keys) > 4
+    for path in keys:
+        if path.suffix == ".pub":
+            PublicKey.parse(path.read_text())
+        else:
+            assert os.stat(path).st_mode & 0o777 == 0o600
+            Identity.from_openssh(path.read_bytes(), None)

@@ -1,0 +1,55 @@
+"""Private keys, passphrases and unopened coin values never show up where they should not."""
+
+import base64
+import json
+
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.crypto import Identity
+
+runner = CliRunner()
+PASSPHRASE = "tr0ub4dor&3-sekrit"
+
+
+def test_no_secret_in_output_errors_or_the_game_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PBEM_PASSPHRASE", PASSPHRASE)
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+
+    def run(*args):
+        result = runner.invoke(app, list(args))
+        outputs.append(result.output)
+        return result
+
+    for name in ("ann", "ben"):
+        assert run("key", "new", name).exit_code == 0
+    assert run("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben").exit_code == 0
+    for _ in range(6):
+        duty = json.loads(runner.invoke(app, ["show", "g.json", "--json"]).output)["duties"][0]
+        run("play", "g.json", "--as", "ann" if duty["who"] == "dealer" else duty["who"], "--bot", "greedy")
+    run("play", "g.json", "--as", "ann", "9@9z")
+    monkeypatch.setenv("PBEM_PASSPHRASE", "wrong " + PASSPHRASE)
+    assert run("play", "g.json", "--as", "ann", "0").output == "Error: wrong passphrase for key ann\n"
+    monkeypatch.setenv("PBEM_PASSPHRASE", PASSPHRASE)
+    outputs.append(runner.invoke(app, ["show", "g.json"]).output)
+    game_text = (tmp_path / "g.json").read_text()
+    secrets = [PASSPHRASE]
+    for name in ("ann", "ben"):
+        identity = Identity.from_openssh((tmp_path / "home" / "keys" / name).read_bytes(), PASSPHRASE.encode())
+        secrets += [identity.seed.hex(), base64.b64encode(identity.seed).decode()[:20],
+                    (tmp_path / "home" / "keys" / name).read_text().splitlines()[1][:40]]
+    for secret in secrets:
+        for text in outputs + [game_text]:
+            assert secret not in text
+    # unopened coin values: the public view and the file hold none; the sealed openings are ciphertext
+    public = json.loads(runner.invoke(app, ["show", "g.json", "--json"]).output)
+    unopened = [c for spot in public["pyramid"].values() for c in spot["coins"]]
+    assert unopened and all(c["value"] is None for c in unopened)
+    assert '"value"' not in game_text and "salt" not in game_text
+
+
+def test_tracebacks_are_off_and_would_carry_no_locals():
+    assert app.pretty_exceptions_enable is False
+    assert app.pretty_exceptions_show_locals is False or app.pretty_exceptions_enable is False
