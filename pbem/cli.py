@@ -161,8 +161,12 @@ def _read_layout(path: Path):
     tiles = {**data["pyramid"], **{f"under-{k}": v for k, v in data["sarcophagus"].items()}}
     try:
         return layout_from_tiles(tiles), data.get("first")
-    except (KeyError, InvalidSetup, ValueError, AttributeError) as exc:
-        raise UsageError(f"layout {path}: {exc if not isinstance(exc, KeyError) else 'missing ' + str(exc)}") from None
+    except KeyError as exc:
+        where = exc.args[0].replace("under-", "the sarcophagus under ")
+        raise UsageError(f"layout {path}: no tile given for {where} (give all 21 pyramid tiles and the 3 under "
+                         "5c, 6c, 6d)") from None
+    except (InvalidSetup, ValueError, AttributeError) as exc:
+        raise UsageError(f"layout {path}: {exc}") from None
 
 
 def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
