@@ -61,10 +61,13 @@ def main() -> None:
     for copy in copies:
         shutil.copy(path, copy)
     plays = []
-    for copy in copies:
+    for i, copy in enumerate(copies):
+        # a home that has not seen the rest of the demo game, which would make this copy stale
+        fresh = workdir / f"home{i}"
+        shutil.copytree(workdir / "home" / "keys", fresh / "keys")
         start = time.perf_counter()
-        subprocess.run([pbem, "play", str(copy), "--as", who, "--bot", "greedy"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run([pbem, "play", str(copy), "--as", who, "--bot", "greedy"], env={**env, "PBEM_HOME": str(fresh)},
+                       check=True, capture_output=True)
         plays.append(time.perf_counter() - start)
     play = statistics.median(plays)
     entries = len(json.loads(path.read_text())["entries"])

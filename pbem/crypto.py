@@ -10,23 +10,41 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import os
 import struct
+import types
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from .errors import KeyProblem, NoPassphrase, SealError, NotForYou, WrongPassphrase
 
 SIGNATURE_NAMESPACE = "pbem"
+
+
+@functools.cache
+def _lazy():
+    """cryptography's serialization, X25519, AEAD and HKDF modules, loaded on first use: verifying a
+    game needs none of them, and every command starts faster without them."""
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import x25519
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return types.SimpleNamespace(hashes=hashes, serialization=serialization, HKDF=HKDF,
+                                 ChaCha20Poly1305=ChaCha20Poly1305, X25519PrivateKey=x25519.X25519PrivateKey,
+                                 X25519PublicKey=x25519.X25519PublicKey)
 _KEY_TYPE = b"ssh-ed25519"
+
+
+def _raw_public(private_key) -> bytes:
+    """The 32 raw bytes of an Ed25519 or X25519 private key's public half."""
+    ser = _lazy().serialization
+    return private_key.public_key().public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
 
 
 # ---------------------------------------------------------------- SSH wire format
@@ -113,7 +131,7 @@ class Identity:
 
     def __init__(self, key: Ed25519PrivateKey, comment: str = ""):
         self._key = key
-        raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        raw = _raw_public(key)
         self.public = PublicKey(raw, comment)
 
     @classmethod
@@ -129,7 +147,7 @@ class Identity:
                      comment: str = "") -> "Identity":
         """Load an OpenSSH private key file's bytes; names the problem if it cannot."""
         try:
-            key = serialization.load_ssh_private_key(data, passphrase)
+            key = _lazy().serialization.load_ssh_private_key(data, passphrase)
         except TypeError:
             if passphrase is None:
                 raise NoPassphrase(f"{name} is protected by a passphrase: set PBEM_PASSPHRASE or run on a terminal") from None
@@ -145,14 +163,14 @@ class Identity:
         return cls(key, comment)
 
     def to_openssh(self, passphrase: bytes | None) -> bytes:
-        encryption = (serialization.BestAvailableEncryption(passphrase) if passphrase
-                      else serialization.NoEncryption())
-        return self._key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, encryption)
+        ser = _lazy().serialization
+        encryption = ser.BestAvailableEncryption(passphrase) if passphrase else ser.NoEncryption()
+        return self._key.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, encryption)
 
     @property
     def seed(self) -> bytes:
-        return self._key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                                       serialization.NoEncryption())
+        ser = _lazy().serialization
+        return self._key.private_bytes(ser.Encoding.Raw, ser.PrivateFormat.Raw, ser.NoEncryption())
 
     def sign(self, message: bytes, namespace: str = SIGNATURE_NAMESPACE) -> bytes:
         """An SSHSIG signature blob (binary; `armor_signature` for ssh-keygen's text form)."""
@@ -229,12 +247,13 @@ _P = 2**255 - 19
 
 
 def _hkdf(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:
-    return HKDF(hashes.SHA256(), length, salt or None, info).derive(ikm)
+    return _lazy().HKDF(_lazy().hashes.SHA256(), length, salt or None, info).derive(ikm)
 
 
 def _x25519(scalar: bytes, point: bytes) -> bytes:
+    lazy = _lazy()
     try:
-        return X25519PrivateKey.from_private_bytes(scalar).exchange(X25519PublicKey.from_public_bytes(point))
+        return lazy.X25519PrivateKey.from_private_bytes(scalar).exchange(lazy.X25519PublicKey.from_public_bytes(point))
     except ValueError:
         raise SealError("sealed blob: degenerate key share") from None
 
@@ -279,8 +298,7 @@ class X25519Identity:
         if len(secret) != 32:
             raise SealError("an X25519 secret is 32 bytes")
         self.secret = secret
-        self.recipient = X25519Recipient(X25519PrivateKey.from_private_bytes(secret).public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw))
+        self.recipient = X25519Recipient(_raw_public(_lazy().X25519PrivateKey.from_private_bytes(secret)))
 
     @classmethod
     def generate(cls) -> "X25519Identity":
@@ -297,8 +315,7 @@ def _ssh_tweak(public: PublicKey) -> bytes:
 
 def _wrap(file_key: bytes, recipient) -> bytes:
     ephemeral = os.urandom(32)
-    share = X25519PrivateKey.from_private_bytes(ephemeral).public_key().public_bytes(
-        serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    share = _raw_public(_lazy().X25519PrivateKey.from_private_bytes(ephemeral))
     if isinstance(recipient, PublicKey):
         their = ed25519_to_x25519_public(recipient.raw)
         secret = _x25519(_ssh_tweak(recipient), _x25519(ephemeral, their))
@@ -308,7 +325,7 @@ def _wrap(file_key: bytes, recipient) -> bytes:
         secret = _x25519(ephemeral, their)
         label, args = _X25519_LABEL, [b"X25519", _b64(share)]
     key = _hkdf(secret, share + their, label)
-    body = ChaCha20Poly1305(key).encrypt(b"\x00" * 12, file_key, None)
+    body = _lazy().ChaCha20Poly1305(key).encrypt(b"\x00" * 12, file_key, None)
     return b"-> " + b" ".join(args) + b"\n" + _wrap_lines(_b64(body))
 
 
@@ -327,7 +344,7 @@ def seal(plaintext: bytes, recipients) -> bytes:
     header = _AGE_INTRO + b"".join(_wrap(file_key, r) for r in recipients) + b"---"
     mac = hmac.new(_hkdf(file_key, b"", b"header"), header, "sha256").digest()
     nonce = os.urandom(16)
-    payload_key = ChaCha20Poly1305(_hkdf(file_key, nonce, b"payload"))
+    payload_key = _lazy().ChaCha20Poly1305(_hkdf(file_key, nonce, b"payload"))
     chunks = [plaintext[i:i + _CHUNK] for i in range(0, len(plaintext), _CHUNK)] or [b""]
     body = b"".join(payload_key.encrypt(i.to_bytes(11, "big") + (b"\x01" if i == len(chunks) - 1 else b"\x00"),
                                         chunk, None) for i, chunk in enumerate(chunks))
@@ -387,7 +404,7 @@ def _unwrap(args: list[bytes], body: bytes, identity) -> bytes | None:
     if len(share) != 32 or len(body) != 32:
         raise SealError("sealed blob: malformed stanza")
     try:
-        return ChaCha20Poly1305(_hkdf(secret, share + ours, label)).decrypt(b"\x00" * 12, body, None)
+        return _lazy().ChaCha20Poly1305(_hkdf(secret, share + ours, label)).decrypt(b"\x00" * 12, body, None)
     except InvalidTag:
         return None
 
@@ -408,7 +425,7 @@ def unseal(blob: bytes, identity) -> bytes:
     if len(payload) < 16 + 16:
         raise SealError("sealed blob: truncated payload")
     nonce, payload = payload[:16], payload[16:]
-    cipher = ChaCha20Poly1305(_hkdf(file_key, nonce, b"payload"))
+    cipher = _lazy().ChaCha20Poly1305(_hkdf(file_key, nonce, b"payload"))
     out, counter = [], 0
     while True:
         chunk, payload = payload[:_CHUNK + 16], payload[_CHUNK + 16:]
