@@ -324,9 +324,7 @@ def _prompt_turn(session) -> list:
     events: list = []
     while any(d.who == session.name and d.what in ("move", "discard") for d in rep.duties()):
         typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge()), sys.stdout.isatty()))
-        choices = rep.game.legal_actions(rep.state, session.name, session.knowledge())
-        listed = sorted({rep.game.format_action(a) for a in choices})
-        typer.echo(f"Legal: {' '.join(listed[:40])}{' ...' if len(listed) > 40 else ''}")
+        typer.echo(_choices_text(rep, session))
         text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
         if not text:
             break
@@ -336,6 +334,23 @@ def _prompt_turn(session) -> list:
         except (PbemError, RuleError) as exc:
             typer.echo(f"Error: {exc}", err=True)
     return events
+
+
+def _choices_text(rep, session) -> str:
+    """The legal choices as a person reads them: coin values and tiles apart, not every pairing."""
+    from engine.sarcophagus.actions import Place
+    from engine.sarcophagus.geometry import pos_name
+
+    choices = list(rep.game.legal_actions(rep.state, session.name, session.knowledge()))
+    places = [a for a in choices if isinstance(a, Place)]
+    if not places:
+        return "Choose one: " + " | ".join(rep.game.format_action(a) for a in choices)
+    values = " ".join(str(v) for v in sorted({a.value for a in places}))
+    targets = sorted({a.pos for a in places})
+    if len(targets) == 1 and rep.state.placed == 0:
+        return f"Your coins: {values}. The first coin goes on {pos_name(targets[0])}: type its value, e.g. {values[0]}"
+    return f"Your coins: {values}. Tiles with room: {' '.join(map(pos_name, targets))}. Type e.g. {values[0]}@" \
+           f"{pos_name(targets[0])}"
 
 
 def _report(rep, events, written: int, path: Path) -> None:

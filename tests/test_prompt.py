@@ -1,0 +1,69 @@
+"""`pbem play` with no moves, on a terminal: it shows the board and the legal moves, and asks."""
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+from typer.testing import CliRunner
+
+from pbem.cli import app
+
+from test_cli import write_layout
+
+
+def read_until(fd, marker: bytes, timeout: float = 20.0) -> bytes:
+    out = b""
+    end = time.monotonic() + timeout
+    while marker not in out:
+        ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
+        if not ready:
+            raise AssertionError(f"timed out waiting for {marker!r}; got {out[-500:]!r}")
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+def test_the_prompt_takes_moves_and_reports_mistakes(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for name in ("ann", "ben"):
+        runner.invoke(app, ["key", "new", name, "--no-passphrase"])
+    layout = write_layout(tmp_path / "layout.json", "ben")
+    assert runner.invoke(app, ["new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player",
+                               "ben", "--layout", str(layout)]).exit_code == 0
+    main, child = pty.openpty()
+    env = {**os.environ, "PBEM_HOME": str(tmp_path / "home"), "COLUMNS": "100"}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "play", "g.json", "--as", "ben"], stdin=child,
+                            stdout=child, stderr=child, env=env, cwd=tmp_path)
+    os.close(child)
+    try:
+        screen = read_until(main, b"Your move (empty to stop): ")
+        assert b"Your hand (ben): 0 0 1 1 2 2 3 3 4 4 5 5" in screen
+        assert b"Your coins: 0 1 2 3 4 5. The first coin goes on 1a: type its value, e.g. 0" in screen
+        os.write(main, b"9\n")
+        screen = read_until(main, b"Your move (empty to stop): ")
+        assert b"Error: '9': a coin value is 0 to 5, not '9'" in screen
+        os.write(main, b"3\n")
+        screen = read_until(main, b"Your move (empty to stop): ")
+        assert b"Your coins: 0 1 2 3 4 5. Tiles with room: 1a 2a 2b. Type e.g. 0@1a" in screen
+        assert b"Your hand (ben): 0 0 1 1 2 2 3 4 4 5 5" in screen
+        os.write(main, b"2@2a\n")
+        screen = read_until(main, b"Next: ann")
+        assert b"Wrote g.json (entries 2-5)." in screen
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+        os.close(main)
+    record = json.loads((tmp_path / "g.json").read_text())
+    assert [e["action"] for e in record["entries"]][1:] == ["@1a", "reveal 2a=moon-4 2b=arms-4", "@2a",
+                                                           "reveal 3a=crown-2 3b=crown-ace"]
