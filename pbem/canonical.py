@@ -6,6 +6,7 @@ bounded size and nesting depth, checked before anything is parsed into models.""
 from __future__ import annotations
 
 import json
+import re
 
 import rfc8785
 
@@ -40,25 +41,20 @@ def _no_constant(text):
     raise RecordError(f"{text} is not allowed in a record")
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
 def _depth_ok(text: str) -> bool:
-    """Nesting depth counted on the raw text (brackets outside strings), before json parses it."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    """Nesting depth counted on the raw text, before json parses it: string literals are blanked out
+    (a regex, at C speed), then only the brackets are walked."""
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
+        if bracket in "[{":
             depth += 1
             if depth > MAX_DEPTH:
                 return False
-        elif ch in "]}":
+        else:
             depth -= 1
     return True
 

@@ -23,7 +23,7 @@ from .crypto import Identity, PublicKey, X25519Identity
 from .dealing import TILE_KEYS, coin_key, coin_slot, layout_from_tiles, layout_tiles, random_layout, tile_key
 from .errors import (AuditFailed, BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
                      NotOwed, PbemError, SealError, UnknownSigner, UsageError, WrongGame)
-from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, payload, payload_hash
+from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, payload
 
 COMMITMENT_DOMAIN = "pbem/commitment/v1"
 
@@ -104,10 +104,9 @@ class Replay:
 
 # ---------------------------------------------------------------- checking
 
-def _verify_signature(signed: Genesis | Entry, key: PublicKey, seq: int) -> None:
+def _verify_signature(signed: Genesis | Entry, signed_bytes: bytes, key: PublicKey, seq: int) -> None:
     try:
-        blob = _unb64(signed.signature)
-        crypto.verify_signature(key, canonical(payload(signed)), blob)
+        crypto.verify_signature(key, signed_bytes, _unb64(signed.signature))
     except (crypto.SignatureInvalid, SealError) as exc:
         raise BadSignature(str(exc), seq, signed.author) from None
 
@@ -135,7 +134,8 @@ def start(g: Genesis) -> Replay:
         raise bad("two participants share one key")
     if g.author not in roster:
         raise UnknownSigner(f"{g.author!r} is not in the roster", 0, g.author)
-    _verify_signature(g, roster[g.author], 0)
+    signed_bytes = canonical(payload(g))
+    _verify_signature(g, signed_bytes, roster[g.author], 0)
     if set(g.commitments) != set(TILE_KEYS):
         raise bad("the genesis must commit to every hidden tile")
     wanted = {"dealer", "table_key"} if g.dealer.mode == "table" else {"dealer"}
@@ -149,7 +149,7 @@ def start(g: Genesis) -> Replay:
     except InvalidSetup as exc:
         raise bad(str(exc)) from None
     referee = g.dealer.referee.name if g.dealer.referee else None
-    head = payload_hash(g)
+    head = crypto.sha256(signed_bytes).hex()
     return Replay(g, game, state, roster, referee, head=head, hashes=[head])
 
 
@@ -187,7 +187,8 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
         raise WrongGame("this entry belongs to another game", seq, author)
     if author not in rep.roster:
         raise UnknownSigner(f"{author!r} is not in the roster", seq, author)
-    _verify_signature(entry, rep.roster[author], seq)
+    signed_bytes = canonical(payload(entry))
+    _verify_signature(entry, signed_bytes, rep.roster[author], seq)
     if entry.prev != rep.head:
         raise BrokenChain("prev does not hash the entry before it", seq, author)
     game = rep.game
@@ -213,7 +214,7 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     _check_attachments(rep, entry, action, actor, seq)
     rep.state, events = game.apply(rep.state, actor, action)
     rep.entries.append(entry)
-    rep.head = payload_hash(entry)
+    rep.head = crypto.sha256(signed_bytes).hex()  # record.payload_hash, without canonicalizing twice
     rep.hashes.append(rep.head)
     rep.events += [(seq, e) for e in events]
     return list(events)

@@ -71,3 +71,13 @@ def test_committed_schemas_match_the_models():
     for name, text in render().items():
         assert (directory / name).read_text() == text, f"schemas/{name} is stale: run python -m pbem.schemas"
     assert set(SCHEMAS) == {p.name for p in directory.glob("*.json")}
+
+
+def test_depth_is_counted_outside_strings_only():
+    from pbem.canonical import parse_strict
+
+    tricky = "[" * 20 + ' \\" ' + "{" * 16  # brackets and an escaped quote inside a string
+    assert parse_strict(json.dumps({"a": tricky}).encode()) == {"a": tricky}
+    assert parse_strict(b"[" * 12 + b"]" * 12) == [[[[[[[[[[[[]]]]]]]]]]]]
+    with pytest.raises(RecordError, match="nested deeper"):
+        parse_strict(b"[" * 13 + b"]" * 13)
