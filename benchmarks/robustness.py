@@ -7,7 +7,6 @@ input crashes a parser.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time

@@ -273,7 +273,7 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; s
         status = "finished" if rep.outcome() else "in progress"
         typer.echo(f"{path}: valid, {status}, {rep.seq} entries. {next_line(rep)}")
         checked.append((path, rep))
-    for (first, a), (other, b) in zip(checked, checked[1:]):
+    for (_, a), (_, b) in zip(checked, checked[1:]):
         if a.genesis.game_id == b.genesis.game_id:
             compare(a.record, b.record)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from engine.sarcophagus.driver import Layout, deal, layout_from_names
-from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, parse_pos, pos_name
+from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, pos_name
 
 PYRAMID_KEYS = tuple(pos_name(p) for p in range(21))
 UNDER_KEYS = tuple(f"under-{pos_name(p)}" for p in SARCOPHAGUS_POSITIONS)
@@ -43,5 +43,5 @@ def layout_from_tiles(tiles: dict[str, str]) -> Layout:
                              {k.removeprefix("under-"): tiles[k] for k in UNDER_KEYS})
 
 
-__all__ = ["TILE_KEYS", "coin_key", "coin_slot", "layout_from_tiles", "layout_tiles", "parse_pos", "random_layout",
+__all__ = ["TILE_KEYS", "coin_key", "coin_slot", "layout_from_tiles", "layout_tiles", "random_layout",
            "tile_key"]

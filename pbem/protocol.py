@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from engine import find_game
 from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
-from engine.sarcophagus.actions import Discard, Open, Place, Reveal
+from engine.sarcophagus.actions import Open, Place, Reveal
 from engine.sarcophagus.driver import Layout
 from engine.sarcophagus.rules import legal_actions, owed_openings
 

@@ -6,10 +6,9 @@ it is the replay of the log. Signed bytes are the RFC 8785 form of an object min
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .canonical import canonical, parse_strict, pretty
 from .crypto import sha256

@@ -1,7 +1,6 @@
 """The command line as a user runs it: exact output, exit codes, files left untouched on error."""
 
 import json
-import random
 
 import pytest
 from typer.testing import CliRunner
@@ -11,7 +10,6 @@ from engine.sarcophagus.notation import parse_action
 from engine.sarcophagus.rules import outcome
 from engine.sarcophagus.state import Options
 from pbem.cli import app
-from pbem.dealing import layout_from_tiles
 from pbem.gamefile import BEGIN
 from pbem.record import from_json
 

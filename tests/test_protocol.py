@@ -10,7 +10,7 @@ from pbem import crypto
 from pbem.canonical import canonical
 from pbem.errors import (AuditFailed, BadOpening, BadSequence, BadSignature, BrokenChain, Divergence, Equivocation,
                          IllegalMove, KeyProblem, NotOwed, UnknownSigner, UsageError, WrongGame)
-from pbem.protocol import Session, apply_entry, replay, start
+from pbem.protocol import Session, replay
 from pbem.record import Entry, from_json, payload, to_json
 from pbem.verify import compare, verify
 

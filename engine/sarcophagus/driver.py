@@ -10,8 +10,8 @@ from typing import Callable, Mapping, Sequence
 
 from engine.contract import DEALER, InvalidSetup
 
-from .actions import Action, Discard, Open, Place
-from .geometry import INDEX, SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
+from .actions import Action, Discard, Place
+from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
 from .pieces import ALL_TILES, NULL, Tile, parse_tile
 from .rules import apply, apply_checked, duties, legal_actions, outcome, setup
 from .scoring import fame

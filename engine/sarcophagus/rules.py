@@ -14,7 +14,7 @@ from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDu
 from .actions import Action, Discard, Open, Place, Reveal
 from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
                      Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
-from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, NEIGHBOURS, POSITIONS, SARCOPHAGUS_POSITIONS, forced_position,
+from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, NEIGHBOURS, SARCOPHAGUS_POSITIONS, forced_position,
                        free_sides, pos_name)
 from .notation import format_action
 from .pieces import ACE, NULL, SUITS, Tile
