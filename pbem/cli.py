@@ -438,8 +438,9 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
         turns += 1
         if not quiet:
             for event in events:
-                if type(event).__name__ in ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken",
-                                            "TileDiscarded"):
+                name = type(event).__name__
+                if name in ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken", "TileDiscarded",
+                            "PyramidEmpty") or (name == "Revealed" and event.under):
                     typer.echo(f"  {event}")
     verified, _ = _replay(game)
     typer.echo(f"Finished after {rep.seq} signed entries ({turns} runs of 'pbem play'): {result_text(verified)}")
