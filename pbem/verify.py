@@ -44,8 +44,9 @@ def compare(first: GameFile, second: GameFile) -> str | None:
         if a == b:
             continue
         if a.author == b.author:
-            raise Equivocation(f"{a.author} signed two different entries for seq {a.seq}: "
-                               f"{a.action!r} in one file and {b.action!r} in the other", a.seq, a.author)
+            what = (f"{a.action!r} in one file and {b.action!r} in the other" if a.action != b.action else
+                    f"{a.action!r} in both, with different commitments, sealed values or openings")
+            raise Equivocation(f"{a.author} signed two different entries for seq {a.seq}: {what}", a.seq, a.author)
         raise Divergence(f"the files fork at entry {a.seq}: {a.author} signed {a.action!r} in one, "
                          f"{b.author} signed {b.action!r} in the other", a.seq)
     return None
