@@ -228,15 +228,19 @@ def show(path: GameFileArg,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
+    from engine.contract import DEALER
+
     from .protocol import Session
     from .render import board
 
     rep, _ = _replay(path)
-    knowledge = None
+    knowledge, observer = None, name
     if name:
         session = Session(rep, name, _identity(name, key))
-        knowledge = session.knowledge() if name in rep.players else None
-    shown = rep.game.view(rep.state, name, knowledge)
+        knowledge = session.knowledge()
+        if session.is_referee:
+            observer = DEALER  # the referee deals, and holds every coin's opening
+    shown = rep.game.view(rep.state, observer, knowledge)
     if as_json:
         typer.echo(json.dumps(shown, indent=2))
     else:

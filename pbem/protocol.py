@@ -360,7 +360,10 @@ class Session:
         try:
             action = game.check(self.rep.state, actor or self.name, action, self.knowledge())
         except IllegalAction as exc:
-            raise UsageError(str(exc)) from None
+            message = str(exc)
+            if self.rep.referee:  # the rules' dealer is, here, a person or a bot with a name
+                message = message.replace(f"waiting for {DEALER}", f"waiting for the referee {self.rep.referee}")
+            raise UsageError(message) from None
         if not may_act_for(self.rep, self.name, actor, action):
             raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
         return apply_entry(self.rep, self.entry_for(action, actor))

@@ -244,7 +244,7 @@ def test_a_referee_mode_game(home):
     played = pbem("play", "game.json", "--as", "ann", "3")
     assert played.output.splitlines()[-1] == "Next: ref (reveal: turn up 2a, 2b)"
     waiting = pbem("play", "game.json", "--as", "ann", "1@2a")
-    assert waiting.output == "Error: 1@2a: not ann's turn: waiting for dealer\n"
+    assert waiting.output == "Error: 1@2a: not ann's turn: waiting for the referee ref\n"
     revealed = pbem("referee", "game.json", "--as", "ref")
     assert revealed.output == ("  2a is moon-4\n  2b is arms-4\nWrote game.json (entry 3).\n"
                                "Next: ann (move: place your second coin on any face-up tile with room)\n")
@@ -263,3 +263,23 @@ def test_a_referee_mode_game(home):
     assert {e.author for e in record.entries if e.action.startswith("reveal")} == {"ref"}
     assert {e.author for e in record.entries if e.action.startswith("open")} <= {"ref", "ann", "ben"}
     assert pbem("verify", "game.json").output.startswith("game.json: valid, finished, ")
+
+
+def test_the_referee_sees_every_coin_and_players_only_their_own(home):
+    make_keys("ann", "ben", "ref")
+    layout = write_layout(home / "layout.json", "ann")
+    pbem("new", "sarcophagus", "-o", "game.json", "--as", "ref", "--player", "ann", "--player", "ben", "--referee",
+         "ref", "--layout", layout)
+    pbem("play", "game.json", "--as", "ann", "4")
+    pbem("referee", "game.json", "--as", "ref")
+    pbem("play", "game.json", "--as", "ann", "1@2a")
+    pbem("referee", "game.json", "--as", "ref")
+
+    def values(*who):
+        shown = json.loads(pbem("show", "game.json", "--json", *who).output)
+        return {pos: [c["value"] for c in spot["coins"]] for pos, spot in shown["pyramid"].items() if spot["coins"]}
+
+    assert values("--as", "ref") == {"1a": [4], "2a": [1]}
+    assert values("--as", "ann") == {"1a": [4], "2a": [1]}
+    assert values("--as", "ben") == {"1a": [None], "2a": [None]}
+    assert values() == {"1a": [None], "2a": [None]}

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from engine.contract import DEALER
+
 from .geometry import SARCOPHAGUS_POSITIONS, pos_name
 from .rules import duties, hand_values, outcome
 from .state import DISCARDED, State
 
 
 def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | None = None) -> dict:
+    """`knowledge` is the coin values the observer knows: a player sees their own; the dealer (a
+    referee, who holds every coin's opening) sees all it knows."""
     seats = s.table.seats
-    own = knowledge if observer in s.table.players and knowledge is not None else {}
+    own = knowledge if observer in s.table.players + (DEALER,) and knowledge is not None else {}
 
     def coin(slot: int) -> dict:
         seat = seats[s.slot_seat[slot]]
         value = s.slot_value[slot]
-        if value is None and seat.player == observer:
+        if value is None and (seat.player == observer or observer == DEALER):
             value = own.get(slot)
         return {"slot": slot, "owner": seat.player, "seat": seat.name, "value": value}
 
@@ -55,7 +59,7 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         "hands": hands,
         "claimed": claimed,
     }
-    if own or (observer in s.table.players and knowledge is not None):
+    if observer in s.table.players and knowledge is not None:
         shown["my_hand"] = {seats[i].name: hand_values(s, i, own) for i in s.table.seats_of(observer)}
     if result:
         shown["scores"] = result.scores
