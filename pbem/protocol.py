@@ -161,7 +161,9 @@ def actor_for(rep: Replay, action) -> str:
         seats = rep.state.table.seats
         owners = {seats[rep.state.slot_seat[slot]].player for slot, _ in action.values
                   if 0 <= slot < len(rep.state.slot_seat)}
-        return owners.pop() if len(owners) == 1 else ""
+        if len(owners) > 1:
+            return DEALER  # one opening for several owners: only the dealer holds them all
+        return owners.pop() if owners else ""
     for duty in rep.duties():
         if duty.what in ("move", "discard"):
             return duty.who
@@ -383,7 +385,8 @@ class Session:
             if duty.what == "reveal" and self.can_deal():
                 return legal_actions(self.rep.state, DEALER, self.dealer_secret()[0])[0]
             if duty.what == "open" and (duty.who == self.name or self.is_referee):
-                slots = owed_openings(self.rep.state, duty.who)
+                # a referee opens every owed coin in one entry; a player opens their own
+                slots = owed_openings(self.rep.state, DEALER if self.is_referee else duty.who)
                 values = self.knowledge()
                 return Open(tuple((slot, values[slot]) for slot in slots))
         return None

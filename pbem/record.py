@@ -67,7 +67,7 @@ class Entry(_Strict):
     seq: Annotated[int, Field(ge=1, le=100_000)]
     prev: Hex64
     author: Name
-    action: Annotated[str, Field(min_length=1, max_length=400)]
+    action: Annotated[str, Field(min_length=1, max_length=2000)]  # an audit opening lists every coin
     commitments: dict[SlotKey, Hex64] | None = None
     sealed: dict[SlotKey, Base64] | None = None
     openings: dict[SlotKey, Hex64] | None = None

@@ -194,3 +194,35 @@ def test_equivocation_and_forks_are_reported():
         resign(fork_b.entries[1].model_copy(update={"author": other}))]})
     with pytest.raises(Divergence, match="fork at entry 2"):
         compare(fork_a.record, forged)
+
+
+def test_a_referee_opens_a_whole_tie_break_and_the_audit_in_one_entry_each():
+    import random
+
+    from engine.sarcophagus.driver import greedy_policy
+
+    rep = played_game("referee", finish=False)
+    sessions = sessions_for(rep)
+    rng = random.Random(4)
+    for _ in range(600):
+        owed = rep.duties()
+        if not owed:
+            break
+        duty = owed[0]
+        if duty.what in ("move", "discard"):
+            player = sessions[duty.who]
+            player.act(greedy_policy(rep.state, duty.who, list(rep.game.legal_actions(
+                rep.state, duty.who, player.knowledge())), rng))
+        else:
+            sessions["ref"].automatic()
+    assert rep.outcome() is not None
+    opens = [e for e in rep.entries if e.action.startswith("open")]
+    assert opens and {e.author for e in opens} == {"ref"}
+    assert any(len(finished_owner(rep, e)) > 1 for e in opens[:-1]), "no tie-break had two owners"
+    assert len(finished_owner(rep, opens[-1])) == 3  # the audit: every player's coins, one entry
+    verify(from_json(to_json(rep.record).encode()))
+
+
+def finished_owner(rep, entry):
+    slots = [int(pair.split("=")[0][1:]) for pair in entry.action.split()[1:]]
+    return {rep.coins[slot].owner for slot in slots}

@@ -210,3 +210,12 @@ def test_an_opening_that_contradicts_the_hand_fails_the_audit():
     # a's coins #0 and #2 were both out of hand at once: two 5s is impossible with one 5
     with pytest.raises(IllegalAction, match="coin #2 opened as 5, but a had no coin of that value left"):
         apply(s, "a", Open(((0, 5), (2, 5))))
+
+
+def test_the_dealer_may_open_every_owed_coin_in_one_act():
+    s = dataclasses.replace(sarcophagus_state(["a", "b", "a"]), turn=1)
+    s, _ = act(s, "b", "4")
+    with pytest.raises(IllegalAction, match="dealer must open exactly #0, #1, #2, #3"):
+        apply(s, "dealer", Open(((0, 2), (2, 3))))
+    s, events = apply(s, "dealer", Open(((0, 2), (1, 1), (2, 3), (3, 4))))
+    assert texts(events)[:2] == ["dealer opens #0=2, #1=1, #2=3, #3=4", "tie on 5c: coin totals a 5, b 5"]

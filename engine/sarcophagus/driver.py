@@ -10,10 +10,10 @@ from typing import Callable, Mapping, Sequence
 
 from engine.contract import DEALER, InvalidSetup
 
-from .actions import Action, Discard, Place
+from .actions import Action, Discard, Open, Place
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
 from .pieces import ALL_TILES, NULL, Tile, parse_tile
-from .rules import apply, apply_checked, duties, legal_actions, outcome, setup
+from .rules import apply, apply_checked, duties, legal_actions, outcome, owed_openings, setup
 from .scoring import fame
 from .state import Options, State
 
@@ -150,8 +150,12 @@ class FullInformation:
         return events
 
     def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
-        """Fulfil the first duty owed: the dealer and openings need no choice; the rest ask a policy."""
+        """Fulfil the first duty owed: the dealer and openings need no choice; the rest ask a policy.
+        Holding every coin's value, the driver opens a tie-break's or the audit's coins in one act."""
         duty = duties(self.state)[0]
+        if duty.what == "open":
+            slots = owed_openings(self.state, DEALER)
+            return self.act(DEALER, Open(tuple((slot, self.values[slot]) for slot in slots)), checked=True)
         actions = legal_actions(self.state, duty.who, self.knowledge(duty.who))
         if duty.what in ("move", "discard") and len(actions) > 1:
             action = policies[duty.who](self.state, duty.who, actions, rng)

@@ -99,8 +99,12 @@ def _audit_due(s: State) -> bool:
 
 
 def owed_openings(s: State, player: str) -> tuple[int, ...]:
-    """The coin slots `player` must open now: theirs in a pending tie-break, or all at the end audit."""
-    return _openings(s).get(player, ())
+    """The coin slots `player` must open now: theirs in a pending tie-break, or all at the end audit.
+    For the dealer: every owed slot, of every owner (a referee holds every coin's opening)."""
+    owed = _openings(s)
+    if player == DEALER:
+        return tuple(sorted(slot for slots in owed.values() for slot in slots))
+    return owed.get(player, ())
 
 
 def _openings(s: State) -> dict[str, tuple[int, ...]]:
@@ -250,6 +254,8 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
     text = _Text(action)
     owed = duties(s)
     mine = [d for d in owed if d.who == actor]
+    if actor == DEALER and isinstance(action, Open) and any(d.what == "open" for d in owed):
+        return _check_open(s, actor, action, text)  # the dealer may open for every owner at once
     if not any(d.what == _kind(action) for d in mine):
         if mine:
             raise NotYourDuty(text, f"{actor} must {mine[0].detail} first")
@@ -325,7 +331,7 @@ def _check_open(s: State, actor: str, action: Open, text) -> Open:
     values = list(s.slot_value)
     for slot, value in action.values:
         values[slot] = value
-    for seat in s.table.seats_of(actor):
+    for seat in sorted({s.slot_seat[slot] for slot in slots}):
         problem = _audit_seat(s, values, seat)
         if problem:
             raise IllegalAction(text, problem)
