@@ -355,12 +355,13 @@ class Placements(Sequence):
 
     def __init__(self, targets: list[int], values: list):
         self.targets, self.values = targets, values
+        self.size = len(targets) * len(values)
 
     def __len__(self) -> int:
-        return len(self.targets) * len(self.values)
+        return self.size
 
     def __getitem__(self, i: int) -> Place:
-        if not 0 <= i < len(self):
+        if not 0 <= i < self.size:
             raise IndexError(i)
         target, value = divmod(i, len(self.values))
         return _PLACES[self.targets[target]][self.values[value]]
