@@ -46,20 +46,22 @@ def test_the_prompt_takes_moves_and_reports_mistakes(tmp_path, monkeypatch):
     proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "play", "g.json", "--as", "ben"], stdin=child,
                             stdout=child, stderr=child, env=env, cwd=tmp_path)
     os.close(child)
+    prompt = b"Your move (empty to stop): "
+    dialogue = [  # (what is typed, what the screen must then show, what to wait for)
+        (None, [b"Your hand (ben): 0 0 1 1 2 2 3 3 4 4 5 5",
+                b"Your coins: 0 1 2 3 4 5. The first coin goes on 1a: type its value, e.g. 0"], prompt),
+        (b"9\n", [b"Error: '9': a coin value is 0 to 5, not '9'"], prompt),
+        (b"3\n", [b"Your coins: 0 1 2 3 4 5. Tiles with room: 1a 2a 2b. Type e.g. 0@1a",
+                   b"Your hand (ben): 0 0 1 1 2 2 3 4 4 5 5"], prompt),
+        (b"2@2a\n", [b"Wrote g.json (entries 2-5)."], b"Next: ann"),
+    ]
     try:
-        screen = read_until(main, b"Your move (empty to stop): ")
-        assert b"Your hand (ben): 0 0 1 1 2 2 3 3 4 4 5 5" in screen
-        assert b"Your coins: 0 1 2 3 4 5. The first coin goes on 1a: type its value, e.g. 0" in screen
-        os.write(main, b"9\n")
-        screen = read_until(main, b"Your move (empty to stop): ")
-        assert b"Error: '9': a coin value is 0 to 5, not '9'" in screen
-        os.write(main, b"3\n")
-        screen = read_until(main, b"Your move (empty to stop): ")
-        assert b"Your coins: 0 1 2 3 4 5. Tiles with room: 1a 2a 2b. Type e.g. 0@1a" in screen
-        assert b"Your hand (ben): 0 0 1 1 2 2 3 4 4 5 5" in screen
-        os.write(main, b"2@2a\n")
-        screen = read_until(main, b"Next: ann")
-        assert b"Wrote g.json (entries 2-5)." in screen
+        for typed, expected, until in dialogue:
+            if typed:
+                os.write(main, typed)
+            screen = read_until(main, until)
+            for text in expected:
+                assert text in screen, (text, screen[-400:])
         assert proc.wait(timeout=20) == 0
     finally:
         proc.kill()
