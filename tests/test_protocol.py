@@ -226,3 +226,13 @@ def test_a_referee_opens_a_whole_tie_break_and_the_audit_in_one_entry_each():
 def finished_owner(rep, entry):
     slots = [int(pair.split("=")[0][1:]) for pair in entry.action.split()[1:]]
     return {rep.coins[slot].owner for slot in slots}
+
+
+@pytest.mark.parametrize("mode", ["table", "referee"])
+@pytest.mark.parametrize("options,players", [({"two_player": "seats"}, ("ann", "ben")),
+                                             ({"bottom_edge_free": "false"}, ("ann", "ben", "cat", "dan"))])
+def test_every_option_plays_to_a_verified_end_through_the_protocol(mode, options, players):
+    rep = played_game(mode, players=players, options=options)
+    verified = verify(from_json(to_json(rep.record).encode()))
+    assert verified.outcome() == rep.outcome() is not None
+    assert verified.genesis.options == options
