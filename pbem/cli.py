@@ -262,6 +262,7 @@ def log(path: GameFileArg) -> None:
 def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; several copies of one game "
                                                               "are also checked against each other.")]) -> None:
     """Check every signature and every rule from the first entry on; for a finished game, the audit."""
+    from .errors import PbemError
     from .gamefile import load
     from .render import next_line
     from .verify import compare, verify
@@ -271,9 +272,8 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; s
         record, _ = load(path)
         try:
             rep = verify(record)
-        except Exception as exc:
-            exc.args = (f"{path}: {exc}",)
-            raise
+        except PbemError as exc:  # same message, with the file it is about
+            raise PbemError(f"{path}: {exc}") from None
         status = "finished" if rep.outcome() else "in progress"
         typer.echo(f"{path}: valid, {status}, {rep.seq} entries. {next_line(rep)}")
         checked.append((path, rep))

@@ -9,7 +9,7 @@ from engine.sarcophagus.driver import FullInformation, Layout, deal
 from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, parse_pos
 from engine.sarcophagus.notation import parse_action
 from engine.sarcophagus.pieces import parse_tile
-from engine.sarcophagus.rules import check, duties, make_table
+from engine.sarcophagus.rules import check, duties, legal_actions, make_table
 from engine.sarcophagus.state import Options, State
 
 
@@ -45,8 +45,6 @@ class Scripted:
             if not owed:
                 return
             duty = owed[0]
-            from engine.sarcophagus.rules import legal_actions
-
             action = legal_actions(self.state, duty.who, self.game.knowledge(duty.who))[0]
             self.events += self.game.act(duty.who, action)
 

@@ -97,10 +97,10 @@ def greedy_policy(state: State, actor: str, actions: list, rng: random.Random) -
         if tile is None:
             return 0
         if tile.rank == NULL:
-            protected = any(t.rank == 1 for t in held)
-            return 0 if protected or not any(t.rank >= 2 for t in held) else -4
-        if tile.rank == 1:
-            return 0 if any(t.rank == 1 for t in held) else 2.5
+            protected = any(t.is_god for t in held)
+            return 0 if protected or not any(t.is_number for t in held) else -4
+        if tile.is_god:
+            return 0 if any(t.is_god for t in held) else 2.5
         return fame(held + (tile,)) - fame(held)
 
     def rating(action: Action) -> float:

@@ -19,7 +19,13 @@ class Tile(NamedTuple):
 
     @property
     def is_number(self) -> bool:
+        """2 to 5: worth fame, and what a trap takes."""
         return self.rank >= 2
+
+    @property
+    def is_god(self) -> bool:
+        """An ace: protects from every later trap."""
+        return self.rank == ACE
 
     def __str__(self) -> str:
         return f"{SUITS[self.suit]}-{RANK_NAMES[self.rank]}"

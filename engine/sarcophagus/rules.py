@@ -17,7 +17,7 @@ from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, 
 from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, NEIGHBOURS, SARCOPHAGUS_POSITIONS, forced_position,
                        free_sides, pos_name)
 from .notation import format_action
-from .pieces import ACE, NULL, SUITS, Tile
+from .pieces import NULL, SUITS, Tile
 from .scoring import Outcome, score
 from .state import DISCARDED, TWO_PLAYER_MODES, Options, Seat, State, Table
 
@@ -189,7 +189,7 @@ def _bits(mask: int) -> list[int]:
 
 
 def _number_tiles(s: State, seat: int) -> list[Tile]:
-    return [t for t in s.claimed[seat] if t.rank >= 2]
+    return [t for t in s.claimed[seat] if t.is_number]
 
 
 def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None:
@@ -656,10 +656,10 @@ class _Play:
         seat = self.traps[0]
         name = self.seats[seat].name
         held = self.claimed[seat]
-        if any(t.rank == ACE for t in held):
+        if any(t.is_god for t in held):
             self.events.append(Trap(name, "protected"))
         else:
-            numbers = [t for t in held if t.rank >= 2]
+            numbers = [t for t in held if t.is_number]
             if len(numbers) > 1:
                 self.events.append(Trap(name, "discard"))
                 return True

@@ -20,7 +20,7 @@ class Outcome:
 
 def fame(tiles) -> int:
     """Sum of the number tiles' ranks plus the suit bonus. Aces and nulls score nothing."""
-    numbers = [t for t in tiles if t.rank >= 2]
+    numbers = [t for t in tiles if t.is_number]
     per_suit = Counter(t.suit for t in numbers)
     return sum(t.rank for t in numbers) + sum(SUIT_BONUS[n] for n in per_suit.values())
 

@@ -32,6 +32,7 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         }
         for p in range(21) if s.present >> p & 1
     }
+    on_tiles = {slot for coins in s.coins for slot in coins}
     sarcophagus = {}
     for k, pos in enumerate(SARCOPHAGUS_POSITIONS):
         owner = s.under_owner[k]
@@ -39,8 +40,9 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
             "tile": str(s.under[k]) if s.under[k] else None,
             "status": "buried" if owner is None else "discarded" if owner == DISCARDED else "taken",
             "holder": seats[owner].player if owner not in (None, DISCARDED) else None,
-            "coins": [coin(slot) for slot, seat in enumerate(s.slot_seat)
-                      if seat == owner and s.slot_back[slot] is None and not _on_pyramid(s, slot)],
+            # a taker's coins out of hand but on no tile lie on the sarcophagus tile
+            "coins": [coin(slot) for slot in s.out[owner] if slot not in on_tiles]
+            if owner not in (None, DISCARDED) else [],
         }
     hands: dict[str, int] = {p: 0 for p in s.table.players}
     claimed: dict[str, list[str]] = {p: [] for p in s.table.players}
@@ -66,7 +68,3 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         shown["held"] = result.held
         shown["winners"] = list(result.winners)
     return shown
-
-
-def _on_pyramid(s: State, slot: int) -> bool:
-    return any(slot in coins for coins in s.coins)
