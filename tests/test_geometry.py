@@ -1,7 +1,9 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.sarcophagus.geometry import (ALL_MASK, INDEX, NEIGHBOURS, POSITIONS, SARCOPHAGUS_POSITIONS,
-                                         forced_position, free_sides, parse_pos, pos_name)
+                                         forced_position, free_sides, parse_pos, pos_name, positions_in)
 
 
 def mask(*names):
@@ -70,3 +72,8 @@ def test_forced_position_is_leftmost_of_the_top_row():
     assert pos_name(forced_position(ALL_MASK & ~mask("1a", "2a"))) == "2b"
     assert pos_name(forced_position(mask("6f", "5e"))) == "5e"
     assert forced_position(0) is None
+
+
+@given(st.integers(min_value=0, max_value=ALL_MASK))
+def test_positions_in_a_mask_are_its_set_bits_in_order(m):
+    assert positions_in(m) == tuple(i for i in range(21) if m >> i & 1)

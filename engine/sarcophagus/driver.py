@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from engine.contract import DEALER, InvalidSetup
+from engine.contract import DEALER, Duty, InvalidSetup
 
 from .actions import Action, Discard, Open, Place
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
@@ -144,31 +144,34 @@ class FullInformation:
         """Apply an act with its private parts; remembers a placed coin's value."""
         slot = len(self.state.slot_seat)
         self.state, events = (apply_checked if checked else apply)(self.state, actor, action)
-        if isinstance(action, Place):
+        if type(action) is Place:
             self.values[slot] = self.known[actor][slot] = action.value
         self.log.append((actor, action))
         return events
 
     def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
-        """Fulfil the first duty owed: the dealer and openings need no choice; the rest ask a policy.
-        Holding every coin's value, the driver opens a tie-break's or the audit's coins in one act."""
-        duty = duties(self.state)[0]
-        if duty.what == "open":
+        """Fulfil the first duty owed."""
+        return self._fulfil(duties(self.state)[0], policies, rng)
+
+    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+        """The dealer and openings need no choice; the rest ask a policy. Holding every coin's value,
+        the driver opens a tie-break's or the audit's coins in one act."""
+        who, what = duty.who, duty.what
+        if what == "open":
             slots = owed_openings(self.state, DEALER)
             return self.act(DEALER, Open(tuple((slot, self.values[slot]) for slot in slots)), checked=True)
-        actions = legal_actions(self.state, duty.who, self.knowledge(duty.who))
-        if duty.what in ("move", "discard") and len(actions) > 1:
-            action = policies[duty.who](self.state, duty.who, actions, rng)
-        else:
-            action = actions[0]
-        return self.act(duty.who, action, checked=True)
+        actions = legal_actions(self.state, who, self.layout if who == DEALER else self.known[who])
+        if what == "reveal" or len(actions) == 1:
+            return self.act(who, actions[0], checked=True)
+        return self.act(who, policies[who](self.state, who, actions, rng), checked=True)
 
     def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 10_000) -> list:
         events: list = []
         for _ in range(limit):
-            if not duties(self.state):
+            owed = duties(self.state)
+            if not owed:
                 return events
-            events += self.step(policies, rng)
+            events += self._fulfil(owed[0], policies, rng)
         raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
 
 

@@ -57,6 +57,19 @@ NEIGHBOURS = tuple(tuple(i for i in range(len(POSITIONS)) if m >> i & 1) for m i
 ROW_MASKS = tuple(_mask([(r, c) for c in range(1, r + 1)]) for r in range(1, ROWS + 1))
 
 
+def _chunk_positions(chunk: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(chunk * 7 + i for i in range(7) if m >> i & 1) for m in range(128))
+
+
+_CHUNKS = tuple(_chunk_positions(k) for k in range(3))
+
+
+def positions_in(mask: int) -> tuple[int, ...]:
+    """The positions of a mask, in order: three table lookups, seven bits each, instead of a bit loop."""
+    low, mid, high = _CHUNKS
+    return low[mask & 127] + mid[mask >> 7 & 127] + high[mask >> 14]
+
+
 def free_sides(index: int, present: int, bottom_edge_free: bool = True) -> int:
     """How many of the tile's four sides no remaining tile touches (edges of the pyramid are free)."""
     top, left, right, bottom = SIDE_MASKS[index]

@@ -7,6 +7,7 @@ all-coins-played assessment) until somebody owes an act. The next duties are the
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
@@ -15,7 +16,7 @@ from .actions import Action, Discard, Open, Place, Reveal
 from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
                      Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
 from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, NEIGHBOURS, SARCOPHAGUS_POSITIONS, forced_position,
-                       free_sides, pos_name)
+                       free_sides, pos_name, positions_in)
 from .notation import format_action
 from .pieces import NULL, SUITS, Tile
 from .scoring import Outcome, score
@@ -154,38 +155,36 @@ def _compute_duties(s: State) -> tuple[Duty, ...]:
         return tuple(Duty(p, "open", "open every coin you placed, for the end audit")
                      for p in s.table.players if p in owed)
     seat = s.table.seats[s.turn]
-    detail = _FORCED[forced_position(s.present)] if s.placed == 0 else _SECOND
-    if seat.name != seat.player:
-        detail += f" with {seat.suit_names}"
-    return (Duty(seat.player, "move", detail),)
+    return _move_duties(seat.player, seat.suit_names if seat.name != seat.player else "",
+                        forced_position(s.present) if s.placed == 0 else None)
 
 
-_FORCED = tuple(f"place a coin on {pos_name(p)} (forced)" for p in range(21))
-_SECOND = "place your second coin on any face-up tile with room"
+@functools.lru_cache(maxsize=1024)
+def _move_duties(player: str, suits: str, forced: int | None) -> tuple[Duty]:
+    """The duties of a seat to move, made once: most states of a play owe one of these."""
+    if forced is None:
+        detail = "place your second coin on any face-up tile with room"
+    else:
+        detail = f"place a coin on {pos_name(forced)} (forced)"
+    if suits:
+        detail += f" with {suits}"
+    return (Duty(player, "move", detail),)
 
 
 def hand_values(s: State, seat: int, known: PlayerKnowledge) -> list[int]:
-    """The coin values a seat holds, as its owner computes them from their own slot values."""
+    """The coin values a seat holds, in ascending order, as its owner computes them from their own
+    slot values."""
     hand = list(s.table.seats[seat].coins)
     for slot in s.out[seat]:
         hand.remove(known[slot])
     return hand
 
 
-def _targets(s: State) -> list[int]:
+def _targets(s: State) -> tuple[int, ...]:
     """Positions that can take a placement now."""
     if s.placed == 0:
-        return [forced_position(s.present)]
-    return _bits(s.present & s.face_up & ~s.full)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+        return (forced_position(s.present),)
+    return positions_in(s.present & s.face_up & ~s.full)
 
 
 def _number_tiles(s: State, seat: int) -> list[Tile]:
@@ -353,7 +352,7 @@ _PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
 class Placements(Sequence):
     """Every (target, coin value) placement, made only when asked for: a turn may offer a hundred."""
 
-    def __init__(self, targets: list[int], values: list):
+    def __init__(self, targets: Sequence[int], values: Sequence[int | None]):
         self.targets, self.values = targets, values
         self.size = len(targets) * len(values)
 
@@ -375,8 +374,12 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
         if duty.who != actor:
             continue
         if duty.what == "move":
-            values = sorted(set(hand_values(s, s.turn, knowledge))) if knowledge is not None else [None]
-            return Placements(_targets(s), values)
+            if knowledge is None:
+                return Placements(_targets(s), (None,))
+            hand = hand_values(s, s.turn, knowledge)
+            if len(s.table.seats[s.turn].suits) > 1:  # pooled suits: two coins may share a value
+                hand = sorted(set(hand))
+            return Placements(_targets(s), hand)
         elif duty.what == "discard":
             out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
         elif duty.what == "open" and knowledge is not None:
