@@ -86,7 +86,8 @@ Policy = Callable[[State, str, list, random.Random], Action]
 
 
 def random_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
-    return rng.choice(actions)
+    """Any legal action, each as likely (`random()` rather than `choice`: one call instead of three)."""
+    return actions[int(rng.random() * len(actions))]
 
 
 def greedy_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:

@@ -180,13 +180,6 @@ def hand_values(s: State, seat: int, known: PlayerKnowledge) -> list[int]:
     return hand
 
 
-def _targets(s: State) -> tuple[int, ...]:
-    """Positions that can take a placement now."""
-    if s.placed == 0:
-        return (forced_position(s.present),)
-    return positions_in(s.present & s.face_up & ~s.full)
-
-
 def _number_tiles(s: State, seat: int) -> list[Tile]:
     return [t for t in s.claimed[seat] if t.is_number]
 
@@ -374,12 +367,14 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
         if duty.who != actor:
             continue
         if duty.what == "move":
+            # the first coin of a turn goes on the forced tile; the second on any face-up tile with room
+            targets = (forced_position(s.present),) if s.placed == 0 else positions_in(s.present & s.face_up & ~s.full)
             if knowledge is None:
-                return Placements(_targets(s), (None,))
+                return Placements(targets, (None,))
             hand = hand_values(s, s.turn, knowledge)
             if len(s.table.seats[s.turn].suits) > 1:  # pooled suits: two coins may share a value
                 hand = sorted(set(hand))
-            return Placements(_targets(s), hand)
+            return Placements(targets, hand)
         elif duty.what == "discard":
             out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
         elif duty.what == "open" and knowledge is not None:
@@ -480,8 +475,9 @@ class _Play:
         self.slot_seat += (seat,)
         self.slot_value += (None,)
         self.slot_back += (None,)
-        coins = self.coins[pos] + (slot,)
-        self.coins = _with(self.coins, pos, coins)
+        everywhere = self.coins
+        coins = everywhere[pos] + (slot,)
+        self.coins = everywhere[:pos] + (coins,) + everywhere[pos + 1:]
         if len(coins) == 4:
             self.full |= 1 << pos
         hands = self.hands
@@ -492,7 +488,7 @@ class _Play:
         self.events.append(Placed(self.seats[seat].name, pos, slot))
         face_down = NEIGHBOUR_MASKS[pos] & self.present & ~self.face_up
         if face_down:
-            self.reveal = tuple(p for p in NEIGHBOURS[pos] if face_down >> p & 1)
+            self.reveal = positions_in(face_down)
 
     def reveal_tiles(self, action: Reveal) -> None:
         for pos, tile in action.tiles:
@@ -540,7 +536,7 @@ class _Play:
                     return
                 continue
             if self.changed:
-                pos = self._first_claimable()
+                pos = self._first_claimable() if self.full else None
                 if pos is not None:
                     self._assess(pos)
                     continue
@@ -566,7 +562,7 @@ class _Play:
                 self._assess(forced)
                 return False
             self.events.append(Passed(self.seats[seat].name))
-        elif self.placed == 1 and self.hands[seat] and self._has_target():
+        elif self.placed == 1 and self.hands[seat] and self.present & self.face_up & ~self.full:
             return True
         self._next_seat()
         return False
@@ -574,9 +570,6 @@ class _Play:
     def _next_seat(self) -> None:
         self.turn = (self.turn + 1) % len(self.seats)
         self.placed = 0
-
-    def _has_target(self) -> bool:
-        return bool(self.present & self.face_up & ~self.full)
 
     def _first_claimable(self) -> int | None:
         """Top row first, then left to right: position order."""
@@ -627,14 +620,16 @@ class _Play:
         returning = [slot for slot in self.coins[pos] if k is None or self.slot_seat[slot] != claimer]
         entombed = len(self.coins[pos]) - len(returning)
         if returning:  # one rebuild per field, not one per coin
-            back = len(self.slot_seat)
+            slot_seat, back = self.slot_seat, len(self.slot_seat)
             slot_back, hands, out = list(self.slot_back), list(self.hands), list(self.out)
+            owners = set()
             for slot in returning:
                 slot_back[slot] = back
-                hands[self.slot_seat[slot]] += 1
+                hands[slot_seat[slot]] += 1
+                owners.add(slot_seat[slot])
             gone = set(returning)
-            for seat in {self.slot_seat[slot] for slot in returning}:
-                out[seat] = tuple(x for x in out[seat] if x not in gone)
+            for seat in owners:
+                out[seat] = tuple([x for x in out[seat] if x not in gone])
             self.slot_back, self.hands, self.out = tuple(slot_back), tuple(hands), tuple(out)
         self.coins = _with(self.coins, pos, ())
         if claimer is None:
