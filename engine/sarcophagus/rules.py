@@ -140,7 +140,7 @@ def duties(s: State) -> tuple[Duty, ...]:
 
 def _compute_duties(s: State) -> tuple[Duty, ...]:
     if s.reveal:
-        return (Duty(DEALER, "reveal", "turn up " + ", ".join(map(pos_name, s.reveal))),)
+        return _reveal_duties(s.reveal)
     if s.tie is not None:
         where = pos_name(s.tie)
         owed = _openings(s)
@@ -157,6 +157,11 @@ def _compute_duties(s: State) -> tuple[Duty, ...]:
     seat = s.table.seats[s.turn]
     return _move_duties(seat.player, seat.suit_names if seat.name != seat.player else "",
                         forced_position(s.present) if s.placed == 0 else None)
+
+
+@functools.lru_cache(maxsize=256)
+def _reveal_duties(positions: tuple[int, ...]) -> tuple[Duty]:
+    return (Duty(DEALER, "reveal", "turn up " + ", ".join(map(pos_name, positions))),)
 
 
 @functools.lru_cache(maxsize=1024)
