@@ -95,3 +95,36 @@ def test_greedy_beats_random_more_often_than_not():
         game.play({"greedy": greedy_policy, "random": random_policy}, rng)
         wins += "greedy" in outcome(game.state).winners
     assert wins > 120
+
+
+def test_legal_actions_are_exactly_the_placements_check_accepts():
+    """The lazy list of placements against a brute force over every position and coin value."""
+    from engine.contract import IllegalAction
+    from engine.sarcophagus.actions import Place
+    from engine.sarcophagus.rules import check, legal_actions
+
+    compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        players = PLAYERS[2 + seed % 3]
+        options = Options("pooled" if seed % 2 else "seats")
+        game = FullInformation(options, players, deal(rng), rng.choice(players))
+        policies = {p: random_policy for p in players}
+        while duties(game.state):
+            duty = duties(game.state)[0]
+            if duty.what == "move":
+                s, known = game.state, game.known[duty.who]
+                listed = legal_actions(s, duty.who, known)
+                accepted = set()
+                for pos in (None, *range(21)):
+                    for value in range(6):
+                        try:
+                            accepted.add(check(s, duty.who, Place(pos, value), known))
+                        except IllegalAction:
+                            pass
+                assert sorted(listed, key=repr) == sorted(accepted, key=repr)
+                assert len(set(listed)) == len(listed)
+                assert listed[-1] == list(listed)[-1] and listed[-len(listed)] == listed[0]
+                compared += 1
+            game.step(policies, rng)
+    assert compared > 2000

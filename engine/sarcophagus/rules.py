@@ -350,17 +350,21 @@ _PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
 class Placements(Sequence):
     """Every (target, coin value) placement, made only when asked for: a turn may offer a hundred."""
 
+    __slots__ = ("targets", "values", "width", "size")
+
     def __init__(self, targets: Sequence[int], values: Sequence[int | None]):
-        self.targets, self.values = targets, values
-        self.size = len(targets) * len(values)
+        self.targets, self.values, self.width = targets, values, len(values)
+        self.size = len(targets) * self.width
 
     def __len__(self) -> int:
         return self.size
 
     def __getitem__(self, i: int) -> Place:
         if not 0 <= i < self.size:
-            raise IndexError(i)
-        target, value = divmod(i, len(self.values))
+            if not -self.size <= i < 0:
+                raise IndexError(i)
+            i += self.size
+        target, value = divmod(i, self.width)
         return _PLACES[self.targets[target]][self.values[value]]
 
 
