@@ -1,6 +1,7 @@
 """Sarcophagus rules (docs/rules/sarcophagus.md) as pure functions over the public State.
 
-`apply` copies the state into a mutable `_Play`, performs the action, then `_settle`s: it runs every
+`apply` copies the state once, into the next State that a `_Play` fills in: it performs the action,
+then `settle`s: it runs every
 step the rules take on their own (reveals owed, claims and their cascade, traps, passes, the
 all-coins-played assessment) until somebody owes an act. The next duties are then read off the state.
 """
@@ -416,7 +417,7 @@ def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
     else:
         play.discard(action.tile)
     play.settle()
-    after = play.freeze()
+    after = play.s
     if not after.present and not duties(after):
         result = outcome(after)
         play.events.append(Finished(tuple(result.scores.items()), result.winners))
@@ -436,184 +437,174 @@ def _with(items: tuple, i: int, value) -> tuple:
 
 
 class _Play:
-    """A state being changed by one action. Lives only inside `apply`. Fields stay tuples and are
-    rebuilt only where the action changes them: copying everything costs more than the rules."""
+    """Builds the next state in place: one copy of the fields, changed by the action and by the rules
+    that follow on their own, then returned by `apply`. The new State is never seen half-built: it
+    leaves `apply` only once settled. Fields stay tuples, rebuilt only where the action changes them."""
 
-    __slots__ = ("table", "seats", "present", "face_up", "tiles", "coins", "under", "under_owner", "slot_seat",
-                 "slot_value", "slot_back", "hands", "out", "claimed", "turn", "placed", "reveal", "tie", "traps",
-                 "full", "events", "changed")
+    __slots__ = ("s", "seats", "events", "changed")
 
-    def __init__(self, s: State):
-        self.table = s.table
-        self.seats = s.table.seats
-        self.present = s.present
-        self.face_up = s.face_up
-        self.tiles = s.tiles
-        self.coins = s.coins
-        self.under = s.under
-        self.under_owner = s.under_owner
-        self.slot_seat = s.slot_seat
-        self.slot_value = s.slot_value
-        self.slot_back = s.slot_back
-        self.hands = s.hands
-        self.out = s.out
-        self.claimed = s.claimed
-        self.turn = s.turn
-        self.placed = s.placed
-        self.reveal = s.reveal
-        self.tie = s.tie
-        self.traps = s.traps
-        self.full = s.full
+    def __init__(self, before: State):
+        self.s = State(
+            before.table, before.present, before.face_up, before.tiles, before.coins, before.under,
+            before.under_owner, before.slot_seat, before.slot_value, before.slot_back, before.hands, before.out,
+            before.claimed, before.turn, before.placed, before.reveal, before.tie, before.traps, before.full,
+        )  # positional: measurably faster in the playout loop; order as in State
+        self.seats = before.table.seats
         self.events: list = []
         self.changed = True
         """A coin may have been placed or a tile removed since the last look for claimable tiles
         (true at first: a placement's cascade can wait for a reveal owed in between)."""
 
-    def freeze(self) -> State:
-        return State(  # positional: measurably faster in the playout loop; order as in State
-            self.table, self.present, self.face_up, self.tiles, self.coins, self.under, self.under_owner,
-            self.slot_seat, self.slot_value, self.slot_back, self.hands, self.out, self.claimed, self.turn,
-            self.placed, self.reveal, self.tie, self.traps, self.full,
-        )
-
     # -- the acts
 
     def place(self, pos: int) -> None:
-        slot = len(self.slot_seat)
-        seat = self.turn
-        self.slot_seat += (seat,)
-        self.slot_value += (None,)
-        self.slot_back += (None,)
-        everywhere = self.coins
+        s = self.s
+        slot = len(s.slot_seat)
+        seat = s.turn
+        s.slot_seat += (seat,)
+        s.slot_value += (None,)
+        s.slot_back += (None,)
+        everywhere = s.coins
         coins = everywhere[pos] + (slot,)
-        self.coins = everywhere[:pos] + (coins,) + everywhere[pos + 1:]
+        s.coins = everywhere[:pos] + (coins,) + everywhere[pos + 1:]
         if len(coins) == 4:
-            self.full |= 1 << pos
-        hands = self.hands
-        self.hands = hands[:seat] + (hands[seat] - 1,) + hands[seat + 1:]
-        out = self.out
-        self.out = out[:seat] + (out[seat] + (slot,),) + out[seat + 1:]
-        self.placed += 1
+            s.full |= 1 << pos
+        hands = s.hands
+        s.hands = hands[:seat] + (hands[seat] - 1,) + hands[seat + 1:]
+        out = s.out
+        s.out = out[:seat] + (out[seat] + (slot,),) + out[seat + 1:]
+        s.placed += 1
         self.events.append(Placed(self.seats[seat].name, pos, slot))
-        face_down = NEIGHBOUR_MASKS[pos] & self.present & ~self.face_up
+        face_down = NEIGHBOUR_MASKS[pos] & s.present & ~s.face_up
         if face_down:
-            self.reveal = positions_in(face_down)
+            s.reveal = positions_in(face_down)
 
     def reveal_tiles(self, action: Reveal) -> None:
+        s = self.s
         for pos, tile in action.tiles:
             self.events.append(Revealed(pos, tile, action.under))
             if action.under:
                 k = _SARCOPHAGUS_INDEX[pos]
-                self.under = _with(self.under, k, tile)
-                owner = self.under_owner[k]
+                s.under = _with(s.under, k, tile)
+                owner = s.under_owner[k]
                 if owner != DISCARDED:
-                    self.claimed = _with(self.claimed, owner, self.claimed[owner] + (tile,))
+                    s.claimed = _with(s.claimed, owner, s.claimed[owner] + (tile,))
                     if tile.rank == NULL:
-                        self.traps += (owner,)
+                        s.traps += (owner,)
             else:
-                self.tiles = _with(self.tiles, pos, tile)
-                self.face_up |= 1 << pos
-        self.reveal = ()
+                s.tiles = _with(s.tiles, pos, tile)
+                s.face_up |= 1 << pos
+        s.reveal = ()
 
     def open(self, player: str, values: tuple[tuple[int, int], ...]) -> None:
-        slot_value = list(self.slot_value)
+        s = self.s
+        slot_value = list(s.slot_value)
         for slot, value in values:
             slot_value[slot] = value
-        self.slot_value = tuple(slot_value)
+        s.slot_value = tuple(slot_value)
         self.events.append(Opened(player, values))
 
     def discard(self, tile: Tile) -> None:
-        seat, self.traps = self.traps[0], self.traps[1:]
+        s = self.s
+        seat, s.traps = s.traps[0], s.traps[1:]
         self._lose(seat, tile)
 
     # -- what the rules do on their own
 
     def settle(self) -> None:
         """Run the rules forward until someone owes an act."""
+        s = self.s
         while True:
-            if self.reveal:
+            if s.reveal:
                 return
-            if self.tie is not None:
-                tied = self._tied(self.tie)
-                if self._tie_waiting(self.tie, tied):
+            if s.tie is not None:
+                tied = self._tied(s.tie)
+                if self._tie_waiting(s.tie, tied):
                     return
-                pos, self.tie = self.tie, None
+                pos, s.tie = s.tie, None
                 self._resolve_tie(pos, tied)
                 continue
-            if self.traps:
+            if s.traps:
                 if self._spring_trap():
                     return
                 continue
             if self.changed:
-                pos = self._first_claimable() if self.full else None
+                pos = self._first_claimable() if s.full else None
                 if pos is not None:
                     self._assess(pos)
                     continue
                 self.changed = False
-            if not self.present:
+            if not s.present:
                 return
             if self._advance_turn():
                 return
 
     def _advance_turn(self) -> bool:
         """Pass, end the turn or assess the forced tile; True when the seat to move owes a move."""
-        seat = self.turn
-        if self.placed == 0:
-            forced = forced_position(self.present)
-            if self.hands[seat] or not any(self.hands):
-                if not self.face_up >> forced & 1:
-                    self.reveal = (forced,)
+        s = self.s
+        seat = s.turn
+        if s.placed == 0:
+            forced = forced_position(s.present)
+            if s.hands[seat] or not any(s.hands):
+                if not s.face_up >> forced & 1:
+                    s.reveal = (forced,)
                     return True
-                if self.hands[seat]:
+                if s.hands[seat]:
                     return True
                 self.events.append(AllCoinsPlayed(forced))
                 self._next_seat()
                 self._assess(forced)
                 return False
             self.events.append(Passed(self.seats[seat].name))
-        elif self.placed == 1 and self.hands[seat] and self.present & self.face_up & ~self.full:
+        elif s.placed == 1 and s.hands[seat] and s.present & s.face_up & ~s.full:
             return True
         self._next_seat()
         return False
 
     def _next_seat(self) -> None:
-        self.turn = (self.turn + 1) % len(self.seats)
-        self.placed = 0
+        s = self.s
+        s.turn = (s.turn + 1) % len(self.seats)
+        s.placed = 0
 
     def _first_claimable(self) -> int | None:
         """Top row first, then left to right: position order."""
-        bottom = self.table.options.bottom_edge_free
-        full = self.full
+        s = self.s
+        bottom = s.table.options.bottom_edge_free
+        full = s.full
         while full:
             pos = (full & -full).bit_length() - 1
-            if free_sides(pos, self.present, bottom) >= 2:
+            if free_sides(pos, s.present, bottom) >= 2:
                 return pos
             full &= full - 1
         return None
 
     def _tied(self, pos: int) -> list[int]:
-        return _most_coins([self.slot_seat[slot] for slot in self.coins[pos]])
+        s = self.s
+        return _most_coins([s.slot_seat[slot] for slot in s.coins[pos]])
 
     def _assess(self, pos: int) -> None:
-        if not self.coins[pos]:
+        s = self.s
+        if not s.coins[pos]:
             self._remove(pos, None)
             return
         tied = self._tied(pos)
         if len(tied) == 1:
             self._remove(pos, tied[0])
         elif self._tie_waiting(pos, tied):
-            self.tie = pos
+            s.tie = pos
         else:
             self._resolve_tie(pos, tied)
 
     def _tie_waiting(self, pos: int, tied: list[int]) -> bool:
-        return any(self.slot_value[slot] is None for slot in self.coins[pos] if self.slot_seat[slot] in tied)
+        s = self.s
+        return any(s.slot_value[slot] is None for slot in s.coins[pos] if s.slot_seat[slot] in tied)
 
     def _resolve_tie(self, pos: int, tied: list[int]) -> None:
+        s = self.s
         totals = {seat: 0 for seat in tied}
-        for slot in self.coins[pos]:
-            if self.slot_seat[slot] in totals:
-                totals[self.slot_seat[slot]] += self.slot_value[slot]
+        for slot in s.coins[pos]:
+            if s.slot_seat[slot] in totals:
+                totals[s.slot_seat[slot]] += s.slot_value[slot]
         self.events.append(TieBreak(pos, tuple((self.seats[seat].name, t) for seat, t in totals.items())))
         best = max(totals.values())
         winners = [seat for seat, t in totals.items() if t == best]
@@ -621,16 +612,17 @@ class _Play:
 
     def _remove(self, pos: int, claimer: int | None) -> None:
         """The tile leaves the pyramid, claimed or discarded; coins go back or into the sarcophagus."""
-        tile = self.tiles[pos]
-        self.present &= ~(1 << pos)
-        self.full &= ~(1 << pos)
+        s = self.s
+        tile = s.tiles[pos]
+        s.present &= ~(1 << pos)
+        s.full &= ~(1 << pos)
         self.changed = True
         k = _SARCOPHAGUS_INDEX.get(pos)
-        returning = [slot for slot in self.coins[pos] if k is None or self.slot_seat[slot] != claimer]
-        entombed = len(self.coins[pos]) - len(returning)
+        returning = [slot for slot in s.coins[pos] if k is None or s.slot_seat[slot] != claimer]
+        entombed = len(s.coins[pos]) - len(returning)
         if returning:  # one rebuild per field, not one per coin
-            slot_seat, back = self.slot_seat, len(self.slot_seat)
-            slot_back, hands, out = list(self.slot_back), list(self.hands), list(self.out)
+            slot_seat, back = s.slot_seat, len(s.slot_seat)
+            slot_back, hands, out = list(s.slot_back), list(s.hands), list(s.out)
             owners = set()
             for slot in returning:
                 slot_back[slot] = back
@@ -639,30 +631,31 @@ class _Play:
             gone = set(returning)
             for seat in owners:
                 out[seat] = tuple([x for x in out[seat] if x not in gone])
-            self.slot_back, self.hands, self.out = tuple(slot_back), tuple(hands), tuple(out)
-        self.coins = _with(self.coins, pos, ())
+            s.slot_back, s.hands, s.out = tuple(slot_back), tuple(hands), tuple(out)
+        s.coins = _with(s.coins, pos, ())
         if claimer is None:
             self.events.append(TileDiscarded(pos, tile))
             if k is not None:
-                self.under_owner = _with(self.under_owner, k, DISCARDED)
+                s.under_owner = _with(s.under_owner, k, DISCARDED)
                 self.events.append(TileDiscarded(pos, None, under=True))
         else:
             name = self.seats[claimer].name
-            self.claimed = _with(self.claimed, claimer, self.claimed[claimer] + (tile,))
+            s.claimed = _with(s.claimed, claimer, s.claimed[claimer] + (tile,))
             self.events.append(Claimed(name, pos, tile))
             if k is not None:
-                self.under_owner = _with(self.under_owner, k, claimer)
+                s.under_owner = _with(s.under_owner, k, claimer)
                 self.events.append(SarcophagusTaken(name, pos, entombed))
             if tile.rank == NULL:
-                self.traps += (claimer,)
-        if not self.present:
+                s.traps += (claimer,)
+        if not s.present:
             self.events.append(PyramidEmpty())
 
     def _spring_trap(self) -> bool:
         """Resolve the first sprung trap on its own if nobody has a choice; True if the claimer does."""
-        seat = self.traps[0]
+        s = self.s
+        seat = s.traps[0]
         name = self.seats[seat].name
-        held = self.claimed[seat]
+        held = s.claimed[seat]
         if any(t.is_god for t in held):
             self.events.append(Trap(name, "protected"))
         else:
@@ -675,11 +668,12 @@ class _Play:
             else:
                 self.events.append(Trap(name, "discard"))
                 self._lose(seat, numbers[0])
-        self.traps = self.traps[1:]
+        s.traps = s.traps[1:]
         return False
 
     def _lose(self, seat: int, tile: Tile) -> None:
-        held = list(self.claimed[seat])
+        s = self.s
+        held = list(s.claimed[seat])
         held.remove(tile)
-        self.claimed = _with(self.claimed, seat, tuple(held))
+        s.claimed = _with(s.claimed, seat, tuple(held))
         self.events.append(TrapDiscard(self.seats[seat].name, tile))

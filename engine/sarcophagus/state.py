@@ -53,8 +53,9 @@ class Table:
 
 @dataclass(slots=True, eq=False)
 class State:
-    """Treated as immutable: the rules never change a State, they build the next one. A plain slotted
-    dataclass rather than a frozen one because a frozen __init__ costs a third of a playout."""
+    """Treated as immutable: the rules never change a State, they build the next one (`apply` fills in
+    a fresh copy and returns it settled). A plain slotted dataclass rather than a frozen one because a
+    frozen __init__ costs a third of a playout."""
 
     table: Table
     present: int
