@@ -2,7 +2,8 @@
 
 `apply` copies the state once, into the next State that a `_Play` fills in: it performs the action,
 then `settle`s: it runs every step the rules take on their own (reveals owed, claims and their
-cascade, traps, passes, the all-coins-played assessment) until somebody owes an act. The next duties are then read off the state.
+cascade, traps, passes, the all-coins-played assessment) until somebody owes an act. The next
+duties are then read off the state.
 """
 
 from __future__ import annotations
