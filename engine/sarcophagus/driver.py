@@ -157,7 +157,7 @@ class FullInformation:
     def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
         """The dealer and openings need no choice; the rest ask a policy. Holding every coin's value,
         the driver opens a tie-break's or the audit's coins in one act."""
-        who, what = duty.who, duty.what
+        who, what, _ = duty
         if what == "open":
             slots = owed_openings(self.state, DEALER)
             return self.act(DEALER, Open(tuple((slot, self.values[slot]) for slot in slots)), checked=True)

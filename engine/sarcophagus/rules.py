@@ -618,18 +618,17 @@ class _Play:
         s.full &= ~(1 << pos)
         self.changed = True
         k = _SARCOPHAGUS_INDEX.get(pos)
-        returning = [slot for slot in s.coins[pos] if k is None or s.slot_seat[slot] != claimer]
-        entombed = len(s.coins[pos]) - len(returning)
+        slot_seat, coins = s.slot_seat, s.coins[pos]
+        returning = coins if k is None else [slot for slot in coins if slot_seat[slot] != claimer]
+        entombed = len(coins) - len(returning)
         if returning:  # one rebuild per field, not one per coin
-            slot_seat, back = s.slot_seat, len(s.slot_seat)
+            back = len(slot_seat)
             slot_back, hands, out = list(s.slot_back), list(s.hands), list(s.out)
-            owners = set()
             for slot in returning:
                 slot_back[slot] = back
                 hands[slot_seat[slot]] += 1
-                owners.add(slot_seat[slot])
             gone = set(returning)
-            for seat in owners:
+            for seat in {slot_seat[slot] for slot in returning}:
                 out[seat] = tuple([x for x in out[seat] if x not in gone])
             s.slot_back, s.hands, s.out = tuple(slot_back), tuple(hands), tuple(out)
         s.coins = _with(s.coins, pos, ())
