@@ -160,7 +160,7 @@ class FullInformation:
         who, what, _ = duty
         if what == "open":
             slots = owed_openings(self.state, DEALER)
-            return self.act(DEALER, Open(tuple((slot, self.values[slot]) for slot in slots)), checked=True)
+            return self.act(DEALER, Open(tuple(zip(slots, [self.values[slot] for slot in slots]))), checked=True)
         actions = legal_actions(self.state, who, self.layout if who == DEALER else self.known[who])
         if what == "reveal":
             return self.act(who, actions[0], checked=True)

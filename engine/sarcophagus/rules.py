@@ -103,14 +103,12 @@ def _audit_due(s: State) -> bool:
 def owed_openings(s: State, player: str) -> tuple[int, ...]:
     """The coin slots `player` must open now: theirs in a pending tie-break, or all at the end audit.
     For the dealer: every owed slot, of every owner (a referee holds every coin's opening)."""
-    owed = _openings(s)
-    if player == DEALER:
-        return tuple(sorted(slot for slots in owed.values() for slot in slots))
-    return owed.get(player, ())
+    return _openings(s).get(player, ())
 
 
 def _openings(s: State) -> dict[str, tuple[int, ...]]:
-    """Every owner's owed openings, worked out once per state."""
+    """Every owner's owed openings, and every owed slot under DEALER, worked out once per state.
+    Slots are in ascending order: a tile's coins are in the order they were placed."""
     if s.cached_openings is not None:
         return s.cached_openings
     if s.tie is not None:
@@ -120,10 +118,13 @@ def _openings(s: State) -> dict[str, tuple[int, ...]]:
         slots = [slot for slot, value in enumerate(s.slot_value) if value is None]
     else:
         slots = []
-    owed: dict[str, tuple[int, ...]] = {}
+    by_owner: dict[str, list[int]] = {}
+    seats, slot_seat = s.table.seats, s.slot_seat
     for slot in slots:
-        player = s.table.seats[s.slot_seat[slot]].player
-        owed[player] = owed.get(player, ()) + (slot,)
+        by_owner.setdefault(seats[slot_seat[slot]].player, []).append(slot)
+    owed = {player: tuple(owned) for player, owned in by_owner.items()}
+    if slots:
+        owed[DEALER] = tuple(slots)
     s.cached_openings = owed
     return owed
 
@@ -597,7 +598,10 @@ class _Play:
 
     def _tie_waiting(self, pos: int, tied: list[int]) -> bool:
         s = self.s
-        return any(s.slot_value[slot] is None for slot in s.coins[pos] if s.slot_seat[slot] in tied)
+        for slot in s.coins[pos]:
+            if s.slot_value[slot] is None and s.slot_seat[slot] in tied:
+                return True
+        return False
 
     def _resolve_tie(self, pos: int, tied: list[int]) -> None:
         s = self.s
@@ -625,11 +629,12 @@ class _Play:
             back = len(slot_seat)
             slot_back, hands, out = list(s.slot_back), list(s.hands), list(s.out)
             for slot in returning:
+                seat = slot_seat[slot]
                 slot_back[slot] = back
-                hands[slot_seat[slot]] += 1
-            gone = set(returning)
-            for seat in {slot_seat[slot] for slot in returning}:
-                out[seat] = tuple([x for x in out[seat] if x not in gone])
+                hands[seat] += 1
+                held = out[seat]
+                i = held.index(slot)
+                out[seat] = held[:i] + held[i + 1:]
             s.slot_back, s.hands, s.out = tuple(slot_back), tuple(hands), tuple(out)
         s.coins = _with(s.coins, pos, ())
         if claimer is None:
