@@ -161,7 +161,7 @@ class FullInformation:
         if what == "open":
             slots = owed_openings(self.state, DEALER)
             return self.act(DEALER, Open(tuple(zip(slots, [self.values[slot] for slot in slots]))), checked=True)
-        actions = legal_actions(self.state, who, self.layout if who == DEALER else self.known[who])
+        actions = legal_actions(self.state, who, self.knowledge(who))
         if what == "reveal":
             return self.act(who, actions[0], checked=True)
         return self.act(who, policies[who](self.state, who, actions, rng), checked=True)
