@@ -16,7 +16,7 @@ from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDu
 from .actions import Action, Discard, Open, Place, Reveal
 from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
                      Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
-from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, NEIGHBOURS, SARCOPHAGUS_POSITIONS, forced_position,
+from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position,
                        free_sides, pos_name, positions_in)
 from .notation import format_action
 from .pieces import NULL, SUITS, Tile
@@ -379,7 +379,10 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
             continue
         if duty.what == "move":
             # the first coin of a turn goes on the forced tile; the second on any face-up tile with room
-            targets = (forced_position(s.present),) if s.placed == 0 else positions_in(s.present & s.face_up & ~s.full)
+            if s.placed == 0:
+                targets = (forced_position(s.present),)
+            else:
+                targets = positions_in(s.present & s.face_up & ~s.full)
             if knowledge is None:
                 return Placements(targets, (None,))
             hand = hand_values(s, s.turn, knowledge)
