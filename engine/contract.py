@@ -42,7 +42,20 @@ class IllegalAction(RuleError):
 
 
 class NotYourDuty(IllegalAction):
-    """The actor owes no act of this kind now (for example, it is not their turn)."""
+    """The actor owes no act of this kind now (for example, it is not their turn). `waiting` names
+    who does owe, by their name in the game: DEALER for the dealer."""
+
+    def __init__(self, action, reason: str, waiting: tuple[str, ...] = ()):
+        self.waiting = waiting
+        self.why = reason
+        super().__init__(action, reason + (f": waiting for {' and '.join(waiting)}" if waiting else ""))
+
+    def naming(self, names: Mapping[str, str]) -> str:
+        """The message with the waiting parties called as `names` says (e.g. the dealer by a referee's
+        name); a party not in `names` keeps its own name."""
+        if not self.waiting:
+            return str(self)
+        return f"{self.action}: {self.why}: waiting for {' and '.join(names.get(w, w) for w in self.waiting)}"
 
 
 class InvalidSetup(RuleError):

@@ -170,6 +170,11 @@ def actor_for(rep: Replay, action) -> str:
     return ""
 
 
+def party_names(rep: Replay) -> dict[str, str]:
+    """How messages name the rules' parties: in referee mode the dealer is a person or bot with a name."""
+    return {DEALER: f"the referee {rep.referee}"} if rep.referee else {}
+
+
 def may_act_for(rep: Replay, author: str, actor: str, action) -> bool:
     """The author signs for the actor: themselves; in table mode any player deals; a referee deals and
     (holding every coin's opening) opens for anyone."""
@@ -208,7 +213,7 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     try:
         action = game.check(rep.state, actor, action)
     except NotYourDuty as exc:
-        raise NotOwed(str(exc), seq, author) from None
+        raise NotOwed(exc.naming(party_names(rep)), seq, author) from None
     except IllegalAction as exc:
         if isinstance(action, Open):  # openings that contradict earlier play: the audit's finding
             raise AuditFailed(str(exc), seq, author) from None
@@ -361,11 +366,10 @@ class Session:
             raise UsageError("say which coin to place: its value, e.g. 4@3b or 4")
         try:
             action = game.check(self.rep.state, actor or self.name, action, self.knowledge())
+        except NotYourDuty as exc:
+            raise UsageError(exc.naming(party_names(self.rep))) from None
         except IllegalAction as exc:
-            message = str(exc)
-            if self.rep.referee:  # the rules' dealer is, here, a person or a bot with a name
-                message = message.replace(f"waiting for {DEALER}", f"waiting for the referee {self.rep.referee}")
-            raise UsageError(message) from None
+            raise UsageError(str(exc)) from None
         if not may_act_for(self.rep, self.name, actor, action):
             raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
         return apply_entry(self.rep, self.entry_for(action, actor))

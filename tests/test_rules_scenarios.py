@@ -192,6 +192,19 @@ def test_errors_name_the_action_and_the_reason():
         apply(s, "c", Discard(parse_tile("sun-2")))
 
 
+def test_a_wrong_turn_names_who_is_awaited_so_a_caller_can_name_the_dealer():
+    s = dataclasses.replace(build(ABC, {}, {"1a": "sun-2"}), reveal=(1, 2))
+    with pytest.raises(NotYourDuty) as raised:
+        act(s, "a", "0")
+    assert raised.value.waiting == ("dealer",)
+    assert str(raised.value) == "0: not a's turn: waiting for dealer"
+    assert raised.value.naming({"dealer": "the referee ref"}) == "0: not a's turn: waiting for the referee ref"
+    assert raised.value.naming({}) == str(raised.value)
+    with pytest.raises(NotYourDuty) as raised:
+        act(build(ABC, {"1a": ["a"]}, {"1a": "sun-2", "2a": "moon-2"}, placed=1), "a", "discard sun-2")
+    assert raised.value.waiting == () and raised.value.naming({"a": "x"}) == str(raised.value)
+
+
 def test_the_dealer_cannot_reveal_an_impossible_deal():
     s = build(ABC, {}, {"1a": "sun-2"})
     s = dataclasses.replace(s, reveal=(1, 2))

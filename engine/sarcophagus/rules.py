@@ -260,9 +260,8 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
             raise NotYourDuty(text, f"{actor} must {mine[0].detail} first")
         if not owed:
             raise NotYourDuty(text, "the game is over")
-        waiting = " and ".join(sorted({d.who for d in owed}))
         reason = f"not {actor}'s turn" if _kind(action) == "move" else f"{actor} owes nothing of the kind"
-        raise NotYourDuty(text, f"{reason}: waiting for {waiting}")
+        raise NotYourDuty(text, reason, tuple(sorted({d.who for d in owed})))
     if isinstance(action, Place):
         return _check_place(s, action, knowledge, text)
     if isinstance(action, Reveal):
