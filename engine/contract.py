@@ -46,16 +46,18 @@ class NotYourDuty(IllegalAction):
     who does owe, by their name in the game: DEALER for the dealer."""
 
     def __init__(self, action, reason: str, waiting: tuple[str, ...] = ()):
-        self.waiting = waiting
-        self.why = reason
-        super().__init__(action, reason + (f": waiting for {' and '.join(waiting)}" if waiting else ""))
+        self.waiting, self.why = waiting, reason
+        super().__init__(action, self._reason({}))
 
     def naming(self, names: Mapping[str, str]) -> str:
         """The message with the waiting parties called as `names` says (e.g. the dealer by a referee's
         name); a party not in `names` keeps its own name."""
+        return f"{self.action}: {self._reason(names)}"
+
+    def _reason(self, names: Mapping[str, str]) -> str:
         if not self.waiting:
-            return str(self)
-        return f"{self.action}: {self.why}: waiting for {' and '.join(names.get(w, w) for w in self.waiting)}"
+            return self.why
+        return f"{self.why}: waiting for {' and '.join(names.get(w, w) for w in self.waiting)}"
 
 
 class InvalidSetup(RuleError):
