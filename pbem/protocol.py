@@ -15,7 +15,7 @@ from engine import find_game
 from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
 from engine.sarcophagus.actions import Open, Place, Reveal
 from engine.sarcophagus.driver import Layout
-from engine.sarcophagus.rules import legal_actions, owed_openings
+from engine.sarcophagus.rules import legal_actions, opening
 
 from . import crypto
 from .canonical import canonical
@@ -390,9 +390,7 @@ class Session:
                 return legal_actions(self.rep.state, DEALER, self.dealer_secret()[0])[0]
             if duty.what == "open" and (duty.who == self.name or self.is_referee):
                 # a referee opens every owed coin in one entry; a player opens their own
-                slots = owed_openings(self.rep.state, DEALER if self.is_referee else duty.who)
-                values = self.knowledge()
-                return Open(tuple((slot, values[slot]) for slot in slots))
+                return opening(self.rep.state, DEALER if self.is_referee else duty.who, self.knowledge())
         return None
 
 

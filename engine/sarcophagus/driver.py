@@ -10,10 +10,10 @@ from typing import Callable, Mapping, Sequence
 
 from engine.contract import DEALER, Duty, InvalidSetup
 
-from .actions import Action, Discard, Open, Place
+from .actions import Action, Discard, Place
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
 from .pieces import ALL_TILES, NULL, Tile, parse_tile
-from .rules import apply, apply_checked, duties, legal_actions, owed_openings, setup
+from .rules import apply, apply_checked, duties, legal_actions, opening, setup
 from .scoring import fame
 from .state import Options, State
 
@@ -159,8 +159,7 @@ class FullInformation:
         the driver opens a tie-break's or the audit's coins in one act."""
         who, what, _ = duty
         if what == "open":
-            slots = owed_openings(self.state, DEALER)
-            return self.act(DEALER, Open(tuple(zip(slots, [self.values[slot] for slot in slots]))), checked=True)
+            return self.act(DEALER, opening(self.state, DEALER, self.values), checked=True)
         actions = legal_actions(self.state, who, self.knowledge(who))
         if what == "reveal":
             return self.act(who, actions[0], checked=True)

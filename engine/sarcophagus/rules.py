@@ -106,6 +106,12 @@ def owed_openings(s: State, player: str) -> tuple[int, ...]:
     return _openings(s).get(player, ())
 
 
+def opening(s: State, player: str, values: PlayerKnowledge) -> Open:
+    """The opening `player` owes now (for the dealer: every owed coin), its values read from `values`."""
+    slots = owed_openings(s, player)
+    return Open(tuple(zip(slots, [values[slot] for slot in slots])))
+
+
 def _openings(s: State) -> dict[str, tuple[int, ...]]:
     """Every owner's owed openings, and every owed slot under DEALER, worked out once per state.
     Slots are in ascending order: a tile's coins are in the order they were placed."""
@@ -391,7 +397,7 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
         elif duty.what == "discard":
             out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
         elif duty.what == "open" and knowledge is not None:
-            out.append(Open(tuple((slot, knowledge[slot]) for slot in owed_openings(s, actor))))
+            out.append(opening(s, actor, knowledge))
         elif duty.what == "reveal" and knowledge is not None:
             if s.present:
                 out.append(Reveal(tuple((p, knowledge.pyramid[p]) for p in s.reveal)))
