@@ -9,6 +9,7 @@ import base64
 import binascii
 import json
 import random
+import time
 from dataclasses import dataclass, field
 
 from engine import find_game
@@ -333,7 +334,7 @@ class Session:
 
     def sign(self, body: dict) -> Entry:
         body = {"game_id": self.rep.genesis.game_id, "seq": self.rep.seq + 1, "prev": self.rep.head,
-                "author": self.name, **{k: v for k, v in body.items() if v}}
+                "author": self.name, **{k: v for k, v in body.items() if v}, "time": int(time.time())}
         signature = _b64(self.identity.sign(canonical(body)))
         return Entry.model_validate({**body, "signature": signature})
 
@@ -398,7 +399,7 @@ class Session:
 
 def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, PublicKey]], creator: str,
              identity: Identity, referee: tuple[str, PublicKey] | None = None, layout: Layout | None = None,
-             first: str | None = None) -> Replay:
+             first: str | None = None, deadline_hours: int | None = None) -> Replay:
     """Deal, commit and seal a new game, signed by `creator` (a player or the referee)."""
     try:
         game = find_game(game_name)
@@ -425,7 +426,8 @@ def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, P
         "players": [{"name": name, "key": _key_text(key)} for name, key in players],
         "dealer": dealer.model_dump(exclude_none=True), "first": first,
         "commitments": {key: commit(game_id, DEALER, key, tiles[key], salts[key]) for key in TILE_KEYS},
-        "sealed": sealed, "author": creator,
+        "sealed": sealed, "author": creator, "time": int(time.time()),
+        **({"deadline_hours": deadline_hours} if deadline_hours else {}),
     }
     signature = _b64(identity.sign(canonical(body)))
     try:

@@ -19,6 +19,8 @@ NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Base64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9+/]+={0,2}$", max_length=200_000)]
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+UnixTime = Annotated[int, Field(ge=0, le=2**40)]
+"""Seconds since 1970 by the signer's own clock: a claim the signature binds to its author, not a proof."""
 KeyLine = Annotated[str, Field(pattern=r"^ssh-ed25519 [A-Za-z0-9+/]+={0,2}$", max_length=200)]
 SlotKey = Annotated[str, Field(pattern=r"^(#[0-9]{1,4}|[1-6][a-f]|under-(5c|6[cd]))$")]
 
@@ -59,6 +61,9 @@ class Genesis(_Strict):
     commitments: dict[SlotKey, Hex64]
     sealed: dict[Literal["dealer", "table_key"], Base64]
     author: Name
+    time: UnixTime | None = None
+    deadline_hours: Annotated[int, Field(ge=1, le=24 * 365)] | None = None
+    """Hours each party has for a duty; who exceeds it is late (`pbem status`, `pbem show`)."""
     signature: Base64
 
 
@@ -72,6 +77,7 @@ class Entry(_Strict):
     sealed: dict[SlotKey, Base64] | None = None
     openings: dict[SlotKey, Hex64] | None = None
     """Salts of the values the action reveals (the values themselves are in the action)."""
+    time: UnixTime | None = None
     signature: Base64
 
 
