@@ -122,7 +122,7 @@ def key_show(name: Annotated[str, typer.Argument(help="A key name (or a key file
 # ---------------------------------------------------------------- a new game
 
 def _named_keys(specs: list[str], what: str):
-    from .errors import UsageError
+    from .errors import KeyProblem, UsageError
     from .keys import read_public
 
     out = []
@@ -130,8 +130,25 @@ def _named_keys(specs: list[str], what: str):
         name, eq, key = spec.partition("=")
         if not name:
             raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
-        out.append((name, read_public(key if eq else name)))
+        try:
+            out.append((name, read_public(key if eq else name)))
+        except KeyProblem as exc:
+            raise KeyProblem(f"--{what} {name}: {exc}") from None
     return out
+
+
+def _one_key_per_seat(people) -> None:
+    """The same key in two seats would let one person play both; refuse it before anything is signed."""
+    from .errors import UsageError
+
+    first_holder: dict[bytes, str] = {}
+    for name, key in people:
+        if name in first_holder.values():
+            raise UsageError(f"{name} is listed twice: give each participant once")
+        if key.raw in first_holder:
+            raise UsageError(f"{first_holder[key.raw]} and {name} are given the same key: each participant "
+                             "needs a key of their own")
+        first_holder[key.raw] = name
 
 
 def _parse_options(specs: list[str]) -> dict[str, str]:
@@ -181,6 +198,7 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     roster = _named_keys(players, "player")
     ref = _named_keys([referee], "referee")[0] if referee else None
     identity = _identity(name, key)
+    _one_key_per_seat(roster + ([ref] if ref else []))
     everyone = dict(roster + ([ref] if ref else []))
     if name not in everyone:
         raise UsageError(f"--as {name}: you must be one of the players or the referee")

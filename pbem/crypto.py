@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .ed25519 import BadPoint, check_public_key
 from .errors import KeyProblem, NoPassphrase, SealError, NotForYou, WrongPassphrase
 
 SIGNATURE_NAMESPACE = "pbem"
@@ -96,8 +97,12 @@ class PublicKey:
 
     @classmethod
     def parse(cls, line: str) -> "PublicKey":
-        """From an OpenSSH public key line: `ssh-ed25519 AAAA... comment`."""
+        """From an OpenSSH public key line: `ssh-ed25519 AAAA... comment`. Refuses other key types and
+        any 32 bytes that are not a sound Ed25519 key (see pbem/ed25519.py)."""
         parts = line.strip().split(None, 2)
+        if len(parts) >= 2 and parts[0] != "ssh-ed25519" and (parts[0].startswith(("ssh-", "ecdsa-", "sk-"))):
+            raise KeyProblem(f"{parts[0]} keys are not supported: pbem uses ssh-ed25519 keys only "
+                             "(make one with 'pbem key new NAME' or 'ssh-keygen -t ed25519')")
         if len(parts) < 2 or parts[0] != "ssh-ed25519":
             raise KeyProblem("not an ssh-ed25519 public key line (expected 'ssh-ed25519 AAAA...')")
         try:
@@ -108,6 +113,10 @@ class PublicKey:
             raise KeyProblem("the ssh-ed25519 public key is not valid base64 key data") from None
         if kind != _KEY_TYPE or len(raw) != 32:
             raise KeyProblem("the ssh-ed25519 public key data is malformed")
+        try:
+            check_public_key(raw)
+        except BadPoint as exc:
+            raise KeyProblem(f"the ssh-ed25519 public key is {exc}: it cannot be anyone's key") from None
         return cls(raw, parts[2] if len(parts) > 2 else "")
 
     @property

@@ -52,7 +52,7 @@ def test_key_of_another_type(game):
     subprocess.run(["ssh-keygen", "-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", str(rsa)], check=True)
     one_error(["play", "g.json", "--as", "ann", "--key", str(rsa), "0"], "key rsa is not an ed25519 key")
     one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ann", "--player", "ann", "--player",
-               f"ben={rsa}.pub"], "not an ssh-ed25519 public key line")
+               f"ben={rsa}.pub"], "--player ben: ssh-rsa keys are not supported: pbem uses ssh-ed25519 keys only")
 
 
 def test_bad_new_arguments(game):
