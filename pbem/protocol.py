@@ -10,7 +10,7 @@ import binascii
 import json
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import find_game
 from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
@@ -221,6 +221,8 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
         raise IllegalMove(str(exc), seq, author) from None
     _check_attachments(rep, entry, action, actor, seq)
     rep.state, events = game.apply(rep.state, actor, action)
+    if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
+        events = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in events)
     rep.entries.append(entry)
     rep.head = crypto.sha256(signed_bytes).hex()  # record.payload_hash, without canonicalizing twice
     rep.hashes.append(rep.head)

@@ -29,6 +29,11 @@ def next_line(rep: Replay) -> str:
     if not duties:
         result = rep.outcome()
         return "Game over: " + result_text(rep) if result else "Nothing is owed."
+    if rep.referee and all(d.what == "open" for d in duties):
+        # the referee holds every coin's opening and settles a tie-break or the audit in one entry
+        owners = " and ".join(d.who for d in duties)
+        detail = duties[0].detail.replace("your coins", f"the coins of {owners}").replace("you placed", "placed")
+        return f"Next: {rep.referee} (open: {detail})"
     holders = list(dict.fromkeys(who_is(rep, d.who) for d in duties))
     return f"Next: {', '.join(holders)} ({duties[0].what}: {duties[0].detail})"
 

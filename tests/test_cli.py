@@ -262,6 +262,9 @@ def test_a_referee_mode_game(home):
     record = from_json((home / "game.json").read_bytes())
     assert {e.author for e in record.entries if e.action.startswith("reveal")} == {"ref"}
     assert {e.author for e in record.entries if e.action.startswith("open")} <= {"ref", "ann", "ben"}
+    log = pbem("log", "game.json").output.splitlines()
+    by_ref = [i for i, line in enumerate(log) if line[6:].startswith("ref      open ")]
+    assert by_ref and all(log[i + 1].startswith("        ref opens #") for i in by_ref)
     assert pbem("verify", "game.json").output.startswith("game.json: valid, finished, ")
 
 
