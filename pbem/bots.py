@@ -4,28 +4,39 @@ from __future__ import annotations
 
 import random
 
-from engine.sarcophagus.driver import greedy_policy, random_policy
+from engine.sarcophagus.driver import Policy, greedy_policy, random_policy
+from engine.sarcophagus.search import SearchPolicy
 
 from .protocol import Session
 
-POLICIES = {"greedy": greedy_policy, "random": random_policy}
+BOTS = ("greedy", "random", "mcts")
+"""greedy and random look only at the legal moves; mcts searches (engine/sarcophagus/search.py)."""
 
 
-def bot_turn(session: Session, policy: str = "greedy", rng: random.Random | None = None) -> list:
+def policy_for(bot: str, think: float = 1.0, iterations: int | None = None) -> Policy:
+    """The policy of a bot by name; `think` (seconds a move) or `iterations` bound the search."""
+    if bot == "mcts":
+        return SearchPolicy(None if iterations else think, iterations)
+    return {"greedy": greedy_policy, "random": random_policy}[bot]
+
+
+def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Random | None = None) -> list:
     """Do everything this participant owes now: automatic duties, and choices by the policy."""
     rng = rng or random.Random()
+    choose = policy_for(policy) if isinstance(policy, str) else policy
     rep = session.rep
     events = session.automatic()
     while True:
         owed = [d for d in rep.duties() if d.who == session.name and d.what in ("move", "discard")]
         if not owed:
             return events
-        actions = list(rep.game.legal_actions(rep.state, session.name, session.knowledge()))
-        events += session.act(POLICIES[policy](rep.state, session.name, actions, rng))
+        known = session.knowledge()
+        actions = list(rep.game.legal_actions(rep.state, session.name, known))
+        events += session.act(choose(rep.state, session.name, actions, rng, known))
         events += session.automatic()
 
 
-def play_out(sessions: dict[str, Session], policy: str = "greedy", rng: random.Random | None = None,
+def play_out(sessions: dict[str, Session], policy: str | Policy = "greedy", rng: random.Random | None = None,
              limit: int = 5000) -> None:
     """Play until nobody owes anything, each participant acting through their own session."""
     rng = rng or random.Random()

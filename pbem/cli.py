@@ -303,15 +303,19 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; s
 # ---------------------------------------------------------------- acting
 
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
-              out: Path | None = None, prompt: bool = False, referee_only: bool = False):
-    """`pbem play` as a function: do what NAME owes, write the file; returns (replay, events, written)."""
-    from .bots import POLICIES, bot_turn
+              out: Path | None = None, prompt: bool = False, referee_only: bool = False,
+              think: float = 1.0, seed: int | None = None, iterations: int | None = None):
+    """`pbem play` as a function: do what NAME owes, write the file; returns (replay, events, written).
+    A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
+    import random
+
+    from .bots import BOTS, bot_turn, policy_for
     from .errors import UsageError
     from .gamefile import save
     from .protocol import Session
 
-    if bot and bot not in POLICIES:
-        raise UsageError(f"--bot is one of {', '.join(POLICIES)}")
+    if bot and bot not in BOTS:
+        raise UsageError(f"--bot is one of {', '.join(BOTS)}")
     from .seen import check_not_stale, remember
 
     rep, armored = _replay(path)
@@ -326,7 +330,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
         events += session.act(rep.game.parse_action(text))
         events += session.automatic()
     if not actions and bot:
-        events += bot_turn(session, bot)
+        events += bot_turn(session, policy_for(bot, think, iterations), random.Random(seed))
     elif not actions and prompt:
         events += _prompt_turn(session)
     if rep.seq > before:
@@ -386,17 +390,29 @@ def _report(rep, events, written: int, path: Path) -> None:
     typer.echo(next_line(rep))
 
 
+BotOption = Annotated[Optional[str], typer.Option(
+    help="Let a computer player choose: greedy, random or mcts (a search that knows only what you know).")]
+ThinkOption = Annotated[float, typer.Option(min=0.01, help="Seconds the mcts bot thinks about each move.")]
+SeedOption = Annotated[Optional[int], typer.Option(help="Seed of the bot's random choices, to repeat them.")]
+IterationsOption = Annotated[Optional[int], typer.Option(
+    min=1, help="Search iterations a move for the mcts bot instead of --think (the same with --seed on any machine).")]
+
+
 @app.command("play")
 @_handled
 def play(path: GameFileArg, name: AsName,
          actions: Annotated[Optional[list[str]], typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
                                                                 "discard moon-4. None: a prompt on a terminal.")] = None,
          key: KeyOption = None,
-         bot: Annotated[Optional[str], typer.Option(help="Let a computer player choose: greedy or random.")] = None,
+         bot: BotOption = None,
+         think: ThinkOption = 1.0,
+         seed: SeedOption = None,
+         iterations: IterationsOption = None,
          out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
          ) -> None:
     """Do what NAME owes now: the given moves (or a prompt), plus openings and table-mode reveals."""
-    rep, events, written = take_turn(path, name, actions or [], key, bot, out, prompt=sys.stdin.isatty())
+    rep, events, written = take_turn(path, name, actions or [], key, bot, out, prompt=sys.stdin.isatty(),
+                                     think=think, seed=seed, iterations=iterations)
     if not written:
         typer.echo(f"Nothing written: {name} owes nothing that can be done now.")
     _report(rep, events, written, out or path)
@@ -432,13 +448,19 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
          directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to put the files "
                                                            "(default: a new temporary directory).")] = None,
          referee_mode: Annotated[bool, typer.Option("--referee", help="Add a referee bot (referee mode).")] = False,
-         quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False) -> None:
+         quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
+         bot: Annotated[str, typer.Option(help="The computer players: greedy, random or mcts.")] = "greedy",
+         think: ThinkOption = 1.0, seed: SeedOption = None, iterations: IterationsOption = None) -> None:
     """Play a whole game among computer players through the same files and commands, then verify it."""
     import tempfile
 
+    from .bots import BOTS
+    from .errors import UsageError
     from .keys import create_key
     from .render import result_text
 
+    if bot not in BOTS:
+        raise UsageError(f"--bot is one of {', '.join(BOTS)}")
     base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     base.mkdir(parents=True, exist_ok=True)
     os.environ["PBEM_HOME"] = str(base / "home")
@@ -456,7 +478,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
         who = rep.duties()[0].who
         if who == "dealer":
             who = rep.referee or names[0]
-        rep, events, _ = take_turn(game, who, [], bot="greedy")
+        rep, events, _ = take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
+                                   seed=None if seed is None else seed + turns)
         turns += 1
         if not quiet:
             for event in events:

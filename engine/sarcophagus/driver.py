@@ -82,15 +82,17 @@ def layout_from_names(pyramid: Mapping[str, str], sarcophagus: Mapping[str, str]
     return Layout(tuple(cells[p] for p in range(21)), tuple(under[p] for p in SARCOPHAGUS_POSITIONS))
 
 
-Policy = Callable[[State, str, list, random.Random], Action]
+Policy = Callable[[State, str, list, random.Random, Mapping[int, int]], Action]
+"""Chooses among `actions` for `actor`; the last argument is what the actor privately knows (its own
+coin values), for policies that look further than the legal actions (search.SearchPolicy)."""
 
 
-def random_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+def random_policy(state: State, actor: str, actions: list, rng: random.Random, known=None) -> Action:
     """Any legal action, each as likely (`random()` rather than `choice`: one call instead of three)."""
     return actions[int(rng.random() * len(actions))]
 
 
-def greedy_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+def greedy_policy(state: State, actor: str, actions: list, rng: random.Random, known=None) -> Action:
     """Claims what it can win now, with its cheapest coin; builds on valuable tiles; avoids traps."""
     seat = state.turn
 
@@ -160,10 +162,11 @@ class FullInformation:
         who, what, _ = duty
         if what == "open":
             return self.act(DEALER, opening(self.state, DEALER, self.values), checked=True)
-        actions = legal_actions(self.state, who, self.knowledge(who))
+        knowledge = self.knowledge(who)
+        actions = legal_actions(self.state, who, knowledge)
         if what == "reveal":
             return self.act(who, actions[0], checked=True)
-        return self.act(who, policies[who](self.state, who, actions, rng), checked=True)
+        return self.act(who, policies[who](self.state, who, actions, rng, knowledge), checked=True)
 
     def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 10_000) -> list:
         events: list = []

@@ -1,0 +1,89 @@
+"""How strong the search bot is: its win rate against greedy players, and its iterations per second.
+
+    python benchmarks/bot_strength.py [--games 400] [--think 1.0 | --iterations N] [--players 2 4]
+
+Plays full-information games (engine/sarcophagus/driver.py) where one seat is the search bot
+(engine/sarcophagus/search.py, given only its own knowledge) and the others play greedy; the bot
+takes each seat in turn as first player. A shared win counts as a fraction. Prints the win rate with
+a 95% interval (normal approximation over per-game shares) and the search's iterations per second in
+mid-game (moves made while 8 to 15 tiles remain in the pyramid). The issue's full run is
+`--games 400 --think 1.0` for 2 and 4 players: about 2 x 400 x 25 moves x 1 s, some hours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+from engine.sarcophagus.driver import FullInformation, deal, greedy_policy
+from engine.sarcophagus.rules import outcome
+from engine.sarcophagus.search import choose
+from engine.sarcophagus.state import Options
+
+OPPONENTS = ["greedy1", "greedy2", "greedy3"]
+
+
+class MeasuredSearch:
+    """The search as a policy, remembering iterations and time spent on mid-game moves."""
+
+    def __init__(self, think: float | None, iterations: int | None):
+        self.think, self.iterations = think, iterations
+        self.mid_iterations, self.mid_seconds = 0, 0.0
+
+    def __call__(self, state, actor, actions, rng, known):
+        if len(actions) == 1:
+            return actions[0]
+        result = choose(state, actor, known, rng, self.think, self.iterations)
+        if 8 <= bin(state.present).count("1") <= 15:
+            self.mid_iterations += result.iterations
+            self.mid_seconds += result.seconds
+        return result.action
+
+
+def play(n_players: int, games: int, bot: MeasuredSearch, seed: int) -> list[float]:
+    """The bot's share of the win in each game."""
+    rng = random.Random(seed)
+    shares = []
+    for k in range(games):
+        players = ["mcts"] + OPPONENTS[:n_players - 1]
+        game = FullInformation(Options(), players, deal(rng), players[k % n_players])
+        game.play({p: bot if p == "mcts" else greedy_policy for p in players}, rng)
+        winners = outcome(game.state).winners
+        shares.append(1 / len(winners) if "mcts" in winners else 0.0)
+    return shares
+
+
+def interval(shares: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation)."""
+    n = len(shares)
+    mean = sum(shares) / n
+    variance = sum((x - mean) ** 2 for x in shares) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(variance / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per configuration")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a move (the default budget)")
+    parser.add_argument("--iterations", type=int, help="iterations a move instead of --think")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=[2, 3, 4])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    budget = f"{args.iterations} iterations" if args.iterations else f"{args.think} s"
+    print(f"search bot vs greedy, {args.games} games each, {budget} a move, seed {args.seed}")
+    print(f"{'configuration':<26}{'win share':>10}{'95% interval':>18}{'iterations/s':>14}{'minutes':>9}")
+    for n in args.players:
+        bot = MeasuredSearch(None if args.iterations else args.think, args.iterations)
+        start = time.perf_counter()
+        mean, low, high = interval(play(n, args.games, bot, args.seed))
+        rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
+        label = f"{n} players (vs {n - 1} greedy)"
+        print(f"{label:<26}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}{rate:>14.0f}"
+              f"{(time.perf_counter() - start) / 60:>9.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""A computer player that searches: single-observer information-set Monte Carlo tree search
+(Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012).
+
+Honest by construction: `choose` is given only what its player knows, the public State (which holds
+no secret) and the player's own coin values. Each iteration samples one world that agrees with that
+knowledge (`determinize`): the opponents' unopened coins take values from what is left of their
+public coin sets, the face-down tiles are dealt from the unseen tiles as the setup rules deal them.
+The iteration then walks one tree shared by every sampled world, choosing only among the moves legal
+in that world, with the availability counts of the published algorithm (a move is scored against
+how often it was available, not how often its parent was visited), adds one node, plays the world
+out at random and credits every player's share of the win along the path.
+
+An opponent's placement shows where the coin went, not its value, so the tree branches on the public
+move (`Place(pos)`) and the sampled world picks the value at random from that opponent's hand: the
+tree never splits on something the searching player could not see. The dealer's reveals and the
+openings are not choices: they follow from the sampled world.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.contract import DEALER, Duty
+
+from .actions import Action, Place
+from .geometry import SARCOPHAGUS_POSITIONS
+from .pieces import ALL_TILES, NULL, Tile
+from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome
+from .state import State
+
+EXPLORATION = 0.7
+"""UCB's exploration constant; rewards are win shares in [0, 1]."""
+
+
+@dataclass(slots=True)
+class World:
+    """One determinization: a layout for the dealer's reveals and a value for every coin slot.
+    Has the `pyramid` and `under` of a driver.Layout, so legal_actions can make the dealer's reveals."""
+
+    pyramid: tuple[Tile | None, ...]
+    under: tuple[Tile | None, ...]
+    values: dict[int, int]
+
+
+def determinize(state: State, observer: str, known: Mapping[int, int], rng: random.Random) -> World:
+    """A world drawn at random among those `observer` cannot tell apart from the real one."""
+    values = {slot: value for slot, value in enumerate(state.slot_value) if value is not None}
+    values.update(known)
+    for seat_index, seat in enumerate(state.table.seats):
+        if seat.player == observer:
+            continue
+        left = list(seat.coins)  # the seat's coins not seen on a tile: in hand or under an unopened coin
+        hidden = []
+        for slot in state.out[seat_index]:
+            if state.slot_value[slot] is None:
+                hidden.append(slot)
+            else:
+                left.remove(state.slot_value[slot])
+        rng.shuffle(left)
+        values.update(zip(hidden, left))
+    for slot, owner in enumerate(state.slot_seat):  # back in hand unopened: only the end audit reads it
+        if slot not in values:
+            values[slot] = 0
+    pyramid, under = _deal_unseen(state, rng)
+    return World(pyramid, under, values)
+
+
+def _deal_unseen(state: State, rng: random.Random) -> tuple[tuple, tuple]:
+    """The face-down tiles dealt from the unseen ones as the setup deals: two nulls and the four 5s in
+    and above the sarcophagus, the other two nulls and the ranks 1-4 elsewhere."""
+    seen = {t for t in state.tiles if t is not None} | {t for t in state.under if t is not None}
+    region_seen = [state.tiles[p] for p in SARCOPHAGUS_POSITIONS] + list(state.under)
+    unseen = [t for t in ALL_TILES if t not in seen]
+    nulls = [t for t in unseen if t.rank == NULL]
+    rng.shuffle(nulls)
+    region_nulls = 2 - sum(1 for t in region_seen if t is not None and t.rank == NULL)
+    region = nulls[:region_nulls] + [t for t in unseen if t.rank == 5]
+    rest = nulls[region_nulls:] + [t for t in unseen if 1 <= t.rank <= 4]
+    rng.shuffle(region)
+    rng.shuffle(rest)
+    pyramid = list(state.tiles)
+    for pos, tile in enumerate(pyramid):
+        if tile is None:
+            pyramid[pos] = region.pop() if pos in SARCOPHAGUS_POSITIONS else rest.pop()
+    under = tuple(tile if tile is not None else region.pop() for tile in state.under)
+    return tuple(pyramid), under
+
+
+class _Node:
+    """A node of the observer's tree: reached by `mover` playing the action that keys it."""
+
+    __slots__ = ("mover", "children", "visits", "reward", "available")
+
+    def __init__(self, mover: str | None):
+        self.mover = mover
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+@dataclass
+class Result:
+    """What a search found: the move, and the statistics of the root's moves (visits, mean reward)."""
+
+    action: Action
+    iterations: int
+    seconds: float
+    moves: dict[Action, tuple[int, float]] = field(default_factory=dict)
+
+
+def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
+           seconds: float | None = 1.0, iterations: int | None = None) -> Result:
+    """The move or discard `actor` owes now, by search within `seconds` or `iterations` (whichever
+    is given; `iterations` makes the result depend on `rng` alone)."""
+    legal = legal_actions(state, actor, known)
+    if len(legal) == 1:
+        return Result(legal[0], 0, 0.0)
+    root = _Node(None)
+    start = time.perf_counter()
+    done = 0
+    while (done < iterations) if iterations is not None else (time.perf_counter() - start < seconds):
+        _iterate(root, state, actor, determinize(state, actor, known, rng), rng)
+        done += 1
+    elapsed = time.perf_counter() - start
+    moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
+    best = max(root.children.items(), key=lambda item: item[1].visits)[0] if root.children else legal[0]
+    return Result(best, done, elapsed, moves)
+
+
+def _iterate(root: _Node, state: State, observer: str, world: World, rng: random.Random) -> None:
+    """One iteration: select and expand in this world, play it out, credit the path."""
+    path = [root]
+    node = root
+    state, duty = _to_next_choice(state, world)
+    expanded = False
+    while duty is not None and not expanded:
+        who = duty.who
+        hidden_values = who != observer and duty.what == "move"
+        options = legal_actions(state, who, None if hidden_values else world.values)
+        untried = [a for a in options if a not in node.children]
+        if untried:
+            action = untried[int(rng.random() * len(untried))]
+            child = node.children[action] = _Node(who)
+            child.available = 1
+            expanded = True
+        else:
+            action, child = _select(node, options)
+        path.append(child)
+        node = child
+        if hidden_values:
+            hand = hand_values(state, state.turn, world.values)
+            action = Place(action.pos, hand[int(rng.random() * len(hand))])
+        state, duty = _play(state, who, action, world)
+    while duty is not None:
+        options = legal_actions(state, duty.who, world.values)
+        state, duty = _play(state, duty.who, options[int(rng.random() * len(options))], world)
+    result = outcome(state)
+    share = 1 / len(result.winners)
+    for node in path[1:]:
+        node.visits += 1
+        if node.mover in result.winners:
+            node.reward += share
+
+
+def _select(node: _Node, options) -> tuple[Action, _Node]:
+    """UCB over the children available in this world, each counted against its availability."""
+    best, best_child, best_score = None, None, -1.0
+    children = node.children
+    for action in options:
+        child = children[action]
+        child.available += 1
+        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best, best_child, best_score = action, child, score
+    return best, best_child
+
+
+def _play(state: State, who: str, action: Action, world: World) -> tuple[State, Duty | None]:
+    if type(action) is Place:
+        world.values[len(state.slot_seat)] = action.value
+    state = apply_checked(state, who, action)[0]
+    return _to_next_choice(state, world)
+
+
+def _to_next_choice(state: State, world: World) -> tuple[State, Duty | None]:
+    """Make the dealer's reveals and the openings, which the world decides, until a player has a choice
+    (that duty is returned) or the game is over (None)."""
+    while True:
+        owed = duties(state)
+        if not owed:
+            return state, None
+        duty = owed[0]
+        if duty.what == "reveal":
+            state = apply_checked(state, DEALER, legal_actions(state, DEALER, world)[0])[0]
+        elif duty.what == "open":
+            state = apply_checked(state, DEALER, opening(state, DEALER, world.values))[0]
+        else:
+            return state, duty
+
+
+class SearchPolicy:
+    """The search as a driver Policy (and a bot's): `seconds` or `iterations` a move."""
+
+    def __init__(self, seconds: float | None = 1.0, iterations: int | None = None):
+        self.seconds, self.iterations = seconds, iterations
+
+    def __call__(self, state: State, actor: str, actions, rng: random.Random, known: Mapping[int, int]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        return choose(state, actor, known, rng, self.seconds, self.iterations).action
