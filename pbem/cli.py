@@ -252,6 +252,7 @@ def show(path: GameFileArg,
     from .render import board
 
     rep, _ = _replay(path)
+    _note_seen(rep, path)
     knowledge, observer = None, name
     if name:
         session = Session(rep, name, _identity(name, key))
@@ -265,6 +266,15 @@ def show(path: GameFileArg,
         typer.echo(board(rep, shown, colour=sys.stdout.isatty()))
 
 
+def _note_seen(rep, path: Path) -> None:
+    """Record what was read; one warning line if this machine has seen a later or a different version."""
+    from .seen import remember
+
+    problem = remember(rep).problem(rep.seq)
+    if problem:
+        typer.echo(f"Warning: {path}: {problem}", err=True)
+
+
 @app.command("log")
 @_handled
 def log(path: GameFileArg) -> None:
@@ -272,32 +282,62 @@ def log(path: GameFileArg) -> None:
     from .render import log_text
 
     rep, _ = _replay(path)
+    _note_seen(rep, path)
     typer.echo(log_text(rep, str(path)))
 
 
 @app.command("verify")
 @_handled
-def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; several copies of one game "
-                                                              "are also checked against each other.")]) -> None:
-    """Check every signature and every rule from the first entry on; for a finished game, the audit."""
-    from .errors import PbemError
+def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; copies of one game are also "
+                                                              "checked against each other.")]) -> None:
+    """Check every signature and every rule from the first entry on; for a finished game, the audit.
+    Every file is checked and reported; the exit code is 1 if any failed, or forked."""
+    from .errors import PbemError, RecordError
     from .gamefile import load
     from .render import next_line
+    from .seen import remember, sighting
     from .verify import compare, verify
+
+    failures = 0
+
+    def fail(message: str) -> None:
+        nonlocal failures
+        failures += 1
+        typer.echo(f"Error: {message}", err=True)
 
     checked = []
     for path in paths:
-        record, _ = load(path)
         try:
+            record, _ = load(path)
             rep = verify(record)
-        except PbemError as exc:  # same message, with the file it is about
-            raise PbemError(f"{path}: {exc}") from None
+        except RecordError as exc:  # already names the file
+            fail(str(exc))
+            continue
+        except PbemError as exc:
+            fail(f"{path}: {exc}")
+            continue
+        found = sighting(rep)  # against the history as it was before this run
         status = "finished" if rep.outcome() else "in progress"
         typer.echo(f"{path}: valid, {status}, {rep.seq} entries. {next_line(rep)}")
-        checked.append((path, rep))
-    for (_, a), (_, b) in zip(checked, checked[1:]):
-        if a.genesis.game_id == b.genesis.game_id:
-            compare(a.record, b.record)
+        checked.append((path, rep, found))
+    in_forked_pair = set()
+    for i, (first_path, first, _) in enumerate(checked):
+        for second_path, second, _ in checked[i + 1:]:
+            if first.genesis.game_id == second.genesis.game_id:
+                try:
+                    compare(first.record, second.record)
+                except PbemError as exc:
+                    fail(f"{first_path} and {second_path}: {exc}")
+                    in_forked_pair |= {first_path, second_path}
+    for path, rep, found in checked:
+        problem = found.problem(rep.seq)
+        if found.kind == "forked" and path not in in_forked_pair:  # a fork between two files is said once
+            fail(f"{path}: {problem}")
+        elif problem and found.kind != "forked":
+            typer.echo(f"Warning: {path}: {problem}", err=True)
+        remember(rep)
+    if failures:
+        raise typer.Exit(1)
 
 
 # ---------------------------------------------------------------- acting
@@ -320,6 +360,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
 
     rep, armored = _replay(path)
     check_not_stale(rep)
+    remember(rep)
     if referee_only and name != rep.referee:
         raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
                          "(table mode): every player's program deals")

@@ -108,7 +108,11 @@ class Divergence(VerifyError):
 
 
 class StaleFile(PbemError):
-    """The file is older than one already seen for this game."""
+    """The file is older than one already seen for this game, or forked from it."""
+
+
+class HistoryDamaged(PbemError):
+    """This machine's record of a game's versions cannot be read: fail closed, say how to reset it."""
 
 
 class UsageError(PbemError):

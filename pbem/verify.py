@@ -35,13 +35,15 @@ def compare(first: GameFile, second: GameFile) -> str | None:
     """None when one record extends the other; else raise Divergence or Equivocation at the fork.
 
     Both records must already have passed `verify`, so every signature involved is genuine: one
-    author's two signed entries for one seq (after a common history) prove equivocation."""
+    author's two signed entries for one seq (after a common history) prove equivocation. Entries are
+    compared by what was signed, not by the signature bytes: the same payload signed twice (another
+    hash algorithm, another signing tool) is one move, and the chain after it is the same."""
     if first.genesis.game_id != second.genesis.game_id:
         raise Divergence("the files are of two different games")
     if payload(first.genesis) != payload(second.genesis):
         raise Divergence("the files have different genesis entries", 0)
     for a, b in zip(first.entries, second.entries):
-        if a == b:
+        if payload(a) == payload(b):
             continue
         if a.author == b.author:
             what = (f"{a.action!r} in one file and {b.action!r} in the other" if a.action != b.action else

@@ -35,7 +35,7 @@ def test_a_fork_is_reported_and_an_old_file_refused(tmp_path, monkeypatch):
     assert second.exit_code == 0, second.output
     forked = pbem("verify", "game.json", "other.json")
     assert forked.exit_code == 1
-    assert forked.output.splitlines()[-1].startswith(f"Error: entry 2 by {first}: {first} signed two different "
+    assert forked.output.splitlines()[-1].startswith(f"Error: game.json and other.json: entry 2 by {first}: {first} signed two different "
                                                      "entries for seq 2")
     # back on the first machine, the stale copy is refused
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
