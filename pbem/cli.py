@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NamedTuple, Optional
 
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -342,10 +342,22 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
 
 # ---------------------------------------------------------------- acting
 
+class Turn(NamedTuple):
+    """One run of `pbem play`: the game after it, what happened, how many entries it wrote, and the
+    moves left unplayed because another participant must act first (referee mode: a reveal)."""
+
+    rep: object
+    events: list
+    written: int
+    left: list[str]
+    session: object
+
+
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
               out: Path | None = None, prompt: bool = False, referee_only: bool = False,
-              think: float = 1.0, seed: int | None = None, iterations: int | None = None):
-    """`pbem play` as a function: do what NAME owes, write the file; returns (replay, events, written).
+              think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> Turn:
+    """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
+    written, when the next one has to wait for another participant (the referee's reveal).
     A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
     import random
 
@@ -367,8 +379,9 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     session = Session(rep, name, _identity(name, key))
     before = rep.seq
     events = session.automatic()
-    for text in actions:
-        events += session.act(rep.game.parse_action(text))
+    moves = _split_moves(actions)
+    while moves and not (rep.seq > before and _waiting_for_others(rep, name)):
+        events += session.act(_parse_move(rep, name, moves.pop(0)))
         events += session.automatic()
     if not actions and bot:
         events += bot_turn(session, policy_for(bot, think, iterations), random.Random(seed))
@@ -377,7 +390,45 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     if rep.seq > before:
         save(out or path, rep.record, armored)
         remember(rep)
-    return rep, events, rep.seq - before
+    return Turn(rep, events, rep.seq - before, moves, session)
+
+
+def _split_moves(words: list[str]) -> list[str]:
+    """Moves as a shell passes them: `discard moon-4` arrives as two words and is one move."""
+    moves: list[str] = []
+    for word in words:
+        if moves and moves[-1].strip().lower() == "discard":
+            moves[-1] += " " + word
+        else:
+            moves.append(word)
+    return moves
+
+
+def _parse_move(rep, name: str, text: str):
+    """A move as typed. When NAME owes a trap's discard, the tile alone answers it (`moon-4`)."""
+    from engine.contract import NotationError
+
+    try:
+        return rep.game.parse_action(text)
+    except NotationError:
+        if len(text.split()) != 1 or not _owes(rep, name, "discard"):
+            raise
+        try:
+            return rep.game.parse_action("discard " + text)
+        except NotationError:
+            pass
+        raise
+
+
+def _owes(rep, name: str, *kinds: str):
+    """The first duty of one of these kinds that NAME owes now, or None."""
+    return next((d for d in rep.duties() if d.who == name and d.what in kinds), None)
+
+
+def _waiting_for_others(rep, name: str) -> bool:
+    """NAME owes nothing until someone else reveals or opens (then NAME may owe a move again)."""
+    duties = rep.duties()
+    return bool(duties) and all(d.who != name and d.what in ("reveal", "open") for d in duties)
 
 
 def _prompt_turn(session) -> list:
@@ -389,14 +440,14 @@ def _prompt_turn(session) -> list:
 
     rep = session.rep
     events: list = []
-    while any(d.who == session.name and d.what in ("move", "discard") for d in rep.duties()):
+    while _owes(rep, session.name, "move", "discard"):
         typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge()), sys.stdout.isatty()))
         typer.echo(_choices_text(rep, session))
         text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
         if not text:
             break
         try:
-            events += session.act(rep.game.parse_action(text))
+            events += session.act(_parse_move(rep, session.name, text))
             events += session.automatic()
         except (PbemError, RuleError) as exc:
             typer.echo(f"Error: {exc}", err=True)
@@ -405,11 +456,14 @@ def _prompt_turn(session) -> list:
 
 def _choices_text(rep, session) -> str:
     """The legal choices as a person reads them: coin values and tiles apart, not every pairing."""
-    from engine.sarcophagus.actions import Place
+    from engine.sarcophagus.actions import Discard, Place
     from engine.sarcophagus.geometry import pos_name
 
     choices = list(rep.game.legal_actions(rep.state, session.name, session.knowledge()))
     places = [a for a in choices if isinstance(a, Place)]
+    tiles = [str(a.tile) for a in choices if isinstance(a, Discard)]
+    if tiles:
+        return f"The trap takes one of your number tiles: {' '.join(tiles)}. Type the one you give up, e.g. {tiles[0]}"
     if not places:
         return "Choose one: " + " | ".join(rep.game.format_action(a) for a in choices)
     values = " ".join(str(v) for v in sorted({a.value for a in places}))
@@ -420,15 +474,16 @@ def _choices_text(rep, session) -> str:
            f"{pos_name(targets[0])}"
 
 
-def _report(rep, events, written: int, path: Path) -> None:
+def _report(turn: Turn, path: Path) -> None:
     from .render import next_line
 
-    for event in events:
+    for event in turn.events:
         typer.echo(f"  {event}")
-    if written:
+    if turn.written:
+        rep, written = turn.rep, turn.written
         span = f"entry {rep.seq}" if written == 1 else f"entries {rep.seq - written + 1}-{rep.seq}"
         typer.echo(f"Wrote {path} ({span}).")
-    typer.echo(next_line(rep))
+    typer.echo(next_line(turn.rep))
 
 
 BotOption = Annotated[Optional[str], typer.Option(
@@ -439,7 +494,33 @@ IterationsOption = Annotated[Optional[int], typer.Option(
     min=1, help="Search iterations a move for the mcts bot instead of --think (the same with --seed on any machine).")]
 
 
-@app.command("play")
+PARTLY_DONE = 3
+"""`pbem play`'s exit status when it wrote something but more is owed that this run could not do."""
+
+
+def _still_owed(turn: Turn, path: Path, name: str) -> str | None:
+    """What NAME asked for or owes that this run did not do, and how to go on; None when all is done."""
+    from .render import next_duty
+
+    rep = turn.rep
+    if turn.left:
+        holders, what, detail = next_duty(rep)
+        who = " and ".join(f"the referee {h}" if h == rep.referee else h for h in holders)
+        return (f"Not played yet: {' '.join(turn.left)}: {who} must act first ({what}: {detail}). Send them "
+                f"{path}, then run pbem play again.")
+    owed = _owes(rep, name, "move", "discard")
+    if owed is None:
+        return None
+    example = rep.game.format_action(rep.game.legal_actions(rep.state, name, turn.session.knowledge())[0])
+    return (f"{name} owes a {owed.what} now ({owed.detail}): give it on the command line, e.g. "
+            f"'pbem play {path} --as {name} {example}', or run pbem play on a terminal to be asked, or add "
+            "--bot greedy")
+
+
+@app.command("play", epilog="Exit status: 0 done; 1 an error, nothing written; 3 what could be done is "
+                            "written, but more is owed: moves that must wait for another participant (the "
+                            "referee's reveal, a tie-break opening), or a move not given. The last line says "
+                            "what to do.")
 @_handled
 def play(path: GameFileArg, name: AsName,
          actions: Annotated[Optional[list[str]], typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
@@ -451,12 +532,23 @@ def play(path: GameFileArg, name: AsName,
          iterations: IterationsOption = None,
          out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
          ) -> None:
-    """Do what NAME owes now: the given moves (or a prompt), plus openings and table-mode reveals."""
-    rep, events, written = take_turn(path, name, actions or [], key, bot, out, prompt=sys.stdin.isatty(),
-                                     think=think, seed=seed, iterations=iterations)
-    if not written:
-        typer.echo(f"Nothing written: {name} owes nothing that can be done now.")
-    _report(rep, events, written, out or path)
+    """Do what NAME owes now: the given moves (or a prompt), plus openings and table-mode reveals.
+    Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
+    from .errors import UsageError
+
+    interactive = sys.stdin.isatty()
+    turn = take_turn(path, name, actions or [], key, bot, out, prompt=interactive, think=think, seed=seed,
+                     iterations=iterations)
+    dest = out or path
+    owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name)
+    if owed and not turn.written:
+        raise UsageError(owed)
+    if not turn.written:
+        typer.echo(f"Nothing written: {name} owes nothing now.")
+    _report(turn, dest)
+    if owed:
+        typer.echo(owed)
+        raise typer.Exit(PARTLY_DONE)
 
 
 @app.command("referee")
@@ -464,10 +556,10 @@ def play(path: GameFileArg, name: AsName,
 def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
             out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
     """The referee's duties in referee mode: every reveal owed, and openings for tie-breaks and the audit."""
-    rep, events, written = take_turn(path, name, [], key, out=out, referee_only=True)
-    if not written:
+    turn = take_turn(path, name, [], key, out=out, referee_only=True)
+    if not turn.written:
         typer.echo("Nothing written: the referee owes nothing now.")
-    _report(rep, events, written, out or path)
+    _report(turn, out or path)
 
 
 @app.command("armor")
@@ -519,8 +611,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
         who = rep.duties()[0].who
         if who == "dealer":
             who = rep.referee or names[0]
-        rep, events, _ = take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
-                                   seed=None if seed is None else seed + turns)
+        rep, events = take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
+                                seed=None if seed is None else seed + turns)[:2]
         turns += 1
         if not quiet:
             for event in events:

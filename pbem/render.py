@@ -24,18 +24,25 @@ def who_is(rep: Replay, who: str) -> str:
     return rep.referee if rep.mode == "referee" else "any player (the table deals)"
 
 
-def next_line(rep: Replay) -> str:
+def next_duty(rep: Replay) -> tuple[list[str], str, str] | None:
+    """Who owes the next act (as people name them), its kind and its words; None when nothing is owed."""
     duties = rep.duties()
     if not duties:
-        result = rep.outcome()
-        return "Game over: " + result_text(rep) if result else "Nothing is owed."
+        return None
     if rep.referee and all(d.what == "open" for d in duties):
         # the referee holds every coin's opening and settles a tie-break or the audit in one entry
         owners = " and ".join(d.who for d in duties)
         detail = duties[0].detail.replace("your coins", f"the coins of {owners}").replace("you placed", "placed")
-        return f"Next: {rep.referee} (open: {detail})"
-    holders = list(dict.fromkeys(who_is(rep, d.who) for d in duties))
-    return f"Next: {', '.join(holders)} ({duties[0].what}: {duties[0].detail})"
+        return [rep.referee], "open", detail
+    return list(dict.fromkeys(who_is(rep, d.who) for d in duties)), duties[0].what, duties[0].detail
+
+
+def next_line(rep: Replay) -> str:
+    owed = next_duty(rep)
+    if owed is None:
+        return "Game over: " + result_text(rep) if rep.outcome() else "Nothing is owed."
+    holders, what, detail = owed
+    return f"Next: {', '.join(holders)} ({what}: {detail})"
 
 
 def result_text(rep: Replay) -> str:

@@ -1,11 +1,15 @@
 """A newcomer's first hour (issue 15): each rough edge run as the user ran it, with the exact message
 and exit code."""
 
+import json
+import shutil
+
 import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 
+from engine_support import layout_with
 from test_cli import write_layout
 
 runner = CliRunner()
@@ -45,3 +49,59 @@ def test_the_referee_settles_a_tie_break_and_the_report_names_who_signed(referee
     settled = pbem("referee", "game.json", "--as", "ref")
     assert settled.output.splitlines()[0] == "  ref opens #0=3, #1=1"
     assert "        ref opens #0=3, #1=1" in pbem("log", "game.json").output.splitlines()
+
+
+def test_a_two_coin_turn_in_referee_mode_writes_the_first_coin_and_says_who_must_act(refereed):
+    result = pbem("play", "game.json", "--as", "ann", "3", "1@1a")
+    assert (result.exit_code, result.output) == (3, (
+        "  ann placed coin #0 on 1a\n"
+        "Wrote game.json (entry 2).\n"
+        "Next: ref (reveal: turn up 2a, 2b)\n"
+        "Not played yet: 1@1a: the referee ref must act first (reveal: turn up 2a, 2b). Send them game.json, "
+        "then run pbem play again.\n"))
+    assert pbem("verify", "game.json").output.startswith("game.json: valid, in progress, 2 entries.")
+    pbem("referee", "game.json", "--as", "ref")
+    assert pbem("play", "game.json", "--as", "ann", "1@1a").exit_code == 0
+
+
+def test_play_without_moves_off_a_terminal_says_what_is_owed(refereed):
+    before = (refereed / "game.json").read_bytes()
+    result = pbem("play", "game.json", "--as", "ann")
+    assert (result.exit_code, result.output) == (1, (
+        "Error: ann owes a move now (place a coin on 1a (forced)): give it on the command line, e.g. "
+        "'pbem play game.json --as ann 0@1a', or run pbem play on a terminal to be asked, or add --bot greedy\n"))
+    result = pbem("play", "game.json", "--as", "ben")
+    assert (result.exit_code, result.output) == (0, (
+        "Nothing written: ben owes nothing now.\n"
+        "Next: ann (move: place a coin on 1a (forced))\n"))
+    assert (refereed / "game.json").read_bytes() == before
+
+
+def test_a_trap_is_answered_as_documented(home, monkeypatch):
+    for name in ("ann", "ben"):
+        pbem("key", "new", name, "--no-passphrase")
+    layout = layout_with({"1a": "sun-3", "2a": "moon-4", "2b": "arms-null"}).to_names()
+    (home / "layout.json").write_text(json.dumps({**layout, "first": "ann"}))
+    pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben", "--layout",
+         "layout.json")
+    turns = [("ann", "3", "5@1a"), ("ben", "0", "0@2a"), ("ann", "4", "5@2a"), ("ben", "1", "1@2b"),
+             ("ann", "4", "3@2b")]  # ann claims sun-3; then ties on 2a, and must wait for ben's opening
+    results = [pbem("play", "g.json", "--as", *turn) for turn in turns]
+    assert [r.exit_code for r in results] == [0, 0, 0, 0, 3]
+    assert results[-1].output.splitlines()[-1] == (
+        "Not played yet: 3@2b: ben must act first (open: open your coins on 2a for the tie-break). Send them "
+        "g.json, then run pbem play again.")
+    for turn in [("ben",), ("ann", "3@2b"), ("ben", "2", "2@3a"), ("ann", "2"), ("ben",)]:
+        assert pbem("play", "g.json", "--as", *turn).exit_code == 0  # ann wins the tie on 2b: arms-null
+    assert pbem("show", "g.json").output.splitlines()[-1] == "Next: ann (discard: discard a number tile to the trap)"
+    assert pbem("play", "g.json", "--as", "ann", "discard").output == (
+        "Error: 'discard': name the one tile you give up, e.g. discard moon-4\n")
+    assert pbem("play", "g.json", "--as", "ann", "sun-5").output == (
+        "Error: discard sun-5: choose one of your number tiles: sun-3, moon-4\n")
+    shutil.copytree(home / "home" / "keys", home / "other" / "keys")
+    shutil.copy(home / "g.json", home / "h.json")
+    answered = pbem("play", "g.json", "--as", "ann", "discard", "moon-4")
+    assert answered.exit_code == 0 and answered.output.startswith("  ann discards moon-4 to the trap\n")
+    monkeypatch.setenv("PBEM_HOME", str(home / "other"))  # a second copy, answered with the tile alone
+    answered = pbem("play", "h.json", "--as", "ann", "sun-3")
+    assert answered.exit_code == 0 and answered.output.startswith("  ann discards sun-3 to the trap\n")

@@ -33,7 +33,9 @@ def parse_action(text: str) -> Action:
         raise NotationError("empty move: write e.g. 4@3b, 4, discard moon-4")
     head = words[0].lower()
     try:
-        if head == "discard" and len(words) == 2:
+        if head == "discard":
+            if len(words) != 2:
+                raise NotationError(f"{whole!r}: name the one tile you give up, e.g. discard moon-4")
             return Discard(parse_tile(words[1]))
         if head == "reveal" and len(words) >= 2:
             under = words[1].lower() == "sarcophagus"
@@ -57,6 +59,8 @@ def parse_action(text: str) -> Action:
             return Open(tuple(values))
         if len(words) == 1:
             value, at, pos = head.partition("@")
+            if not at and "-" in head:
+                raise NotationError(f"{whole!r} is a tile: to give it up to a trap, write discard {parse_tile(head)}")
             if not at:
                 return Place(None, _value(value, whole))
             return Place(parse_pos(pos), _value(value, whole) if value else None)
