@@ -340,6 +340,23 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
         raise typer.Exit(1)
 
 
+@app.command("export")
+@_handled
+def export(path: GameFileArg,
+           directory: Annotated[Path, typer.Argument(help="Where to write the files (made if missing).")],
+           entry: Annotated[Optional[int], typer.Option("--entry", help="Which entry: 0 is the genesis; "
+                                                         "default the last.")] = None) -> None:
+    """Write one entry as files that ssh-keygen and age check without pbem, and print the commands."""
+    from .export import export_entry
+    from .gamefile import load
+
+    record, _ = load(path)
+    for item in export_entry(record, len(record.entries) if entry is None else entry, directory):
+        typer.echo(f"{', '.join(map(str, item.files))}: {item.what}")
+        if item.command:
+            typer.echo(f"  {item.command}")
+
+
 # ---------------------------------------------------------------- acting
 
 class Turn(NamedTuple):

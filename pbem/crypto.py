@@ -418,6 +418,18 @@ def _unwrap(args: list[bytes], body: bytes, identity) -> bytes | None:
         return None
 
 
+def recipients(blob: bytes, keys: dict[str, PublicKey]) -> list[str]:
+    """Who an age file says it is sealed to: the names whose key tag an ssh-ed25519 stanza carries (a
+    4-byte hint, not a proof), and "the table key" for an X25519 stanza."""
+    names = []
+    for args, _ in _parse_header(blob)[0]:
+        if args[0] == b"X25519":
+            names.append("the table key")
+        elif args[0] == b"ssh-ed25519" and len(args) == 3:
+            names += [name for name, key in keys.items() if _ssh_tag(key) == args[1]] or ["an unknown key"]
+    return names
+
+
 def unseal(blob: bytes, identity) -> bytes:
     """Open an age v1 file with an Identity (ssh-ed25519) or an X25519Identity."""
     stanzas, header, mac, payload = _parse_header(blob)
