@@ -239,6 +239,19 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
 
 # ---------------------------------------------------------------- looking
 
+def _viewer(rep, name: str | None, key: str | None):
+    """The observer and knowledge for `view()`: nobody's (public), a player's own coin values, or a
+    referee's (the dealer's view: the referee holds every coin's opening)."""
+    from engine.contract import DEALER
+
+    from .protocol import Session
+
+    if not name:
+        return None, None
+    session = Session(rep, name, _identity(name, key))
+    return (DEALER if session.is_referee else name), session.knowledge()
+
+
 @app.command("show")
 @_handled
 def show(path: GameFileArg,
@@ -246,24 +259,41 @@ def show(path: GameFileArg,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
-    from engine.contract import DEALER
-
-    from .protocol import Session
     from .render import board
 
     rep, _ = _replay(path)
     _note_seen(rep, path)
-    knowledge, observer = None, name
-    if name:
-        session = Session(rep, name, _identity(name, key))
-        knowledge = session.knowledge()
-        if session.is_referee:
-            observer = DEALER  # the referee deals, and holds every coin's opening
+    observer, knowledge = _viewer(rep, name, key)
     shown = rep.game.view(rep.state, observer, knowledge)
     if as_json:
         typer.echo(json.dumps(shown, indent=2))
     else:
-        typer.echo(board(rep, shown, colour=sys.stdout.isatty()))
+        typer.echo(board(rep, shown))
+
+
+@app.command("html")
+@_handled
+def html_page(path: GameFileArg,
+              out: Annotated[Optional[Path], typer.Option("-o", "--output", help="The page to write (default: "
+                                                          "the game file's name with .html).")] = None,
+              name: Annotated[Optional[str], typer.Option("--as", help="Add what NAME may see: their own "
+                                                          "coin values.")] = None,
+              key: KeyOption = None) -> None:
+    """Write the game as one web page that replays it entry by entry (no network, opens from disk)."""
+    from .errors import UsageError
+    from .files import write_atomic
+    from .html import page
+
+    rep, _ = _replay(path)
+    _note_seen(rep, path)
+    observer, knowledge = _viewer(rep, name, key)
+    target = out or path.with_suffix(".html")
+    if target.resolve() == path.resolve():
+        raise UsageError(f"{target} is the game file itself: name another page with -o")
+    text = page(rep, observer, knowledge, viewer=name)
+    write_atomic(target, text.encode(), mode=0o600 if name else 0o644)  # a player's page holds their secrets
+    typer.echo(f"Wrote {target} ({len(text.encode()) // 1024} KB, {rep.seq + 1} positions, "
+               f"{'as ' + name + ' sees it' if name else 'public information only'}).")
 
 
 def _note_seen(rep, path: Path) -> None:
@@ -458,7 +488,7 @@ def _prompt_turn(session) -> list:
     rep = session.rep
     events: list = []
     while _owes(rep, session.name, "move", "discard"):
-        typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge()), sys.stdout.isatty()))
+        typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge())))
         typer.echo(_choices_text(rep, session))
         text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
         if not text:
@@ -606,8 +636,9 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
 
     from .bots import BOTS
     from .errors import UsageError
+    from .games import presentation
     from .keys import create_key
-    from .render import result_text
+    from .render import board, result_text
 
     if bot not in BOTS:
         raise UsageError(f"--bot is one of {', '.join(BOTS)}")
@@ -623,6 +654,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
     if not quiet:
         typer.echo(f"Demo: {', '.join(names)} play Sarcophagus{' with a referee bot' if referee_mode else ''}"
                    f" in {game}")
+    drawing = presentation(rep.genesis.game)
+    moments = [1 / 3, 2 / 3]  # how far into the game to show the board
     turns = 0
     while rep.duties():
         who = rep.duties()[0].who
@@ -637,10 +670,16 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
                 if name in ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken", "TileDiscarded",
                             "PyramidEmpty") or (name == "Revealed" and event.under):
                     typer.echo(f"  {event}")
+            shown = rep.game.view(rep.state, None)
+            if moments and drawing.progress(shown) >= moments[0] and rep.duties():
+                moments = [m for m in moments if drawing.progress(shown) < m]
+                typer.echo("\n" + board(rep, shown) + "\n")
+    if not quiet:
+        typer.echo("\n" + board(rep, rep.game.view(rep.state, None)) + "\n")
     verified, _ = _replay(game)
     typer.echo(f"Finished after {rep.seq} signed entries ({turns} runs of 'pbem play'): {result_text(verified)}")
     typer.echo(f"Verified: every signature, every rule, the end audit. Files: {base}")
-    typer.echo(f"Look at it:  pbem log {game}   |   pbem show {game}   |   pbem verify {game}")
+    typer.echo(f"Look at it:  pbem html {game}   |   pbem log {game}   |   pbem verify {game}")
 
 
 def main() -> None:

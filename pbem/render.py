@@ -2,19 +2,45 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+
 from engine.contract import DEALER
 
 from .protocol import Replay
 
-SUIT_COLOURS = {"sun": "yellow", "moon": "blue", "crown": "magenta", "arms": "red"}
+
+@dataclass(frozen=True)
+class Style:
+    """How a terminal can take the board: colours or not, and which characters it can print."""
+
+    colour: bool = False
+    encoding: str = "utf-8"
+
+    def paint(self, text: str, colour: str | None) -> str:
+        """Bold, in `colour` (a typer colour name, or "default" for the terminal's own)."""
+        if not self.colour or not colour:
+            return text
+        import typer
+
+        return typer.style(text, fg=None if colour == "default" else colour, bold=True)
+
+    def symbol(self, wanted: str, fallback: str) -> str:
+        """`wanted` where the terminal's encoding can print it, else the ASCII `fallback`."""
+        try:
+            wanted.encode(self.encoding)
+        except (UnicodeEncodeError, LookupError):
+            return fallback
+        return wanted
 
 
-def _style(text: str, suit: str | None, colour: bool) -> str:
-    if not colour or suit not in SUIT_COLOURS:
-        return text
-    import typer
-
-    return typer.style(text, fg=SUIT_COLOURS[suit], bold=True)
+def terminal_style(stream: TextIO | None = None) -> Style:
+    """Colour only on a terminal, and never under NO_COLOR (https://no-color.org) or TERM=dumb."""
+    stream = stream or sys.stdout
+    colour = stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    return Style(colour=colour, encoding=getattr(stream, "encoding", None) or "ascii")
 
 
 def who_is(rep: Replay, who: str) -> str:
@@ -54,46 +80,13 @@ def result_text(rep: Replay) -> str:
     return f"{scores}; {' and '.join(result.winners)} {verb}"
 
 
-def _short(tile: str | None) -> str:
-    if tile is None:
-        return "??"
-    suit, rank = tile.split("-")
-    return suit[0].upper() + {"null": "n", "ace": "a"}.get(rank, rank)
+def board(rep: Replay, shown: dict, style: Style | None = None) -> str:
+    """One view of the game for a terminal: a header, the game's own drawing, and who is next."""
+    from .games import presentation
 
-
-def board(rep: Replay, shown: dict, colour: bool) -> str:
-    """The pyramid as a small map, then every tile with its coins, hands, claims and duties."""
-    lines = [f"Sarcophagus, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}",
-             "Map: tile (S=sun M=moon C=crown A=arms; n=null a=ace; ░░ face down) and its number of coins", ""]
-    for row in range(1, 7 if shown["pyramid"] else 1):
-        cells = []
-        for col in "abcdef"[:row]:
-            pos = f"{row}{col}"
-            spot = shown["pyramid"].get(pos)
-            if spot is None:
-                cells.append("     ")
-                continue
-            suit = spot["tile"].split("-")[0] if spot["tile"] else None
-            cell = f"[{_short(spot['tile']) if spot['tile'] else '░░'}{len(spot['coins']) or '·'}]"
-            cells.append(_style(cell, suit, colour))
-        lines.append((" " * (3 * (6 - row)) + " ".join(cells)).rstrip())
-    lines += ["", "Tiles:" if shown["pyramid"] else "The pyramid is empty."]
-    for pos, spot in shown["pyramid"].items():
-        coins = " ".join(f"{c['owner']}:{'?' if c['value'] is None else c['value']}" for c in spot["coins"])
-        tile = spot["tile"] or "face down"
-        suit = spot["tile"].split("-")[0] if spot["tile"] else None
-        if spot["tile"] or spot["coins"]:
-            lines.append(f"  {pos}  {_style(f'{tile:<10}', suit, colour)} {coins}".rstrip())
-    buried = [f"{pos} ({spot['status']}{', ' + spot['holder'] if spot['holder'] else ''}"
-              f"{', ' + spot['tile'] if spot['tile'] else ''})" for pos, spot in shown["sarcophagus"].items()]
-    lines.append("Sarcophagus: " + "; ".join(buried))
-    lines.append("Hands: " + ", ".join(f"{p} {n} coin{'s' * (n != 1)}" for p, n in shown["hands"].items()))
-    for seat, values in shown.get("my_hand", {}).items():
-        lines.append(f"Your hand ({seat}): {' '.join(map(str, values)) or 'empty'}")
-    for player, tiles in shown["claimed"].items():
-        lines.append(f"{player} holds: {', '.join(tiles) or 'nothing yet'}")
-    lines += ["", next_line(rep)]
-    return "\n".join(lines)
+    header = f"{rep.game.title}, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}"
+    drawing = presentation(rep.genesis.game).board_text(shown, style or terminal_style())
+    return "\n".join([header, drawing, "", next_line(rep)])
 
 
 def log_text(rep: Replay, path: str) -> str:

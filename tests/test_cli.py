@@ -179,19 +179,6 @@ def test_armored_games_survive_an_email_body(home):
     assert pbem("verify", "mail.txt").output.startswith("mail.txt: valid, in progress, 5 entries.")
 
 
-def test_verify_and_log_of_a_whole_demo_game(home):
-    result = pbem("demo", "--dir", home / "demo", "--quiet")
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
-    assert lines[0].startswith("Finished after ") and "; " in lines[0]
-    game = home / "demo" / "game.json"
-    verified = pbem("verify", game)
-    assert verified.exit_code == 0 and verified.output.startswith(f"{game}: valid, finished, ")
-    log = pbem("log", game).output.splitlines()
-    assert log[0] == '[Game "sarcophagus"]' and log[2] == '[Players "ann, ben, cat"]'
-    assert log[9] == "" and log[10].startswith("   1. ann      reveal 1a=")
-
-
 def test_a_four_player_game_driven_only_through_the_cli_follows_the_rules(home):
     players = ["ann", "ben", "cat", "dan"]
     new_game(home, players, first="cat")

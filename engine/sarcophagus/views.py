@@ -9,6 +9,7 @@ from engine.contract import DEALER
 
 from .geometry import SARCOPHAGUS_POSITIONS, pos_name
 from .rules import duties, hand_values, outcome
+from .scoring import fame
 from .state import DISCARDED, State
 
 
@@ -46,9 +47,11 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         }
     hands: dict[str, int] = {p: 0 for p in s.table.players}
     claimed: dict[str, list[str]] = {p: [] for p in s.table.players}
+    running: dict[str, int] = {p: 0 for p in s.table.players}
     for seat, count, tiles in zip(seats, s.hands, s.claimed):
         hands[seat.player] += count
         claimed[seat.player] += [str(t) for t in tiles]
+        running[seat.player] += fame(tiles)  # each seat scores on its own, as at the end
     result = outcome(s)
     shown = {
         "status": "finished" if result else "playing",
@@ -60,6 +63,7 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         "sarcophagus": sarcophagus,
         "hands": hands,
         "claimed": claimed,
+        "fame": running,
     }
     if observer in s.table.players and knowledge is not None:
         shown["my_hand"] = {seats[i].name: hand_values(s, i, own) for i in s.table.seats_of(observer)}

@@ -1,0 +1,28 @@
+"""How each game is drawn, found by the game's name: pbem's generic screens (the terminal board's
+frame, the HTML replay's shell) ask this registry and know no game themselves.
+
+A presentation module provides:
+- `board_text(shown, style) -> str`: the board of one view (`game.view(...)`) for a terminal;
+- `progress(shown) -> float`: how far the game has gone, 0 to 1 (the demo shows a few moments);
+- `html_board(shown) -> dict`: the part of one view the HTML replay draws, as JSON data;
+- `html_meta(shown) -> dict`: what the drawing needs that never changes (seats, colours);
+- `HTML_STYLE`, `HTML_DEFS`, `HTML_SCRIPT`: its CSS, SVG definitions, and a script defining
+  `drawBoard(areas, board, meta)` that draws one `html_board` into `areas.board` (the main
+  picture) and `areas.side` (beside the current entry's events: players, hands, scores).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+PRESENTATIONS = {
+    "sarcophagus": "pbem.games.sarcophagus",
+}
+
+
+def presentation(game: str) -> ModuleType:
+    try:
+        return importlib.import_module(PRESENTATIONS[game])
+    except KeyError:
+        raise LookupError(f"no presentation for the game {game!r}") from None
