@@ -223,7 +223,7 @@ function drawBoard(areas, b, meta) {
     for (let c = 0; c < row; c++) {
       const pos = row + "abcdef"[c], x = LEFT + (SARC_ROWS - row) * STEP / 2 + c * STEP, spot = b.pyramid[pos];
       if (spot) {
-        svg += tileSvg(x, y, spot[0], pos) + coinsSvg(x, y, spot[1], meta);
+        svg += `<g class="spot" data-pos="${pos}">${tileSvg(x, y, spot[0], pos)}${coinsSvg(x, y, spot[1], meta)}</g>`;
       } else {
         const over = SARC_UNDER.includes(pos) ? " over-sarcophagus" : "";
         svg += `<g class="hole" data-pos="${pos}"><rect class="hole${over}" x="${x}" y="${y}" width="${T}" height="${T}" rx="6"/>` +

@@ -1,0 +1,181 @@
+"""The HTML replay in a real browser (Debian's chromium through chromedriver and Selenium): it opens
+from disk, steps with its buttons, keys and slider, follows `#entry=N`, draws at chosen entries
+exactly what the engine's view holds, and its policy refuses network requests. One browser for the
+module; skipped with the reason when no browser is installed (.ci/run installs one as root)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from pbem.bots import bot_turn
+from pbem.html import page
+from pbem.protocol import apply_entry, start
+from pbem.render import next_line
+
+from engine_support import layout_with
+from pbem_support import played_game, sessions_for
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+if not (CHROMIUM and DRIVER):
+    pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "
+                "chromium-driver) to run the HTML replay in a real browser", allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+READ_BOARD = """
+const spots = {}, players = {};
+document.querySelectorAll('#board g.spot').forEach(g => spots[g.dataset.pos] = [
+  g.querySelector('.tile').dataset.tile,
+  [...g.querySelectorAll('.coin')].map(c => [c.dataset.owner, c.querySelector('text').textContent])]);
+document.querySelectorAll('#side .player').forEach(p => players[p.dataset.name] = [
+  Number(p.querySelector('.hand').dataset.hand), Number(p.querySelector('.fame').dataset.fame),
+  [...p.querySelectorAll('.claimed .tile')].map(t => t.dataset.tile)]);
+const sarcophagus = {};
+document.querySelectorAll('#board g.sarcophagus').forEach(g => sarcophagus[g.dataset.pos] = [
+  g.dataset.status, g.dataset.holder || null, g.querySelector('.tile').dataset.tile]);
+return {entry: Number(document.getElementById('board').dataset.entry), spots, players, sarcophagus,
+        holes: [...document.querySelectorAll('#board g.hole')].map(g => g.dataset.pos),
+        events: [...document.querySelectorAll('#events li')].map(li => li.textContent),
+        signer: document.getElementById('signer').textContent, next: document.getElementById('next').textContent,
+        mine: [...document.querySelectorAll('#side .mine')].map(m => m.textContent)};
+"""
+
+
+def expected(shown: dict) -> dict:
+    """What the board must show for one engine view."""
+    final = shown.get("scores")
+    return {
+        "spots": {pos: [spot["tile"] or "back", [[c["owner"], "?" if c["value"] is None else str(c["value"])]
+                                                   for c in spot["coins"]]]
+                  for pos, spot in shown["pyramid"].items()},
+        "holes": [f"{r}{'abcdef'[c]}" for r in range(1, 7) for c in range(r)
+                  if f"{r}{'abcdef'[c]}" not in shown["pyramid"]],
+        "players": {p: [shown["hands"][p], (final or shown["fame"])[p], shown["claimed"][p]] for p in shown["players"]},
+        "sarcophagus": {pos: [s["status"], s["holder"], s["tile"] or "back"] for pos, s in shown["sarcophagus"].items()},
+    }
+
+
+def replayed(rep, observer=None, knowledge=None):
+    """(view, events, author, next line) after the genesis and after each entry."""
+    again = start(rep.genesis)
+    out = [(again.game.view(again.state, observer, knowledge), [], rep.genesis.author, next_line(again))]
+    for entry in rep.entries:
+        events = apply_entry(again, entry)
+        out.append((again.game.view(again.state, observer, knowledge), [str(e) for e in events], entry.author,
+                    next_line(again)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1200,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    rep = played_game(players=("ann", "ben", "cat"), layout=layout_with(seed=11), first="ben", seed=4)
+    path = tmp_path_factory.mktemp("replay") / "finished.html"
+    path.write_text(page(rep))
+    return rep, path.as_uri(), replayed(rep)
+
+
+def read(browser) -> dict:
+    return browser.execute_script(READ_BOARD)
+
+
+def check_entry(browser, positions, n: int) -> None:
+    shown, events, author, following = positions[n]
+    board = read(browser)
+    assert board["entry"] == n
+    assert {k: board[k] for k in ("spots", "holes", "players", "sarcophagus")} == expected(shown)
+    assert board["events"] == events and board["signer"] == f"Signed by {author}" and board["next"] == following
+
+
+def test_it_opens_at_the_end_shows_the_result_and_logs_no_error(browser, finished):
+    rep, url, positions = finished
+    browser.get(url)
+    check_entry(browser, positions, len(positions) - 1)
+    assert read(browser)["next"].startswith("Game over: ")
+    winners = browser.find_elements(By.CSS_SELECTOR, "#side .player.winner")
+    assert [w.get_attribute("data-name") for w in winners] == list(rep.outcome().winners)
+    assert browser.find_element(By.ID, "forward").get_attribute("disabled") == "true"
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []  # the policy let the page run
+
+
+def test_buttons_keys_and_the_slider_step_through_the_game(browser, finished):
+    _, url, positions = finished
+    browser.get(url)
+    browser.find_element(By.ID, "first").click()
+    check_entry(browser, positions, 0)
+    assert list(read(browser)["spots"].values()) == [["back", []]] * 21  # the deal: all face down
+    browser.find_element(By.ID, "forward").click()
+    browser.find_element(By.ID, "forward").click()
+    check_entry(browser, positions, 2)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    check_entry(browser, positions, 3)
+    body.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    browser.find_element(By.ID, "back").click()
+    check_entry(browser, positions, 0)
+    body.send_keys(Keys.END)
+    assert read(browser)["entry"] == len(positions) - 1
+    body.send_keys(Keys.HOME)
+    assert read(browser)["entry"] == 0 and browser.current_url.endswith("#entry=0")
+    browser.find_element(By.ID, "slider").send_keys(Keys.ARROW_RIGHT)  # the slider steps by itself, once
+    check_entry(browser, positions, 1)
+    browser.find_element(By.ID, "last").click()
+    assert read(browser)["entry"] == len(positions) - 1 and browser.current_url.endswith(f"#entry={len(positions) - 1}")
+
+
+def test_a_link_opens_the_entry_it_names_and_the_board_matches_the_engine(browser, finished):
+    rep, url, positions = finished
+    ties = [seq for seq, event in rep.events if type(event).__name__ == "TieBreak"]
+    claims = [seq for seq, event in rep.events if type(event).__name__ == "SarcophagusTaken"]
+    chosen = sorted({1, len(positions) // 3, len(positions) // 2, ties[0], claims[0], len(positions) - 2})
+    for n in chosen:
+        browser.get(f"{url}#entry={n}")
+        check_entry(browser, positions, n)
+    browser.execute_script("location.hash = '#entry=5'")  # a link followed within the page
+    check_entry(browser, positions, 5)
+
+
+def test_a_players_page_of_a_game_in_progress_shows_their_coins_and_whose_duty_it_is(browser, tmp_path):
+    rep = played_game(players=("ann", "ben"), finish=False, layout=layout_with(seed=5), first="ben")
+    sessions = sessions_for(rep)
+    rng = random.Random(2)
+    for _ in range(8):
+        for who in dict.fromkeys(d.who for d in rep.duties()):
+            bot_turn(sessions[who if who in sessions else "ann"], "greedy", rng)
+    knowledge = sessions["ann"].knowledge()
+    path = tmp_path / "ann.html"
+    path.write_text(page(rep, "ann", knowledge, viewer="ann"))
+    browser.get(path.as_uri())
+    positions = replayed(rep, "ann", knowledge)
+    check_entry(browser, positions, len(positions) - 1)
+    shown = positions[-1][0]
+    assert read(browser)["mine"] == [f"your coins: {' '.join(map(str, shown['my_hand']['ann']))}"]
+    assert read(browser)["next"] == next_line(rep) and rep.duties()
+    own = [value for spot in read(browser)["spots"].values() for owner, value in spot[1] if owner == "ann"]
+    assert own and "?" not in own  # her own coins with their values; ben's stay hidden (compared above)
+
+
+def test_the_page_may_not_reach_the_network(browser, finished):
+    _, url, _ = finished
+    browser.get(url)
+    refused = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        document.addEventListener('securitypolicyviolation', e => done(e.effectiveDirective));
+        fetch('http://127.0.0.1:9/leak').then(() => done('fetched'), () => {});""")
+    assert refused == "connect-src"
