@@ -13,6 +13,8 @@ import hashlib
 import html
 import json
 
+from engine.contract import DEALER
+
 from .games import presentation
 from .protocol import Replay, apply_entry, start
 from .record import GameFile
@@ -45,8 +47,9 @@ def page(rep: Replay, observer: str | None = None, knowledge: dict | None = None
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     status = f"finished: {result_text(rep)}" if rep.outcome() else "in progress"
     title = f"{rep.game.title}: {', '.join(rep.players)}"
-    seen_by = (f"as {viewer} sees it: public information and {viewer}'s own coin values" if viewer
-               else "public information only")
+    seen_by = ("public information only" if not viewer else
+               f"as the referee {viewer} sees it: public information and every coin's value" if observer == DEALER
+               else f"as {viewer} sees it: public information and {viewer}'s own secrets")
     data = {"game": g.game, "meta": drawing.html_meta(shown), "frames": frames(rep.record, observer, knowledge)}
     script = drawing.HTML_SCRIPT + _SHELL_SCRIPT
     style = _SHELL_STYLE + drawing.HTML_STYLE

@@ -119,6 +119,7 @@ def test_a_referee_sees_every_coin_but_no_face_down_tile():
     last = data_of(text)["frames"][-1]["board"]
     coins = [c for _, spot_coins in last["pyramid"].values() for c in spot_coins]
     assert coins and all(value is not None for _, value in coins)
+    assert "Shown as the referee ref sees it: public information and every coin's value." in text
     assert not [t for t in hidden_tiles(rep, sessions) if t in text]
 
 
@@ -150,3 +151,18 @@ def test_pbem_html_writes_the_page_beside_the_game_and_a_players_page_for_their_
     assert data_of(Path("ben.html").read_text())["frames"][-1]["board"]["pyramid"]["1a"][1] == [[1, 3]]
     refused = pbem("html", game, "-o", game)
     assert refused.exit_code == 1 and refused.output == f"Error: {game} is the game file itself: name another page with -o\n"
+
+
+def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, monkeypatch):
+    """A newly added game works in `show` and `html` before it has a presentation: its view as text."""
+    from pbem import games
+
+    monkeypatch.setattr(games, "PRESENTATIONS", {})
+    shown = pbem("show", game, "--as", "ben")
+    assert shown.exit_code == 0 and max(map(len, shown.output.splitlines())) <= 80
+    assert shown.output.splitlines()[1].startswith('seats: [{"name": "ann", "player": "ann", "suits": "sun+crown"}')
+    assert 'my_hand: {"ben": [0, 0, 1, 1, 2, 3, 4, 4, 5, 5]}' in shown.output
+    assert shown.output.endswith("\nNext: ann (move: place a coin on 1a (forced))\n")
+    assert pbem("html", game, "-o", "plain.html").exit_code == 0
+    last = data_of(Path("plain.html").read_text())["frames"][-1]["board"]
+    assert last["pyramid"]["1a"] == {"tile": "sun-3", "coins": [{"slot": 0, "owner": "ben", "seat": "ben", "value": None}]}

@@ -22,7 +22,5 @@ PRESENTATIONS = {
 
 
 def presentation(game: str) -> ModuleType:
-    try:
-        return importlib.import_module(PRESENTATIONS[game])
-    except KeyError:
-        raise LookupError(f"no presentation for the game {game!r}") from None
+    """The game's own drawing, or the generic one (its view as text) for a game without one yet."""
+    return importlib.import_module(PRESENTATIONS.get(game, "pbem.games.generic"))
