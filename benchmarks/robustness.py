@@ -20,7 +20,7 @@ from pbem.crypto import Identity, PublicKey, unseal  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
 from pbem.gamefile import BEGIN, END, dearmor  # noqa: E402
 from pbem.record import from_json  # noqa: E402
-from tampering import EXAMPLES, run  # noqa: E402
+from tampering import EXAMPLES, run, run_resigned  # noqa: E402
 
 
 def fuzz(cases: int, rng: random.Random) -> tuple[int, list[str]]:
@@ -69,6 +69,16 @@ def main() -> None:
     print(f"accepted as an earlier version:   {tally.prefixes}   (the last entries dropped: a genuine older file)")
     print(f"accepted with a changed meaning:  {len(tally.changed)}   (must be 0)")
     print(f"crashes while verifying:          {len(tally.crashes)}   (must be 0)")
+    signed = run_resigned(seed=0)
+    print(f"re-signed by a seat's own key:    {signed.tried}   (false values and reveals, replayed, reordered, other blobs)")
+    print(f"  rejected:                       {sum(signed.rejected.values())}")
+    for name, count in signed.rejected.most_common():
+        print(f"    {name:<28}  {count}")
+    print(f"  accepted as equivalent:         {signed.equivalent}")
+    print(f"  accepted with a changed meaning: {len(signed.changed)}   (must be 0)")
+    print(f"  crashes while verifying:        {len(signed.crashes)}   (must be 0)")
+    tally.changed += signed.changed
+    tally.crashes += signed.crashes
     cases, crashes = fuzz(args.fuzz, random.Random(1))
     print(f"fuzz cases run:                   {cases}")
     print(f"fuzz crashes:                     {len(crashes)}   (must be 0)")

@@ -7,12 +7,13 @@ Anything else (accepted with a changed meaning, or a crash) is a defect."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from pbem.errors import PbemError
 from pbem.record import from_json
@@ -159,4 +160,158 @@ def run(seed: int = 0, flips: int = 300) -> Tally:
         original, donor = json.loads(raw), json.loads(other.read_bytes())
         for kind, mutated in mutations(original, donor, rng, flips):
             judge(raw, mutated, kind, tally)
+    return tally
+
+
+# ---------------------------------------------------------------- a malicious signer
+
+KEYS = EXAMPLES / "test-keys"
+TILE_NAMES = [f"{suit}-{rank}" for suit in ("sun", "moon", "crown", "arms")
+              for rank in ("null", "ace", "2", "3", "4", "5")]
+
+
+@functools.cache
+def _signer(name: str):
+    from pbem.crypto import Identity
+
+    return Identity.from_openssh((KEYS / name).read_bytes(), None)
+
+
+def _signed_hash(signed: dict) -> str:
+    from pbem.canonical import canonical
+    from pbem.crypto import sha256
+
+    return sha256(canonical({k: v for k, v in signed.items() if k != "signature"})).hex()
+
+
+def _rechain(data: dict, start: int) -> None:
+    """Re-sign entries from index `start` on, each by its own author's key, with seq and prev made
+    right again: what honest players' programs do when they build on a file without seeing the cheat."""
+    import base64
+
+    from pbem.canonical import canonical
+
+    entries = data["entries"]
+    for i in range(start, len(entries)):
+        entry = {k: v for k, v in entries[i].items() if k != "signature"}
+        entry["seq"] = i + 1
+        entry["prev"] = _signed_hash(entries[i - 1] if i else data["genesis"])
+        entry["signature"] = base64.b64encode(_signer(entry["author"]).sign(canonical(entry))).decode()
+        entries[i] = entry
+
+
+def _action_values(action: str) -> list[tuple[str, str]]:
+    """`open #3=2 #4=0`, `reveal 2a=moon-4` or `reveal sarcophagus 5c=...`: its (slot, value) pairs."""
+    return [tuple(part.split("=", 1)) for part in action.split() if "=" in part]
+
+
+def _with_values(action: str, values: list[tuple[str, str]]) -> str:
+    words = [part for part in action.split() if "=" not in part]
+    return " ".join(words + [f"{k}={v}" for k, v in values])
+
+
+def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Iterator[tuple[str, str, Callable]]:
+    """(kind, mode, build): build() makes the bytes of a copy with one entry changed and re-signed by its
+    own author's valid key (built on demand: re-signing is the slow part).
+
+    mode `sent`: the file ends at the forged entry, as the cheater would mail it. mode `built on`: every
+    later entry re-signed by its own author too, as if the others had played on without noticing; the
+    finished game then has to fail (the audit opens every commitment)."""
+    entries = original["entries"]
+    others = [e for e in other["entries"] if "sealed" in e]
+
+    def forged(kind, mode, i, change, insert=False):
+        def build() -> bytes:
+            data = copy.deepcopy(original)
+            if insert:
+                data["entries"].insert(i, {})
+            change(data["entries"], i)
+            if mode == "sent":
+                del data["entries"][i + 1:]
+            _rechain(data, i)
+            return json.dumps(data).encode()
+        return kind, mode, build
+
+    for i, entry in enumerate(entries):
+        verb = entry["action"].split()[0]
+        if verb in ("open", "reveal"):
+            pairs = _action_values(entry["action"])
+            at = rng.randrange(len(pairs))
+            slot, value = pairs[at]
+            choices = [str(v) for v in range(6)] if verb == "open" else TILE_NAMES
+            false = rng.choice([c for c in choices if c != value])
+            wrong = pairs[:at] + [(slot, false)] + pairs[at + 1:]
+            kind = "false value" if verb == "open" else "false reveal"
+            for mode in ("sent", "built on"):
+                yield forged(kind, mode, i, lambda es, i, w=wrong: es[i].__setitem__(
+                    "action", _with_values(es[i]["action"], w)))
+            donor = next((e for e in other["entries"] if e["action"].split()[0] == verb), None)
+            if donor:
+                salt = next(iter(donor["openings"].values()))
+                yield forged("another game's salt", "sent", i, lambda es, i, s=salt, k=slot: es[i]["openings"].__setitem__(k, s))
+            if len(pairs) > 1:
+                swapped = [(k, v) for (k, _), (_, v) in zip(pairs, pairs[::-1])]
+                if swapped != pairs:
+                    yield forged(kind, "sent", i, lambda es, i, w=swapped: es[i].__setitem__(
+                        "action", _with_values(es[i]["action"], w)))
+        if "sealed" in entry:
+            slot = next(iter(entry["sealed"]))
+            donor = rng.choice(others)
+            blob, commitment = next(iter(donor["sealed"].values())), next(iter(donor["commitments"].values()))
+
+            def other_blobs(es, i, k=slot, b=blob, c=commitment):
+                es[i]["sealed"], es[i]["commitments"] = {k: b}, {k: c}
+            yield forged("another game's blobs", "built on", i, other_blobs)
+            mine = [e for e in entries if "sealed" in e and e["author"] == entry["author"] and e is not entry]
+            if mine:
+                twin = rng.choice(mine)
+
+                def another_coin(es, i, k=slot, t=twin):
+                    es[i]["sealed"] = {k: next(iter(t["sealed"].values()))}
+                    es[i]["commitments"] = {k: next(iter(t["commitments"].values()))}
+                yield forged("another coin's commitment", "built on", i, another_coin)
+        earlier = [e for e in entries[:i] if e["author"] == entry["author"]]
+        if earlier:
+            replayed = rng.choice(earlier)
+            for mode in ("sent", "built on"):
+                yield forged("replayed entry", mode, i, lambda es, i, r=replayed: es.__setitem__(i, copy.deepcopy(r)),
+                             insert=True)
+        if i + 1 < len(entries) and entries[i + 1]["author"] == entry["author"] and \
+                entries[i + 1]["action"] != entry["action"]:
+            for mode in ("sent", "built on"):
+                yield forged("reordered entries", mode, i, lambda es, i: es.__setitem__(
+                    slice(i, i + 2), [es[i + 1], es[i]]))
+
+
+def judge_resigned(original_bytes: bytes, mutated: bytes, kind: str, tally: Tally) -> None:
+    """Rejected, or accepted only if it means what the original (or a genuine earlier version) means:
+    the same signed contents, entry for entry, apart from the signature bytes."""
+    tally.tried += 1
+    reference = json.loads(original_bytes)
+    try:
+        verify(from_json(mutated))
+    except PbemError as exc:
+        tally.rejected[type(exc).__name__] += 1
+        return
+    except Exception as exc:  # noqa: BLE001 - exactly what this harness looks for
+        tally.crashes.append((kind, repr(exc)))
+        return
+    found = json.loads(mutated)["entries"]
+
+    def contents(entries):
+        return [{k: v for k, v in e.items() if k != "signature"} for e in entries]
+    if contents(found) == contents(reference["entries"][:len(found)]):
+        tally.equivalent += 1
+    else:
+        tally.changed.append(kind)
+
+
+def run_resigned(seed: int = 0) -> Tally:
+    games = [EXAMPLES / "table-3-players.json", EXAMPLES / "referee-2-players.json"]
+    tally = Tally()
+    rng = random.Random(seed)
+    for path, other in [(games[0], games[1]), (games[1], games[0])]:
+        raw = path.read_bytes()
+        for kind, _mode, build in resigned_mutations(json.loads(raw), json.loads(other.read_bytes()), rng):
+            judge_resigned(raw, build(), kind, tally)
     return tally

@@ -46,3 +46,23 @@ def test_a_rejection_names_entry_author_and_reason():
         assert (exc.seq, exc.author) == (11, "mallory")
     else:
         raise AssertionError("accepted")
+
+
+def test_a_malicious_signer_re_signing_with_their_own_key_is_caught():
+    """One forgery of every kind and mode (the full run of 1000+ is benchmarks/robustness.py)."""
+    from tampering import judge_resigned, resigned_mutations
+
+    raw = (EXAMPLES / "table-3-players.json").read_bytes()
+    other = json.loads((EXAMPLES / "referee-2-players.json").read_bytes())
+    every = list(resigned_mutations(json.loads(raw), other, random.Random(7)))
+    assert len(every) >= 500
+    one_each = {}
+    for kind, mode, build in random.Random(7).sample(every, len(every)):
+        one_each.setdefault((kind, mode), build)
+    assert {kind for kind, _ in one_each} == {"false value", "false reveal", "another game's salt", "another game's blobs",
+                                              "another coin's commitment", "replayed entry", "reordered entries"}
+    tally = Tally()
+    for (kind, _), build in one_each.items():
+        judge_resigned(raw, build(), kind, tally)
+    assert (tally.changed, tally.crashes, tally.equivalent) == ([], [], 0)
+    assert sum(tally.rejected.values()) == len(one_each) >= 11
