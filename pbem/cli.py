@@ -348,7 +348,7 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
             continue
         found = sighting(rep)  # against the history as it was before this run
         status = "finished" if rep.outcome() else "in progress"
-        typer.echo(f"{path}: valid, {status}, {rep.seq} entries. {next_line(rep)}")
+        typer.echo(f"{path}: valid, {status}, {rep.seq} entr{'y' if rep.seq == 1 else 'ies'}. {next_line(rep)}")
         checked.append((path, rep, found))
     in_forked_pair = set()
     for i, (first_path, first, _) in enumerate(checked):
@@ -611,13 +611,38 @@ def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
 
 @app.command("armor")
 @_handled
-def armor_file(path: GameFileArg) -> None:
-    """Print the game as an armored text block, to paste into an email body."""
+def armor_file(path: GameFileArg,
+               out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write it here instead "
+                                                           "of printing it.")] = None) -> None:
+    """Print the game as an armored text block, to paste into an email body (the reverse: dearmor)."""
     from .gamefile import armor, load
     from .record import to_json
 
     record, _ = load(path)
-    typer.echo(armor(to_json(record)), nl=False)
+    _emit(armor(to_json(record)), out)
+
+
+@app.command("dearmor")
+@_handled
+def dearmor_file(path: GameFileArg,
+                 out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write it here instead "
+                                                             "of printing it.")] = None) -> None:
+    """Print the game as plain JSON: the reverse of armor (reads a saved email too)."""
+    from .gamefile import load
+    from .record import to_json
+
+    record, _ = load(path)
+    _emit(to_json(record), out)
+
+
+def _emit(text: str, out: Path | None) -> None:
+    from .files import write_atomic
+
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomic(out, text.encode())
+        typer.echo(f"Wrote {out}.")
 
 
 # ---------------------------------------------------------------- the demo

@@ -1,17 +1,29 @@
-"""Writing files so that a crash never leaves half of one: temp file, fsync, rename."""
+"""Writing files so that a crash never leaves half of one: temp file, fsync, rename.
+
+A rewrite keeps what the user set up: the file's mode (a game kept at 600 stays private), and a
+symlink stays a symlink (the file it points to is the one rewritten)."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace `path` with `data` in one step: readers see the old file or the new one, whole."""
-    path = Path(path)
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `path` with `data` in one step: readers see the old file or the new one, whole.
+    The mode is the existing file's; for a new file, `mode` (default: 0o666 less the umask)."""
+    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    mode = _mode_for(path, mode)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:  # the temporary file's name means nothing to the user: say what it is about
+        reason = f"the folder {directory} does not exist" if exc.errno == errno.ENOENT else \
+            f"{exc.strerror.lower()} in the folder {directory}" if exc.strerror else str(exc)
+        raise type(exc)(exc.errno, f"cannot write {path}: {reason}") from None
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
@@ -35,3 +47,15 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def _mode_for(path: Path, mode: int | None) -> int:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        pass
+    if mode is not None:
+        return mode
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

@@ -9,8 +9,9 @@ Reading accepts either, and finds the armored block inside a saved email (quotin
 from __future__ import annotations
 
 import base64
-import io
 import binascii
+import codecs
+import io
 import gzip
 import zlib
 from pathlib import Path
@@ -54,13 +55,14 @@ def read_bytes(path: Path) -> bytes:
     try:
         if path.stat().st_size > 4 * MAX_BYTES:
             raise RecordError(f"{path} is too large to be a game file")
-        return path.read_bytes()
+        data = path.read_bytes()
     except FileNotFoundError:
         raise RecordError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise RecordError(f"{path} is a directory, not a game file") from None
     except PermissionError:
         raise RecordError(f"cannot read {path}: permission denied") from None
+    return data.removeprefix(codecs.BOM_UTF8)  # some editors (Notepad) start a UTF-8 file with one
 
 
 def load(path: Path) -> tuple[GameFile, bool]:
@@ -74,5 +76,8 @@ def load(path: Path) -> tuple[GameFile, bool]:
 
 
 def save(path: Path, record: GameFile, armored: bool = False) -> None:
+    """Write the record as JSON or, if `armored`, as an armored block; a name ending in .json is
+    always written as JSON (an armored game read from a mail, written with -o game.json)."""
     text = to_json(record)
+    armored = armored and Path(path).suffix.lower() != ".json"
     write_atomic(path, (armor(text) if armored else text).encode())

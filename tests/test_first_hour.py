@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from pbem.cli import app
 
 from engine_support import layout_with
-from test_cli import write_layout
+from test_cli import new_game, write_layout
 
 runner = CliRunner()
 
@@ -105,3 +105,49 @@ def test_a_trap_is_answered_as_documented(home, monkeypatch):
     monkeypatch.setenv("PBEM_HOME", str(home / "other"))  # a second copy, answered with the tile alone
     answered = pbem("play", "h.json", "--as", "ann", "sun-3")
     assert answered.exit_code == 0 and answered.output.startswith("  ann discards sun-3 to the trap\n")
+
+
+def test_a_rewrite_keeps_the_file_mode_and_writes_through_a_symlink(home):
+    new_game(home)
+    (home / "games").mkdir()
+    (home / "game.json").rename(home / "games" / "real.json")
+    (home / "games" / "real.json").chmod(0o600)
+    (home / "game.json").symlink_to(home / "games" / "real.json")
+    assert pbem("play", "game.json", "--as", "ben", "3", "2@2a").exit_code == 0
+    assert (home / "game.json").is_symlink()
+    assert (home / "games" / "real.json").stat().st_mode & 0o777 == 0o600
+    assert pbem("verify", "games/real.json").output.startswith("games/real.json: valid, in progress, 5 entries.")
+
+
+def test_writing_into_a_missing_folder_names_the_folder(home):
+    new_game(home)
+    result = pbem("play", "game.json", "--as", "ben", "3", "-o", "nodir/x.json")
+    assert (result.exit_code, result.output) == (1, "Error: cannot write nodir/x.json: the folder nodir does not "
+                                                    "exist\n")
+
+
+def test_dearmor_reverses_armor_and_an_output_named_json_is_json(home):
+    new_game(home)
+    plain = (home / "game.json").read_text()
+    assert pbem("armor", "game.json", "-o", "mail.txt").output == "Wrote mail.txt.\n"
+    assert pbem("dearmor", "mail.txt").output == plain
+    assert pbem("dearmor", "mail.txt", "-o", "back.json").output == "Wrote back.json.\n"
+    assert (home / "back.json").read_text() == plain
+    assert pbem("play", "mail.txt", "--as", "ben", "3", "-o", "next.json").exit_code == 0
+    assert (home / "next.json").read_text().startswith("{\n")
+    assert pbem("play", "next.json", "--as", "ben", "2@2a", "-o", "next.txt").exit_code == 0
+    assert (home / "next.txt").read_text().startswith("{\n")  # read as JSON, written as JSON
+
+
+def test_a_file_with_a_byte_order_mark_is_read(home):
+    new_game(home)
+    (home / "bom.json").write_bytes(b"\xef\xbb\xbf" + (home / "game.json").read_bytes())
+    result = pbem("verify", "bom.json")
+    assert result.exit_code == 0 and result.output.startswith("bom.json: valid, in progress, 1 entry. Next: ben")
+
+
+def test_a_move_out_of_turn_order_says_what_is_owed_first(home):
+    new_game(home)
+    result = pbem("play", "game.json", "--as", "ben", "discard", "moon-4")
+    assert (result.exit_code, result.output) == (1, "Error: discard moon-4: ben owes a move first (place a coin "
+                                                    "on 1a (forced))\n")

@@ -263,7 +263,7 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
         return _check_open(s, actor, action, text)  # the dealer may open for every owner at once
     if not any(d.what == _kind(action) for d in mine):
         if mine:
-            raise NotYourDuty(text, f"{actor} must {mine[0].detail} first")
+            raise NotYourDuty(text, f"{actor} owes a {mine[0].what} first ({mine[0].detail})")
         if not owed:
             raise NotYourDuty(text, "the game is over")
         reason = f"not {actor}'s turn" if _kind(action) == "move" else f"{actor} owes nothing of the kind"
