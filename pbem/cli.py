@@ -298,11 +298,23 @@ def html_page(path: GameFileArg,
 
 def _note_seen(rep, path: Path) -> None:
     """Record what was read; one warning line if this machine has seen a later or a different version."""
-    from .seen import remember
+    from .seen import sighting
 
-    problem = remember(rep).problem(rep.seq)
+    problem = sighting(rep).problem(rep.seq)
     if problem:
         typer.echo(f"Warning: {path}: {problem}", err=True)
+    _remember_if_possible(rep)
+
+
+def _remember_if_possible(rep) -> None:
+    """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
+    from .seen import history_path, remember
+
+    try:
+        remember(rep)
+    except OSError as exc:
+        typer.echo(f"Warning: cannot record this version in {history_path(rep.genesis.game_id)}: "
+                   f"{exc.strerror or exc}", err=True)
 
 
 @app.command("log")
@@ -325,7 +337,7 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
     from .errors import PbemError, RecordError
     from .gamefile import load
     from .render import next_line
-    from .seen import remember, sighting
+    from .seen import sighting
     from .verify import compare, verify
 
     failures = 0
@@ -365,7 +377,7 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
             fail(f"{path}: {problem}")
         elif problem and found.kind != "forked":
             typer.echo(f"Warning: {path}: {problem}", err=True)
-        remember(rep)
+        _remember_if_possible(rep)
     if failures:
         raise typer.Exit(1)
 

@@ -168,3 +168,19 @@ def test_the_same_move_signed_twice_is_not_a_fork(game):
     assert compare(record, from_json((game / "resigned.json").read_bytes())) is None
     both = pbem("verify", "v2.json", "resigned.json", "v1.json")
     assert both.exit_code == 0 and "Error" not in both.output and "Warning" not in both.output, both.output
+
+
+def test_looking_works_where_nothing_can_be_written(game, monkeypatch):
+    from pbem import seen
+
+    def read_only(path, data, mode=0o644):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(seen, "write_atomic", read_only)
+    path = game / "home" / "games" / f"{json.loads((game / 'v1.json').read_text())['genesis']['game_id']}.json"
+    warning = f"Warning: cannot record this version in {path}: Permission denied"
+    shown = pbem("show", "v1.json")
+    assert shown.exit_code == 0 and shown.output.splitlines()[0] == warning
+    checked = pbem("verify", "v1.json")
+    assert checked.exit_code == 0 and checked.output.splitlines()[1] == warning
+    played = pbem("play", "v1.json", "--as", "ann", "3")
+    assert (played.exit_code, played.output) == (1, f"Error: Permission denied: {path}\n")

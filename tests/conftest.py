@@ -1,0 +1,9 @@
+"""Every test runs with its own PBEM_HOME: no test reads or writes the keys and game histories of the
+person running the suite (commands that read a game record what they saw there)."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_pbem_home(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path_factory.mktemp("pbem-home")))
