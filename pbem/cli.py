@@ -21,6 +21,8 @@ app = typer.Typer(
 )
 key_app = typer.Typer(no_args_is_help=True, help="Make and show your identity keys (ssh-ed25519).")
 app.add_typer(key_app, name="key")
+contact_app = typer.Typer(no_args_is_help=True, help="The address book: each participant's mail address.")
+app.add_typer(contact_app, name="contact")
 
 AsName = Annotated[str, typer.Option("--as", help="Your name in the game (and your key's name).")]
 KeyOption = Annotated[Optional[str], typer.Option("--key", help="Key file to use instead of the one named --as "
@@ -187,7 +189,7 @@ def _read_layout(path: Path):
 
 
 def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
-           layout: Path | None, key: str | None, force: bool = False):
+           layout: Path | None, key: str | None, force: bool = False, deadline: str | None = None):
     """`pbem new`, as a function the demo calls too."""
     from .errors import UsageError
     from .gamefile import save
@@ -205,7 +207,10 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     if not everyone[name].same_key(identity.public):
         raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
     dealt, first = _read_layout(layout) if layout else (None, None)
-    rep = new_game(game, _parse_options(options), roster, name, identity, ref, dealt, first)
+    from .status import parse_deadline
+
+    hours = parse_deadline(deadline) if deadline else None
+    rep = new_game(game, _parse_options(options), roster, name, identity, ref, dealt, first, hours)
     events = Session(rep, name, identity).automatic()
     save(out, rep.record)
     from .seen import remember
@@ -225,11 +230,14 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
         option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],
         layout: Annotated[Optional[Path], typer.Option(help="A fixed deal (JSON), for tests and tutorials.")] = None,
         key: KeyOption = None,
-        force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False) -> None:
+        force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False,
+        deadline: Annotated[Optional[str], typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
+                                                        "'pbem status' and 'show' name who is late.")] = None,
+        ) -> None:
     """Start a game: deal, commit every hidden tile, seal the secrets, sign, write the file."""
     from .render import next_line
 
-    rep, events = create(game, out, name, player, referee, option, layout, key, force)
+    rep, events = create(game, out, name, player, referee, option, layout, key, force, deadline)
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.genesis.first} moves first.")
     for event in events:
@@ -269,6 +277,10 @@ def show(path: GameFileArg,
         typer.echo(json.dumps(shown, indent=2))
     else:
         typer.echo(board(rep, shown))
+    if rep.genesis.deadline_hours and not as_json:
+        from .status import late_line
+
+        typer.echo(late_line(rep.record))
 
 
 @app.command("html")
@@ -590,6 +602,10 @@ def play(path: GameFileArg, name: AsName,
          seed: SeedOption = None,
          iterations: IterationsOption = None,
          out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
+         mail: Annotated[bool, typer.Option("--mail", help="Then write the turn as an email (.eml) for the others."
+                                            )] = False,
+         send: Annotated[bool, typer.Option("--send", help="Then send the turn by SMTP ($PBEM_SMTP, "
+                                            "$PBEM_SMTP_USER, $PBEM_SMTP_SECURITY).")] = False,
          ) -> None:
     """Do what NAME owes now: the given moves (or a prompt), plus openings and table-mode reveals.
     Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
@@ -605,6 +621,9 @@ def play(path: GameFileArg, name: AsName,
     if not turn.written:
         typer.echo(f"Nothing written: {name} owes nothing now.")
     _report(turn, dest)
+    if turn.written and (mail or send):
+        _mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
+                   os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
     if owed:
         typer.echo(owed)
         raise typer.Exit(PARTLY_DONE)
@@ -655,6 +674,158 @@ def _emit(text: str, out: Path | None) -> None:
     else:
         write_atomic(out, text.encode())
         typer.echo(f"Wrote {out}.")
+
+
+# ---------------------------------------------------------------- mail
+
+@contact_app.command("add")
+@_handled
+def contact_add(name: Annotated[str, typer.Argument(help="The participant's name in games (yours too).")],
+                address: Annotated[str, typer.Argument(help="Their mail address, e.g. bob@example.org.")]) -> None:
+    """Add or change a participant's mail address."""
+    from .contacts import add, book_path
+
+    add(name, address)
+    typer.echo(f"{name} <{address.strip()}> is in the address book ({book_path()}).")
+
+
+@contact_app.command("list")
+@_handled
+def contact_list() -> None:
+    """List the address book."""
+    from .contacts import book_path, load
+
+    book = load()
+    if not book:
+        typer.echo(f"The address book is empty ({book_path()}). Add with: pbem contact add NAME ADDRESS")
+    for name, address in sorted(book.items()):
+        typer.echo(f"{name:<16} {address}")
+
+
+GamesOption = Annotated[Optional[Path], typer.Option("--games", help="The folder of local game copies "
+                                                     "(default: $PBEM_GAMES, else PBEM_HOME/games-files).")]
+
+
+def _mail_turn(rep, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
+               smtp: str | None, user: str | None, security: str, games: Path | None = None,
+               path: Path | None = None) -> None:
+    """Mail what the others lack of a verified game, and keep the local copy and the shared mark."""
+    from . import copies
+    from .errors import UsageError
+    from .files import write_atomic
+    from .inbox import Copies
+    from .mail import compose, send as send_mail
+    from .verify import compare
+
+    if name not in rep.roster:
+        raise UsageError(f"{name!r} is not in this game (participants: {', '.join(rep.roster)})")
+    game_id = rep.genesis.game_id
+    store = Copies(copies.folder(games))
+    same = path is not None and store.has(game_id) and store.path(game_id).resolve() == path.resolve()
+    local = rep if same else store.get(game_id)
+    if local is not None:
+        compare(local.record, rep.record)  # never mail a history that forks from the copy kept here
+    after = since if since is not None else copies.shared(game_id)
+    if after is not None and not 0 <= after <= rep.seq:
+        raise UsageError(f"--since {after}: the game has entries 0 to {rep.seq}")
+    if after is not None and after == rep.seq and not attach:
+        raise UsageError(f"nothing new to mail: entry {rep.seq} was already mailed (--since N mails again from "
+                         "entry N; --attach sends the whole file)")
+    msg = compose(rep, name, after if after is None or after < rep.seq else None, attach)
+    if send:
+        if not smtp:
+            raise UsageError("--send needs a server: --smtp HOST[:PORT] or $PBEM_SMTP")
+        send_mail(msg, smtp, security, user)
+        done = f"Sent to {msg['To']}" + (f", cc {msg['Cc']}" if msg["Cc"] else "")
+    else:
+        path = out or Path(f"{rep.genesis.game}-{copies.short_id(game_id)}-{rep.seq}.eml")
+        write_atomic(path, bytes(msg))
+        done = f"Wrote {path} to {msg['To']}" + (f", cc {msg['Cc']}" if msg["Cc"] else "")
+    if local is None or rep.seq > local.seq:
+        store.put(rep)
+    copies.mark_shared(game_id, rep.seq)
+    typer.echo(f"{done}: {msg['Subject']}")
+
+
+@app.command("mail")
+@_handled
+def mail_command(
+        path: GameFileArg, name: AsName,
+        out: Annotated[Optional[Path], typer.Option("-o", "--output", help="The .eml to write (default: "
+                                                    "GAME-ID-ENTRY.eml here).")] = None,
+        send: Annotated[bool, typer.Option("--send", help="Send by SMTP instead of writing a file.")] = False,
+        attach: Annotated[bool, typer.Option("--attach", help="Attach the whole game file too.")] = False,
+        since: Annotated[Optional[int], typer.Option(help="Mail the entries after this one (default: after the "
+                                                     "last entry mailed or received).")] = None,
+        smtp: Annotated[Optional[str], typer.Option(envvar="PBEM_SMTP", help="SMTP server HOST[:PORT].")] = None,
+        smtp_user: Annotated[Optional[str], typer.Option(envvar="PBEM_SMTP_USER", help="SMTP login; the password "
+                                                         "comes from $PBEM_SMTP_PASSWORD or a prompt.")] = None,
+        smtp_security: Annotated[str, typer.Option(envvar="PBEM_SMTP_SECURITY", help="starttls (port 587), tls "
+                                                   "(465) or none (localhost only).")] = "starttls",
+        games: GamesOption = None) -> None:
+    """Mail the entries the other parties lack: To who owes next, Cc the rest, one thread per game."""
+    rep, _ = _replay(path)
+    _mail_turn(rep, name, out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
+
+
+@app.command("inbox")
+@_handled
+def inbox_command(
+        paths: Annotated[list[Path], typer.Argument(help="Maildir folders, mbox files, .eml files or folders "
+                                                    "of them.")],
+        games: GamesOption = None) -> None:
+    """Apply every pbem turn and game found in mail to the local copies; say what you owe now."""
+    from . import copies
+    from .inbox import read
+    from .status import collect, line
+
+    directory = copies.folder(games)
+    report = read(paths, directory)
+    for path, first, last in report.updated.values():
+        span = f"entry {last}" if first == last else f"entries {first}-{last}"
+        typer.echo(f"Updated {path}: {span}.")
+    for problem in report.problems:
+        typer.echo(f"Error: {problem}", err=True)
+    for fork in report.forks:
+        typer.echo(f"Error: FORK: {fork}", err=True)
+    news = f"{len(report.updated)} game{'s' * (len(report.updated) != 1)} updated" if report.updated else "nothing new"
+    typer.echo(f"Read {report.mails} mail{'s' * (report.mails != 1)}: {news}.")
+    status = collect(copies.all_copies(directory))
+    owed = [g for g in status.games if g.i_owe]
+    for game in owed:
+        typer.echo(line(game, status.now))
+        me = next(d.party for d in game.duties if d.mine)
+        typer.echo(f"    pbem play {game.path} --as {me} --mail")
+    if not owed:
+        typer.echo("You owe nothing now.")
+    if report.problems or report.forks:
+        raise typer.Exit(1)
+
+
+@app.command("status")
+@_handled
+def status_command(
+        games: GamesOption = None,
+        as_json: Annotated[bool, typer.Option("--json", help="One JSON object (schemas/status.schema.json).")] = False,
+        at: Annotated[Optional[int], typer.Option(help="Judge lateness at this time (Unix seconds) instead of "
+                                                  "now.")] = None) -> None:
+    """Every game here, one line each, mine first. Exit status 1 when I owe something, else 0."""
+    from . import copies
+    from .status import collect, line
+
+    directory = copies.folder(games)
+    status = collect(copies.all_copies(directory), at)
+    if as_json:
+        typer.echo(status.model_dump_json(indent=2))
+    else:
+        if not status.games:
+            typer.echo(f"No games in {directory}.")
+        for game in status.games:
+            typer.echo(line(game, status.now))
+        for problem in status.problems:
+            typer.echo(f"Error: {problem}", err=True)
+    if status.i_owe:
+        raise typer.Exit(1)
 
 
 # ---------------------------------------------------------------- the demo

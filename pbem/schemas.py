@@ -10,8 +10,10 @@ from pathlib import Path
 
 from .canonical import pretty
 from .record import Entry, GameFile, Genesis
+from .status import Status
 
-SCHEMAS = {"game-file.schema.json": GameFile, "genesis.schema.json": Genesis, "entry.schema.json": Entry}
+SCHEMAS = {"game-file.schema.json": GameFile, "genesis.schema.json": Genesis, "entry.schema.json": Entry,
+           "status.schema.json": Status}
 
 
 def render() -> dict[str, str]:

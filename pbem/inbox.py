@@ -1,0 +1,253 @@
+"""`pbem inbox`: every pbem turn, game block and attached game file in a Maildir, an mbox or .eml files,
+applied to the local copies, verified, with forks and equivocation flagged.
+
+Mails may arrive in any order: whole files go first, then turns in the order of the entry they
+extend, again and again while one makes room for another. Reading the same mail twice changes
+nothing: a turn whose entries are all known is skipped. A rival history is never applied; it is kept
+beside the copies (forks/) so `pbem verify COPY RIVAL` can show who signed what.
+"""
+
+from __future__ import annotations
+
+import mailbox
+from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+from . import armor, copies, turns
+from .errors import Divergence, Equivocation, PbemError, UsageError
+from .gamefile import read_bytes, save
+from .protocol import Replay
+from .record import GameFile, from_json, payload_hash
+from .seen import remember
+from .verify import compare, verify
+
+MAX_MAIL = 64 * 1024 * 1024
+
+
+@dataclass
+class Found:
+    where: str
+    item: turns.Turn | GameFile | PbemError
+
+
+@dataclass
+class Report:
+    mails: int = 0
+    updated: dict[str, tuple[Path, int, int]] = field(default_factory=dict)
+    """game_id -> (copy, first new entry, last entry)"""
+    known: int = 0
+    problems: list[str] = field(default_factory=list)
+    forks: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- reading mail
+
+def _messages(path: Path) -> list[tuple[str, bytes]]:
+    """(where, raw bytes) of every mail at a path: a Maildir, a folder of .eml files, an mbox, one file."""
+    if path.is_dir() and any((path / sub).is_dir() for sub in ("cur", "new")):
+        box = mailbox.Maildir(path, factory=None, create=False)
+        return [(f"{path}/{key}", box.get_bytes(key)) for key in sorted(box.keys())]
+    if path.is_dir():
+        return [(str(p), read_bytes(p)) for p in sorted(path.iterdir()) if p.is_file() and p.suffix == ".eml"]
+    data = _read(path)
+    if data.startswith(b"From "):
+        box = mailbox.mbox(path, factory=None, create=False)
+        return [(f"{path}#{i + 1}", box.get_bytes(key)) for i, key in enumerate(box.keys())]
+    return [(str(path), data)]
+
+
+def _read(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > MAX_MAIL:
+            raise UsageError(f"{path} is over {MAX_MAIL // 2**20} MB: not a mailbox pbem reads")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"no such mailbox or file: {path}") from None
+
+
+def _in_text(where: str, text: str) -> list[Found]:
+    found = [Found(where, t) for t in turns.find_blocks(text)]
+    for data in armor.find(text, "GAME"):
+        try:
+            found.append(Found(where, data if isinstance(data, PbemError) else from_json(data)))
+        except PbemError as exc:
+            found.append(Found(where, exc))
+    return found
+
+
+def items(where: str, data: bytes) -> list[Found]:
+    """Every pbem block and attached game in one mail, each part decoded (quoted-printable, base64)."""
+    if data.lstrip().startswith(b"{"):  # a bare game file given among the mails
+        try:
+            return [Found(where, from_json(data))]
+        except PbemError as exc:
+            return [Found(where, exc)]
+    message = BytesParser(policy=policy.compat32).parsebytes(data)
+    found: list[Found] = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        content = part.get_payload(decode=True) or b""
+        name = part.get_filename() or ""
+        if part.get_content_type() == "application/json" or name.endswith(".json"):
+            try:
+                found.append(Found(f"{where} ({name or 'attachment'})", from_json(content)))
+            except PbemError as exc:
+                found.append(Found(f"{where} ({name or 'attachment'})", exc))
+            continue
+        if part.get_content_maintype() == "text" or not name:
+            charset = part.get_content_charset() or "utf-8"
+            try:
+                text = content.decode(charset, errors="replace")
+            except LookupError:  # an unknown charset name
+                text = content.decode("utf-8", errors="replace")
+            found += _in_text(where, text)
+    return found
+
+
+# ---------------------------------------------------------------- applying
+
+class Copies:
+    """The local copies, loaded and verified at most once per run."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self._paths = {copies.game_id_of(p): p for p in copies.all_copies(directory)}
+        self._records: dict[str, GameFile] = {}
+        self._reps: dict[str, Replay] = {}
+
+    def record(self, game_id: str) -> GameFile | None:
+        """The copy as read, not yet verified: enough to see that a mail brings nothing new."""
+        if game_id not in self._records and game_id in self._paths:
+            from .gamefile import load
+
+            self._records[game_id] = load(self._paths[game_id])[0]
+        return self._records.get(game_id)
+
+    def get(self, game_id: str) -> Replay | None:
+        """The copy, verified (once per run)."""
+        if game_id not in self._reps and self.record(game_id) is not None:
+            self._reps[game_id] = verify(self._records[game_id])
+        return self._reps.get(game_id)
+
+    def has(self, game_id: str) -> bool:
+        return game_id in self._paths
+
+    def path(self, game_id: str) -> Path:
+        return self._paths[game_id]
+
+    def put(self, rep: Replay) -> Path:
+        game_id = rep.genesis.game_id
+        if game_id not in self._paths:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._paths[game_id] = copies.path_for(self.directory, rep.genesis)
+        save(self._paths[game_id], rep.record)
+        remember(rep)
+        self._reps[game_id], self._records[game_id] = rep, rep.record
+        return self._paths[game_id]
+
+    def keep_rival(self, record: GameFile) -> Path:
+        """Save a history that forks from the copy, as evidence."""
+        folder = self.directory / "forks"
+        folder.mkdir(parents=True, exist_ok=True)
+        last = payload_hash(record.entries[-1]) if record.entries else payload_hash(record.genesis)
+        path = folder / f"{record.genesis.game}-{copies.short_id(record.genesis.game_id)}-{last[:12]}.json"
+        save(path, record)
+        return path
+
+
+def _note(report: Report, store: Copies, before: int, rep: Replay) -> None:
+    path = store.put(rep)
+    first = report.updated.get(rep.genesis.game_id, (path, before + 1, 0))[1]
+    report.updated[rep.genesis.game_id] = (path, first, rep.seq)
+
+
+def _apply_file(report: Report, store: Copies, where: str, record: GameFile) -> None:
+    held = store.record(record.genesis.game_id)
+    if held is not None and held.genesis == record.genesis and held.entries[:len(record.entries)] == record.entries:
+        copies.mark_shared(record.genesis.game_id, len(record.entries))
+        report.known += 1
+        return
+    try:
+        new = verify(record)
+    except PbemError as exc:
+        report.problems.append(f"{where}: refused the attached game: {exc}")
+        return
+    local = store.get(record.genesis.game_id)
+    copies.mark_shared(record.genesis.game_id, new.seq)
+    if local is None:
+        _note(report, store, 0, new)
+        return
+    try:
+        compare(local.record, new.record)
+    except (Divergence, Equivocation) as exc:
+        rival = store.keep_rival(record)
+        report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(local.genesis.game_id)} "
+                            f"{rival})")
+        return
+    if new.seq > local.seq:
+        _note(report, store, local.seq, new)
+    else:
+        report.known += 1
+
+
+def _apply_turn(report: Report, store: Copies, where: str, turn: turns.Turn) -> bool:
+    """Apply one turn; False when it must wait for an earlier one (or for the game's file)."""
+    held = store.record(turn.game_id)
+    if held is not None and turns.is_known(held, turn):
+        copies.mark_shared(turn.game_id, turn.last)
+        report.known += 1
+        return True
+    local = store.get(turn.game_id)
+    if local is None:
+        return False
+    try:
+        new = turns.extend(local, turn)
+    except turns.MissingEntries:
+        return False
+    except (Divergence, Equivocation) as exc:
+        rival = store.keep_rival(GameFile.model_construct(genesis=local.genesis,
+                                                          entries=list(local.entries[:turn.after]) + list(turn.entries)))
+        report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(turn.game_id)} {rival})")
+        return True
+    except PbemError as exc:
+        report.problems.append(f"{where}: refused a turn: {exc}")
+        return True
+    copies.mark_shared(turn.game_id, turn.last)
+    if new is None:
+        report.known += 1
+    else:
+        _note(report, store, local.seq, new)
+    return True
+
+
+def read(paths: list[Path], directory: Path) -> Report:
+    """Read every mail at the paths and bring the local copies up to date."""
+    store, report = Copies(directory), Report()
+    found: list[Found] = []
+    for path in paths:
+        for where, data in _messages(path):
+            report.mails += 1
+            found += items(where, data)
+    for f in found:
+        if isinstance(f.item, PbemError):
+            report.problems.append(f"{f.where}: {f.item}")
+        elif isinstance(f.item, GameFile):
+            _apply_file(report, store, f.where, f.item)
+    waiting = sorted((f for f in found if isinstance(f.item, turns.Turn)), key=lambda f: f.item.after)
+    while waiting:
+        left = [f for f in waiting if not _apply_turn(report, store, f.where, f.item)]
+        if len(left) == len(waiting):
+            break
+        waiting = left
+    for f in waiting:
+        local = store.get(f.item.game_id)
+        have = f"the copy here stops at entry {local.seq}" if local else "there is no copy of this game here"
+        report.problems.append(f"{f.where}: a turn after entry {f.item.after} waits: {have} (a mail is missing, "
+                               "or ask for the whole file)")
+    return report
+
+
+__all__ = ["Report", "items", "read"]

@@ -1,0 +1,203 @@
+"""`pbem status`: every game known locally, whose duty it is and since when, mine first.
+
+"Since when" is read from the record: the signed `time` of the entry after which a party began to owe
+without a break (the genesis's time for a duty from the start). Times are each signer's own clock: a
+claim bound to its author by the signature, not a proof (docs/email.md says what it can and cannot
+show). A party is late when a game with a deadline has waited on them longer than `deadline_hours`.
+
+Each copy is verified once; what the record says is cached by file (path, size, modification time) in
+PBEM_HOME/status-cache.json, so listing many games stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.contract import DEALER
+
+from .copies import write_note
+from .keys import home, list_keys
+from .protocol import apply_entry, start
+from .record import GameFile
+from .render import result_text
+from .verify import verify
+
+TABLE = "the table"
+"""Who owes a table-mode reveal: any player's program does it when it next acts."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Duty(_Model):
+    party: Annotated[str, Field(description="Who owes: a participant's name, or 'the table' (table-mode deal).")]
+    what: Annotated[str, Field(description="The kind of act owed: move, discard, open, reveal.")]
+    since_entry: Annotated[int, Field(ge=0, description="The entry after which this party began to owe "
+                                                        "(0: the genesis).")]
+    since: Annotated[Optional[int], Field(description="Signed time of that entry (Unix seconds), if it has one.")]
+    late: bool = False
+    mine: bool = False
+
+
+class Game(_Model):
+    path: str
+    game: str
+    game_id: str
+    players: list[str]
+    referee: Optional[str]
+    keys: dict[str, str] = Field(description="Each participant's public key line, from the genesis.")
+    entries: int
+    finished: bool
+    result: Optional[str]
+    deadline_hours: Optional[int]
+    duties: list[Duty]
+    me: list[str] = Field(default_factory=list, description="My names in this game (my keys in the roster).")
+    i_owe: bool = False
+
+
+class Status(_Model):
+    """What `pbem status --json` prints (schemas/status.schema.json)."""
+
+    now: int = Field(description="The time the lateness was judged at (Unix seconds).")
+    i_owe: bool = Field(description="Whether any of my names owes anything: the exit status is 1 then.")
+    games: list[Game]
+    problems: list[str] = Field(default_factory=list, description="Files that could not be read or verified.")
+
+
+def holders(rep) -> dict[str, str]:
+    """Who owes now, by name, and what: the referee deals in referee mode, the table otherwise."""
+    out: dict[str, str] = {}
+    for duty in rep.duties():
+        who = duty.who if duty.who != DEALER else (rep.referee or TABLE)
+        out.setdefault(who, duty.what)
+    return out
+
+
+def summarize(record: GameFile, path: str = "") -> Game:
+    """Replay and verify a record, noting when each current duty began."""
+    rep = start(record.genesis)
+    began = {who: 0 for who in holders(rep)}
+    for entry in record.entries:
+        apply_entry(rep, entry)
+        began = {who: began.get(who, rep.seq) for who in holders(rep)}
+    if rep.outcome() is not None:
+        rep = verify(record)  # the end audit too
+    times = [record.genesis.time] + [e.time for e in record.entries]
+    g = record.genesis
+    people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
+    return Game(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
+                keys={p.name: p.key for p in people}, entries=rep.seq, finished=rep.outcome() is not None,
+                result=result_text(rep) if rep.outcome() is not None else None, deadline_hours=g.deadline_hours,
+                duties=[Duty(party=who, what=what, since_entry=began[who], since=times[began[who]])
+                        for who, what in holders(rep).items()])
+
+
+def judged(game: Game, my_keys: list, now: int) -> Game:
+    """The game as seen by me at `now`: my names, my duties first, who is late."""
+    me = [name for name, line in game.keys.items() if any(k.line().split()[:2] == line.split()[:2] for k in my_keys)]
+    limit = game.deadline_hours * 3600 if game.deadline_hours else None
+    duties = [d.model_copy(update={"mine": d.party in me,
+                                   "late": bool(limit and d.since is not None and now - d.since > limit)})
+              for d in game.duties]
+    duties.sort(key=lambda d: not d.mine)
+    return game.model_copy(update={"me": me, "duties": duties, "i_owe": any(d.mine for d in duties)})
+
+
+def _cache_path() -> Path:
+    return home() / "status-cache.json"
+
+
+def _load_cache() -> dict:
+    try:
+        data = json.loads(_cache_path().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def collect(paths: list[Path], now: int | None = None) -> Status:
+    """The status of every game file given, mine first, then by how long they have waited."""
+    from .errors import PbemError
+    from .gamefile import load
+
+    now = int(time.time()) if now is None else now
+    my_keys = [key for _, key in list_keys()]
+    cache, fresh = _load_cache(), {}
+    games, problems = [], []
+    for path in paths:
+        try:
+            info = path.stat()
+            stamp = [info.st_size, info.st_mtime_ns]
+            hit = cache.get(str(path))
+            try:
+                game = Game.model_validate(hit["game"]) if hit and hit.get("stamp") == stamp else None
+            except (ValidationError, TypeError, KeyError):
+                game = None
+            if game is None:
+                game = summarize(load(path)[0], str(path))
+            fresh[str(path)] = {"stamp": stamp, "game": game.model_dump()}
+            games.append(judged(game, my_keys, now))
+        except (PbemError, OSError) as exc:
+            problems.append(f"{path}: {exc}")
+    if fresh != cache:
+        try:
+            write_note(_cache_path(), json.dumps(fresh).encode())
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+    games.sort(key=lambda g: (not g.i_owe, g.finished, min((d.since or now for d in g.duties), default=now)))
+    return Status(now=now, i_owe=any(g.i_owe for g in games), games=games, problems=problems)
+
+
+def _ago(seconds: int) -> str:
+    if seconds < 3600:
+        return f"{max(seconds // 60, 0)} min"
+    if seconds < 48 * 3600:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86400} days"
+
+
+def duty_text(duty: Duty, now: int) -> str:
+    when = f" for {_ago(now - duty.since)}" if duty.since is not None else f" since entry {duty.since_entry}"
+    return f"{'you (' + duty.party + ')' if duty.mine else duty.party} to {duty.what}{when}" + \
+        (" LATE" if duty.late else "")
+
+
+def line(game: Game, now: int) -> str:
+    """One game on one line: a mark if I owe, the game, players, entry count, and whose duty it is."""
+    mark = "*" if game.i_owe else " "
+    head = f"{mark} {game.game} {game.game_id[:8]}  {', '.join(game.players)}  #{game.entries}"
+    if game.finished:
+        return f"{head}  finished: {game.result}"
+    deadline = f"  (deadline {game.deadline_hours} h)" if game.deadline_hours else ""
+    return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline
+
+
+def late_parties(game: Game) -> list[str]:
+    return [d.party for d in game.duties if d.late]
+
+
+def late_line(record: GameFile, now: int | None = None) -> str:
+    """What `pbem show` adds for a game with a deadline: who is late, or that nobody is."""
+    now = int(time.time()) if now is None else now
+    game = judged(summarize(record), [], now)
+    late = [duty_text(d, now) for d in game.duties if d.late]
+    return f"Deadline {game.deadline_hours} h a duty: " + ("; ".join(late) if late else "nobody is late.")
+
+
+def parse_deadline(text: str) -> int:
+    """Hours from '72h', '3d' or '72'."""
+    from .errors import UsageError
+
+    number, unit = (text[:-1], text[-1]) if text[-1:] in ("h", "d") else (text, "h")
+    if not number.isdigit() or not 0 < int(number) * (24 if unit == "d" else 1) <= 24 * 365:
+        raise UsageError(f"--deadline {text!r}: write hours or days, e.g. 72h or 3d (at most a year)")
+    return int(number) * (24 if unit == "d" else 1)
+
+
+__all__ = ["Status", "collect", "judged", "late_parties", "line", "summarize"]
