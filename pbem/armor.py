@@ -5,7 +5,7 @@
     -----END PBEM TURN-----
 
 Reading is forgiving about what mail clients do to text: quoting with "> " (nested too), rewrapping
-(the marker words may be split across lines, the base64 joined or cut anywhere), CRLF line ends and
+(lines joined, or cut anywhere, markers included), CRLF line ends and
 stray spaces. Damage that changes a byte is caught by gzip's CRC, and every entry inside is signed.
 """
 
@@ -21,7 +21,7 @@ import zlib
 from .canonical import MAX_BYTES
 from .errors import RecordError
 
-_QUOTE = r"[\s>]+"  # what may sit between the marker's words once a client quoted or rewrapped it
+_BREAK = r"[\s>]*"  # what may sit inside a marker once a client quoted, rewrapped or cut it
 
 
 def begin(label: str) -> str:
@@ -33,7 +33,7 @@ def end(label: str) -> str:
 
 
 def _marker(word: str, label: str) -> str:
-    return "-----" + _QUOTE.join(re.escape(w) for w in f"{word} PBEM {label}".split()) + "-----"
+    return _BREAK.join(re.escape(c) for c in f"-----{word}PBEM{label}-----")
 
 
 def wrap(label: str, data: bytes) -> str:

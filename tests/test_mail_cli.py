@@ -1,0 +1,176 @@
+"""pbem contact, mail, inbox and status as two players run them, each with their own PBEM_HOME."""
+
+import json
+import shutil
+import ssl
+import subprocess
+from email import message_from_bytes, policy
+
+import pytest
+from aiosmtpd.smtp import AuthResult
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.status import Status
+
+from engine_support import layout_with
+from mail_support import smtp_server
+
+runner = CliRunner()
+LAYOUT = layout_with({"1a": "sun-3", "2a": "moon-4", "2b": "arms-4", "3a": "crown-2", "3b": "crown-ace"})
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    """ann and ben with keys and address books; ann has made a game (ben first, 24 h a duty)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_GAMES", raising=False)
+
+    def run(name, *args):
+        return runner.invoke(app, [str(a) for a in args], env={"PBEM_HOME": str(tmp_path / name),
+                                                               "PBEM_PASSPHRASE": None})
+
+    keys = {}
+    for name in ("ann", "ben"):
+        keys[name] = run(name, "key", "new", name, "--no-passphrase").output.splitlines()[-1]
+    for name in ("ann", "ben"):
+        for other in ("ann", "ben"):
+            run(name, "contact", "add", other, f"{other}@example.org")
+    layout = LAYOUT.to_names()
+    layout["first"] = "ben"
+    (tmp_path / "layout.json").write_text(json.dumps(layout))
+    made = run("ann", "new", "sarcophagus", "-o", "game.json", "--as", "ann", "--player", "ann",
+               f"--player=ben={keys['ben']}", "--layout", "layout.json", "--deadline", "24h")
+    assert made.exit_code == 0, made.output
+    return run
+
+
+def eml(path):
+    return message_from_bytes(path.read_bytes(), policy=policy.default)
+
+
+def test_the_address_book(table, tmp_path):
+    assert table("ann", "contact", "list").output == "ann              ann@example.org\nben              ben@example.org\n"
+    bad = table("ann", "contact", "add", "cat", "cat@example.org\nBcc: eve@example.org")
+    assert (bad.exit_code, bad.output) == (1, "Error: 'cat@example.org\\nBcc: eve@example.org' is not a mail address "
+                                              "(write it as name@example.org)\n")
+    assert table("ann", "contact", "add", "Cat", "cat@example.org").output.startswith("Error: 'Cat' is not a usable name")
+    (tmp_path / "ann" / "contacts.json").unlink()
+    missing = table("ann", "mail", "game.json", "--as", "ann")
+    assert (missing.exit_code, missing.output) == (1, "Error: no mail address for ann, ben: add with 'pbem contact add "
+                                                      "NAME ADDRESS'\n")
+
+
+def test_a_turn_by_mail_and_back(table, tmp_path):
+    first = table("ann", "mail", "game.json", "--as", "ann", "-o", "first.eml")
+    game_id = json.loads((tmp_path / "game.json").read_text())["genesis"]["game_id"]
+    short = game_id[:8]
+    assert (first.exit_code, first.output) == (0, f"Wrote first.eml to ben <ben@example.org>: [pbem sarcophagus "
+                                                  f"{short}] #1: ben to move\n")
+    mail = eml(tmp_path / "first.eml")
+    assert mail["From"] == "ann <ann@example.org>" and mail["Cc"] is None
+    assert mail["Message-ID"].endswith(f".{game_id}@pbem.invalid>") and mail["In-Reply-To"] is None
+    assert [p.get_filename() for p in mail.iter_attachments()] == [f"sarcophagus-{short}.json"]
+    again = table("ann", "mail", "game.json", "--as", "ann")
+    assert (again.exit_code, again.output) == (1, "Error: nothing new to mail: entry 1 was already mailed (--since N "
+                                                  "mails again from entry N; --attach sends the whole file)\n")
+
+    copy = tmp_path / "ben" / "games-files" / f"sarcophagus-{short}.json"
+    read = table("ben", "inbox", "first.eml")
+    assert read.exit_code == 0, read.output
+    assert read.output.splitlines()[:2] == [f"Updated {copy}: entry 1.", "Read 1 mail: 1 game updated."]
+    assert read.output.splitlines()[2].startswith(f"* sarcophagus {short}  ann, ben  #1  you (ben) to move for ")
+    assert read.output.splitlines()[3] == f"    pbem play {copy} --as ben --mail"
+    before = copy.read_bytes()
+    twice = table("ben", "inbox", "first.eml", tmp_path / "first.eml")
+    assert twice.output.splitlines()[0] == "Read 2 mails: nothing new." and copy.read_bytes() == before
+
+    status = table("ben", "status", "--json")
+    assert status.exit_code == 1
+    parsed = Status.model_validate_json(status.output)
+    assert parsed.i_owe and [(d.party, d.what, d.since_entry, d.mine) for d in parsed.games[0].duties] == [
+        ("ben", "move", 1, True)]  # since the table revealed the apex
+
+    played = table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--mail")
+    assert played.exit_code == 0, played.output
+    assert played.output.splitlines()[-1] == (f"Wrote sarcophagus-{short}-5.eml to ann <ann@example.org>: "
+                                              f"[pbem sarcophagus {short}] #5: ann to move")
+    turn = eml(tmp_path / f"sarcophagus-{short}-5.eml")
+    assert turn["In-Reply-To"].strip() == mail["Message-ID"] and mail["Message-ID"] in turn["References"]
+    assert "-----BEGIN PBEM TURN-----" in turn.get_content() and not list(turn.iter_attachments())
+    assert turn.get_content().startswith(f"ben signed entries 2-5 of Sarcophagus {short} (ann, ben).\n"
+                                         "  ben placed coin #0 on 1a\n")
+
+    back = table("ann", "inbox", f"sarcophagus-{short}-5.eml")
+    assert back.output.splitlines()[0] == f"Updated {tmp_path / 'ann' / 'games-files' / copy.name}: entries 2-5."
+    ann_status = table("ann", "status")
+    assert ann_status.exit_code == 1
+    assert ann_status.output.startswith(f"* sarcophagus {short}  ann, ben  #5  you (ann) to move for ")
+    assert ann_status.output.endswith("  (deadline 24 h)\n")
+    late = table("ann", "status", "--at", str(parsed.now + 25 * 3600))
+    assert "you (ann) to move for 25 h LATE  (deadline 24 h)" in late.output
+    shown = table("ann", "show", tmp_path / "ann" / "games-files" / copy.name)
+    assert shown.output.endswith("Deadline 24 h a duty: nobody is late.\n")
+    assert table("ben", "status").exit_code == 0
+
+
+def test_a_rival_turn_is_flagged_as_a_fork_and_kept(table, tmp_path):
+    table("ann", "mail", "game.json", "--as", "ann", "-o", "first.eml")
+    shutil.copy(tmp_path / "game.json", tmp_path / "old.json")
+    table("ben", "inbox", "first.eml")
+    copy = next((tmp_path / "ben" / "games-files").glob("*.json"))
+    assert table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--mail").exit_code == 0
+    # ben signs a second version of entry 2 on another machine (no memory of the first) and mails it too
+    shutil.copytree(tmp_path / "ben" / "keys", tmp_path / "ben2" / "keys")
+    shutil.copy(tmp_path / "ben" / "contacts.json", tmp_path / "ben2" / "contacts.json")
+    assert table("ben2", "play", "old.json", "--as", "ben", "3", "2@2b").exit_code == 0
+    assert table("ben2", "mail", "old.json", "--as", "ben", "--since", "1", "-o", "rival.eml").exit_code == 0
+    short = copy.stem.split("-")[1]
+    assert table("ann", "inbox", f"sarcophagus-{short}-5.eml").exit_code == 0
+    kept = (tmp_path / "ann" / "games-files" / copy.name).read_bytes()
+    rival = table("ann", "inbox", "rival.eml", f"sarcophagus-{short}-5.eml")
+    assert rival.exit_code == 1
+    lines = [line for line in rival.output.splitlines() if line.startswith("Error: FORK:")]
+    assert len(lines) == 1 and "entry 2 by ben: ben signed two different entries for seq 2: '@1a' in both" in lines[0]
+    assert (tmp_path / "ann" / "games-files" / copy.name).read_bytes() == kept
+    evidence = lines[0].split("pbem verify ")[1].rstrip(")").split()
+    checked = table("ann", "verify", *evidence)
+    assert checked.exit_code == 1 and "ben signed two different entries for seq 2" in checked.output
+
+
+def test_sending_needs_tls_and_never_writes_the_password(table, tmp_path, monkeypatch):
+    """STARTTLS with a login against a real server; the password comes from the environment only."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make the test server's certificate")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", tmp_path / "key.pem", "-out", tmp_path / "cert.pem"], check=True, capture_output=True)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        logins.append((auth_data.login, auth_data.password))
+        return AuthResult(success=auth_data.password == b"s3cret-horse", handled=False)  # handled: no reply of its own
+
+    monkeypatch.setenv("PBEM_SMTP_CAFILE", str(tmp_path / "cert.pem"))
+    with smtp_server({"ben@example.org": tmp_path / "box"}, tls_context=context, require_starttls=True,
+                     authenticator=authenticator, auth_required=True) as (port, server):
+        monkeypatch.setenv("PBEM_SMTP_PASSWORD", "wrong")
+        refused = table("ann", "mail", "game.json", "--as", "ann", "--send", "--smtp", f"localhost:{port}",
+                        "--smtp-user", "ann")
+        assert (refused.exit_code, refused.output) == (1, "Error: the SMTP server localhost refused the login of ann\n")
+        monkeypatch.setenv("PBEM_SMTP_PASSWORD", "s3cret-horse")
+        sent = table("ann", "mail", "game.json", "--as", "ann", "--send", "--smtp", f"localhost:{port}",
+                     "--smtp-user", "ann")
+        assert sent.exit_code == 0, sent.output
+        assert sent.output.startswith("Sent to ben <ben@example.org>: [pbem sarcophagus ")
+        clear = table("ann", "mail", "game.json", "--as", "ann", "--send", "--smtp", f"smtp.example.org:{port}",
+                      "--smtp-security", "none", "--since", "0")
+        assert clear.output == "Error: --smtp-security none sends in clear: only to a server on this machine " \
+                               "(localhost)\n"
+    # smtplib tries each offered mechanism before it gives up, so the wrong password may come twice
+    assert set(logins) == {(b"ann", b"wrong"), (b"ann", b"s3cret-horse")} and len(server.received) == 1
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert b"s3cret-horse" not in path.read_bytes(), path
