@@ -274,13 +274,28 @@ def show(path: GameFileArg,
     observer, knowledge = _viewer(rep, name, key)
     shown = rep.game.view(rep.state, observer, knowledge)
     if as_json:
-        typer.echo(json.dumps(shown, indent=2))
+        typer.echo(json.dumps(_json_view(rep, shown), indent=2))
     else:
         typer.echo(board(rep, shown))
     if rep.genesis.deadline_hours and not as_json:
         from .status import late_line
 
         typer.echo(late_line(rep.record))
+
+
+def _json_view(rep, shown: dict) -> dict:
+    """`show --json`: the game's identity and length, then the view, with the referee called by name
+    (in table mode the dealer stays "dealer": any player's program deals) and `next` as the text says it."""
+    from engine.contract import DEALER
+
+    from .render import next_duty
+
+    name = {DEALER: rep.referee} if rep.referee else {}
+    duties = [{**duty, "who": name.get(duty["who"], duty["who"])} for duty in shown["duties"]]
+    owed = next_duty(rep)
+    upcoming = {"who": owed[0], "what": owed[1], "detail": owed[2]} if owed else None
+    return {"game": rep.genesis.game, "game_id": rep.genesis.game_id, "mode": rep.mode, "referee": rep.referee,
+            "entries": rep.seq, **shown, "duties": duties, "next": upcoming}
 
 
 @app.command("html")

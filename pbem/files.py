@@ -14,7 +14,7 @@ from pathlib import Path
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Replace `path` with `data` in one step: readers see the old file or the new one, whole.
-    The mode is the existing file's; for a new file, `mode` (default: 0o666 less the umask)."""
+    The mode is the existing file's (within `mode`); for a new file, `mode` (default: 0o666 less the umask)."""
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     mode = _mode_for(path, mode)
@@ -50,8 +50,10 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
 
 
 def _mode_for(path: Path, mode: int | None) -> int:
+    """The existing file's mode, never more open than `mode` (a page of secrets stays private)."""
     try:
-        return stat.S_IMODE(path.stat().st_mode)
+        kept = stat.S_IMODE(path.stat().st_mode)
+        return kept if mode is None else kept & mode
     except FileNotFoundError:
         pass
     if mode is not None:

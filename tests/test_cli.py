@@ -241,7 +241,7 @@ def test_a_referee_mode_game(home):
         if not duties:
             break
         who = duties[0]["who"]
-        if who == "dealer" or duties[0]["what"] == "open":
+        if who == "ref" or duties[0]["what"] == "open":
             result = pbem("referee", "game.json", "--as", "ref")
         else:
             result = pbem("play", "game.json", "--as", who, "--bot", "random")

@@ -151,3 +151,23 @@ def test_a_move_out_of_turn_order_says_what_is_owed_first(home):
     result = pbem("play", "game.json", "--as", "ben", "discard", "moon-4")
     assert (result.exit_code, result.output) == (1, "Error: discard moon-4: ben owes a move first (place a coin "
                                                     "on 1a (forced))\n")
+
+
+def test_show_json_names_the_referee_and_the_game(refereed):
+    pbem("play", "game.json", "--as", "ann", "3")
+    shown = json.loads(pbem("show", "game.json", "--json").output)
+    game_id = json.loads((refereed / "game.json").read_text())["genesis"]["game_id"]
+    assert {k: shown[k] for k in ("game", "game_id", "mode", "referee", "entries", "duties", "next")} == {
+        "game": "sarcophagus", "game_id": game_id, "mode": "referee", "referee": "ref", "entries": 2,
+        "duties": [{"who": "ref", "what": "reveal", "detail": "turn up 2a, 2b"}],
+        "next": {"who": ["ref"], "what": "reveal", "detail": "turn up 2a, 2b"}}
+
+
+def test_a_rewrite_is_never_more_open_than_asked(tmp_path):
+    from pbem.files import write_atomic
+
+    page = tmp_path / "page.html"
+    page.write_text("public")
+    page.chmod(0o644)
+    write_atomic(page, b"secret", mode=0o600)
+    assert page.stat().st_mode & 0o777 == 0o600 and page.read_bytes() == b"secret"
