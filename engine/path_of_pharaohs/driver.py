@@ -1,0 +1,134 @@
+"""The full-information driver: holds every secret (the deck order, every hand), fulfils every duty.
+For simulation, tests and bots. Never part of a player's normal path: a player's program knows only
+its own hand."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Mapping, Sequence
+
+from engine.contract import DEALER, Duty
+
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
+from .cards import ACTION_CARDS, L3, POINTS, WILD, full_deck
+from .rules import DealerKnowledge, apply, apply_checked, duties, legal_actions, setup
+from .state import Options, State
+
+
+def shuffled_deck(options: Options, rng: random.Random) -> list[int]:
+    """A fresh deck in random order, top first."""
+    deck = full_deck(options.actions)
+    rng.shuffle(deck)
+    return deck
+
+
+Policy = Callable[[State, str, list, random.Random], Action]
+
+
+def random_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+    """Any legal action, each as likely."""
+    return actions[int(rng.random() * len(actions))]
+
+
+def greedy_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+    """Moves as far as it can now, with as few cards (and Wilds) as it can; slows the leader down;
+    keeps its action cards when it discards."""
+    me = state.table.players.index(actor)
+    leader = max(range(len(state.table.players)), key=lambda p: (p != me, state.location[p]))
+
+    def rating(action: Action) -> float:
+        kind = type(action)
+        if kind is Build:
+            points = 0 if state.zeros[me] >> action.pos & 1 else POINTS[action.pos] + 2 * (action.pos == L3)
+            wilds = sum(card == WILD for card, _ in action.terms)
+            return 10 * points + 3 - len(action.terms) - 2 * wilds
+        if kind in (Zero, Sandstorm):
+            return 4 + (action.target == state.table.players[leader]) * 4
+        if kind is Thief:
+            return 3
+        if kind is Discard:
+            return -sum(3 if card in ACTION_CARDS else 0 for card in action.cards) + rng.random()
+        return 0  # stop
+
+    return max(actions, key=rating)
+
+
+class FullInformation:
+    """One play with every secret in hand: the deck order and every dealt card."""
+
+    def __init__(self, options: Options, players: Sequence[str], deck: Sequence[int], first: str,
+                 rng: random.Random | None = None):
+        self.state = setup(options, players, first)
+        self.deck = list(deck)
+        """The deck order, top first: the dealer's secret."""
+        self.cards: dict[int, int] = {}
+        """The card of every slot dealt."""
+        self.known: dict[str, dict[int, int]] = {p: {} for p in self.state.table.players}
+        self.rng = rng or random.Random(0)
+        """The dealer's randomness for reshuffles."""
+        self.log: list[tuple[str, Action]] = []
+
+    def knowledge(self, actor: str):
+        if actor == DEALER:
+            return DealerKnowledge(self.deck, self.cards)
+        return self.known[actor]
+
+    def act(self, actor: str, action: Action, checked: bool = False) -> tuple:
+        """Apply an act with its private parts, and keep every secret up to date."""
+        before = self.state
+        if checked:
+            self.state, events = apply_checked(before, actor, action)
+        else:
+            self.state, events = apply(before, actor, action, self.knowledge(actor))
+        kind = type(action)
+        if kind is Reveal:
+            del self.deck[0]
+        elif kind is Deal:
+            k = len(action.slots)
+            cards = self.deck[:k]
+            del self.deck[:k]
+            owner = self.known[action.player]
+            for slot, card in zip(action.slots, cards):
+                self.cards[slot] = owner[slot] = card
+        elif kind is Shuffle:
+            self.deck = list(before.discards)
+            self.rng.shuffle(self.deck)
+        elif kind is Steal:
+            thief, victim = self.known[before.mover], self.known[before.table.players[before.victim]]
+            for slot in action.slots:
+                thief[slot] = victim.pop(slot)
+        self.log.append((actor, action))
+        return events
+
+    def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+        """Fulfil the duty owed now."""
+        return self._fulfil(duties(self.state)[0], policies, rng)
+
+    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+        """The dealer's reveals, deals and shuffles need no choice; a steal is chosen at random, as
+        the trust layer's fair randomness would; the players ask their policies."""
+        who = duty.who
+        actions = legal_actions(self.state, who, self.knowledge(who))
+        if who == DEALER:
+            choice = actions[int(rng.random() * len(actions))] if duty.what == "steal" else actions[0]
+            return self.act(who, choice, checked=True)
+        return self.act(who, policies[who](self.state, who, actions, rng), checked=True)
+
+    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000) -> list:
+        events: list = []
+        for _ in range(limit):
+            owed = duties(self.state)
+            if not owed:
+                return events
+            events += self._fulfil(owed[0], policies, rng)
+        raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
+
+
+def random_game(players: Sequence[str], options: Options, rng: random.Random, policy: Policy = random_policy):
+    """Deal and play one whole game; returns the driver at the end."""
+    game = FullInformation(options, players, shuffled_deck(options, rng), rng.choice(list(players)), rng)
+    game.play({p: policy for p in players}, rng)  # raises if the game does not end
+    return game
+
+
+__all__ = ["FullInformation", "greedy_policy", "random_game", "random_policy", "shuffled_deck", "Stop"]

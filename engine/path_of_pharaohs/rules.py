@@ -1,0 +1,775 @@
+"""Path of Pharaohs rules (docs/rules/path-of-pharaohs.md) as pure functions over the public State.
+
+`apply` copies the state once into a `_Play`, performs the act, then `settle`s: it runs every step
+the rules take on their own (a turn's start and end, markers taking their places, bumps, skipped
+turns, draws from an empty pile, the stalled-game end) until somebody owes an act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
+
+from .actions import (Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief,
+                      Zero)
+from .cards import (ALEXANDRIA, BASES, BRIDGES, BUMP_BACK, CARD_KINDS, COMPLETION_BONUS, DOUBLE,
+                    L1_MIDDLE, L3, MAX_TERMS, MUMMIES, POINTS, SANDS_TO_WAKE, SANDSTORM, THIEF,
+                    UPPER, WILD, ZERO, A, B, card_name, pos_name)
+from .events import (BaseDealt, BaseLeftEmpty, BaseRejected, Built, Completed, Dealt, Discarded,
+                     Finished, Moved, MummyWakes, Retreated, SandsAdvanced, SandstormDiscarded,
+                     SandstormGiven, Settled, Shuffled, Skipped, Stolen, Stopped, ThiefPlayed,
+                     ZeroPlayed)
+from .notation import format_action
+from .state import (DISCARD, DRAW, OVER, PLAY, SETUP, START, Options, State, Table, Term,
+                    cards_on)
+
+PlayerKnowledge = Mapping[int, int]
+"""What a player privately knows: the card each slot in their hand holds (other slots ignored)."""
+
+HAND_LIMIT = 7
+DRAW_COUNT = 3
+FIRST_HAND = 5
+STEAL_COUNT = 2
+_NAME_FORBIDDEN = set(" \t\n@:#=")
+
+
+@dataclass(frozen=True, slots=True)
+class DealerKnowledge:
+    """What the dealer privately knows: the deck order (top first) and the card of every slot dealt."""
+
+    deck: Sequence[int]
+    cards: Mapping[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    scores: dict[str, int]
+    """Each marker's final location."""
+    winners: tuple[str, ...]
+    ranking: tuple[tuple[str, ...], ...]
+    """Players from first to last; players sharing a place share a group."""
+    how: str
+    """"alexandria" (a marker ended a turn on 13) or "stalled" (a full round without a card)."""
+
+
+# ---------------------------------------------------------------- setup
+
+def parse_options(raw: Mapping[str, str]) -> Options:
+    options = {}
+    for key, value in raw.items():
+        if key != "actions":
+            raise InvalidSetup(f"unknown option {key!r} (options: actions)")
+        parts = str(value).split(",")
+        if len(parts) != 4 or not all(p.strip().isdigit() and int(p) <= 20 for p in parts):
+            raise InvalidSetup("option actions is four counts 0-20 (Zero Block Value, Wild, Thief, Sandstorm), "
+                               f"e.g. 5,5,5,5, not {value!r}")
+        options["actions"] = tuple(int(p) for p in parts)
+    return Options(**options)
+
+
+def make_table(options: Options, players: Sequence[str]) -> Table:
+    players = tuple(players)
+    if not 3 <= len(players) <= 6:
+        raise InvalidSetup(f"Path of Pharaohs is for 3 to 6 players, not {len(players)}")
+    if len(set(players)) != len(players) or DEALER in players or not all(players):
+        raise InvalidSetup(f"player names must be distinct, non-empty and not {DEALER!r}")
+    if any(_NAME_FORBIDDEN & set(p) for p in players):
+        raise InvalidSetup("a player name cannot hold spaces, @, :, # or = (the notation uses them)")
+    return Table(players, options)
+
+
+def setup(options: Options, players: Sequence[str], first: str) -> State:
+    """A new play: the dealer owes the bases (left, then right, for each player from the first),
+    then five cards to each player in the same order."""
+    table = make_table(options, players)
+    if first not in table.players:
+        raise InvalidSetup(f"the first player {first!r} is not among the players")
+    n, f = len(table.players), table.players.index(first)
+    order = [(f + i) % n for i in range(n)]
+    return State(
+        table=table, deck=options.deck_size, discards=(), slot_card=(), hands=((),) * n,
+        pyramids=((None,) * 6,) * n, zeros=(0,) * n, location=(0,) * n, space=(None,) * n,
+        sands=0, mummies=0, storms=(False,) * n, turn=f, phase=SETUP,
+        owed_bases=tuple((p, pos) for p in order for pos in BASES),
+        owed_deal=tuple((p, FIRST_HAND) for p in order),
+    )
+
+
+# ---------------------------------------------------------------- reading the state
+
+def duties(s: State) -> tuple[Duty, ...]:
+    """Who owes what now: one party at a time (the game is sequential)."""
+    if s.cached_duties is None:
+        s.cached_duties = _compute_duties(s)
+    return s.cached_duties
+
+
+def _compute_duties(s: State) -> tuple[Duty, ...]:
+    players = s.table.players
+    if s.phase == OVER:
+        return ()
+    if s.owed_bases:
+        if not s.deck:
+            return (Duty(DEALER, "shuffle", "shuffle the discard pile into a new deck"),)
+        p, pos = s.owed_bases[0]
+        return (Duty(DEALER, "reveal", f"turn up a base card for {players[p]}'s {pos_name(pos)}"),)
+    if s.victim is not None:
+        k = min(STEAL_COUNT, len(s.hands[s.victim]))
+        return (Duty(DEALER, "steal", f"move {k} random card{'s' * (k != 1)} from {players[s.victim]}'s "
+                                      f"hand to {s.mover}"),)
+    if s.owed_deal:
+        if not s.deck:
+            return (Duty(DEALER, "shuffle", "shuffle the discard pile into a new deck"),)
+        p, count = s.owed_deal[0]
+        k = min(count, s.deck)
+        return (Duty(DEALER, "deal", f"deal {k} card{'s' * (k != 1)} to {players[p]}"),)
+    if s.phase == DISCARD:
+        k = len(s.hands[s.turn]) - HAND_LIMIT
+        return (Duty(s.mover, "discard", f"discard {k} card{'s' * (k != 1)}, down to seven"),)
+    return (Duty(s.mover, "move", "place cards, play action cards, or stop"),)
+
+
+def fillable(pyramid, pos: int) -> bool:
+    """An empty position whose bridged positions are filled (the level-1 middle: whenever empty)."""
+    if pyramid[pos] is not None:
+        return False
+    below = BRIDGES.get(pos)
+    return below is None or (pyramid[below[0]] is not None and pyramid[below[1]] is not None)
+
+
+def to_bridge(pyramid, pos: int) -> int:
+    """The value an upper position must hold: the difference of the two it bridges."""
+    left, right = BRIDGES[pos]
+    return abs(pyramid[left][0] - pyramid[right][0])
+
+
+def public_counts(s: State) -> list[int]:
+    """How many cards of each kind lie face up: discards, pyramids, Zero cards, Sandstorms in front."""
+    counts = [0] * len(CARD_KINDS)
+    for card in s.discards:
+        counts[card] += 1
+    for pyramid, zeros in zip(s.pyramids, s.zeros):
+        for card in cards_on(pyramid, zeros):
+            counts[card] += 1
+    counts[SANDSTORM] += sum(s.storms)
+    return counts
+
+
+def card_total(s: State) -> int:
+    """Every card counted where it lies: the deck, the discards, hands, pyramids, Sandstorms in front.
+    Always the deck's size (the property tests hold the rules to it)."""
+    on_pyramids = sum(len(cards_on(p, z)) for p, z in zip(s.pyramids, s.zeros))
+    return s.deck + len(s.discards) + sum(map(len, s.hands)) + on_pyramids + sum(s.storms)
+
+
+def closed(s: State, location: int) -> bool:
+    """A woken mummy has closed this location's B space."""
+    return location in MUMMIES[:s.mummies]
+
+
+def free_space(s: State, location: int) -> int | None:
+    """The space a marker arriving at `location` (above 0) would take: A before B; None if full."""
+    taken = [sp for loc, sp in zip(s.location, s.space) if loc == location and sp is not None]
+    if A not in taken:
+        return A
+    if location in DOUBLE and not closed(s, location) and B not in taken:
+        return B
+    return None
+
+
+# ---------------------------------------------------------------- legality
+
+_KINDS = {Build: "move", Zero: "move", Thief: "move", Sandstorm: "move", Stop: "move", Discard: "discard",
+          Reveal: "reveal", Deal: "deal", Shuffle: "shuffle", Steal: "steal"}
+
+
+class _Text:
+    """An action's notation, formatted only if an error message needs it."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: Action):
+        self.action = action
+
+    def __str__(self) -> str:
+        return format_action(self.action)
+
+
+def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
+    """The action made complete and canonical (slots filled in from `knowledge`, terms in order),
+    or IllegalAction saying why not. `knowledge` is what the actor privately knows (PlayerKnowledge
+    or DealerKnowledge); without it, what only the trust layer can prove (that a slot holds the card
+    played, that the dealer dealt the deck's top cards) is left to it."""
+    text = _Text(action)
+    owed = duties(s)
+    kind = _KINDS.get(type(action))
+    if kind is None:
+        raise IllegalAction(text, "not a Path of Pharaohs action")
+    if not owed:
+        raise NotYourDuty(text, "the game is over")
+    duty = owed[0]
+    if duty.who != actor:
+        reason = f"not {actor}'s turn" if kind == "move" else f"{actor} owes nothing of the kind"
+        raise NotYourDuty(text, reason, (duty.who,))
+    if duty.what != kind:
+        raise NotYourDuty(text, f"{actor} must {duty.detail} first")
+    if kind == "move":
+        return _check_move(s, action, knowledge, text)
+    if kind == "discard":
+        need = len(s.hands[s.turn]) - HAND_LIMIT
+        if len(action.cards) != need:
+            raise IllegalAction(text, f"discard exactly {need} card{'s' * (need != 1)}, down to seven")
+        return Discard(action.cards, _slots_for(s, action.cards, action.slots, knowledge, text))
+    return _check_dealer(s, action, knowledge, text)
+
+
+def _check_move(s: State, action: Action, knowledge, text) -> Action:
+    if isinstance(action, Stop):
+        return action
+    if isinstance(action, Build):
+        problem = build_problem(s.pyramids[s.turn], action.pos, action.terms)
+        if problem:
+            raise IllegalAction(text, problem)
+        terms, slots = action.terms, action.slots
+        if len(terms) > 1:
+            order = sorted(range(len(terms)), key=lambda i: (-terms[i][1], terms[i][0]))
+            terms = tuple(terms[i] for i in order)
+            slots = None if slots is None else tuple(slots[i] for i in order)
+        cards = tuple(card for card, _ in terms)
+        return Build(action.pos, terms, _slots_for(s, cards, slots, knowledge, text))
+    target = _opponent(s, action.target, text)
+    if isinstance(action, Zero):
+        pyramid = s.pyramids[target]
+        if action.pos not in UPPER:
+            raise IllegalAction(text, "a Zero Block Value goes on a level-2 or level-3 position")
+        if not fillable(pyramid, action.pos):
+            why = "is filled" if pyramid[action.pos] is not None else "cannot be filled yet"
+            raise IllegalAction(text, f"{action.target}'s {pos_name(action.pos)} {why}")
+        if s.zeros[target] >> action.pos & 1:
+            raise IllegalAction(text, f"{action.target}'s {pos_name(action.pos)} already holds a Zero Block Value")
+        return Zero(action.target, action.pos, _slot_for(s, ZERO, action.slot, knowledge, text))
+    if isinstance(action, Thief):
+        if not s.hands[target]:
+            raise IllegalAction(text, f"{action.target} holds no cards")
+        return Thief(action.target, _slot_for(s, THIEF, action.slot, knowledge, text))
+    if s.storms[target]:
+        raise IllegalAction(text, f"a Sandstorm already lies in front of {action.target}")
+    return Sandstorm(action.target, _slot_for(s, SANDSTORM, action.slot, knowledge, text))
+
+
+def _opponent(s: State, name: str, text) -> int:
+    players = s.table.players
+    if name not in players:
+        raise IllegalAction(text, f"{name!r} is not a player (players: {', '.join(players)})")
+    if name == s.mover:
+        raise IllegalAction(text, "an action card is played on an opponent, not on yourself")
+    return players.index(name)
+
+
+def build_problem(pyramid, pos: int, terms: tuple[Term, ...]) -> str | None:
+    """Why these cards cannot go on this position of this pyramid (None if they can)."""
+    where = pos_name(pos)
+    if pos in BASES:
+        return f"the base {where} is dealt from the deck, never played from hand"
+    if pyramid[pos] is not None:
+        return f"{where} is already filled"
+    if not fillable(pyramid, pos):
+        return f"{where} needs both positions it bridges filled first"
+    if not 1 <= len(terms) <= (1 if pos == L1_MIDDLE else MAX_TERMS):
+        return "the level-1 middle takes one card" if pos == L1_MIDDLE else "one to three cards fill a position"
+    for card, value in terms:
+        if card == WILD:
+            if not -9 <= value <= 9:
+                return "a Wild counts a value from 0 to 9"
+        elif not 0 <= card <= 9:
+            return f"only value cards and Wilds are placed on a pyramid, not {card_name(card)}"
+        elif abs(value) != card:
+            return f"a {card} counts {card} or -{card}"
+    if len(terms) == 1:
+        if terms[0][1] < 0:
+            return "a single card counts plus its value"
+        if pos == L1_MIDDLE:
+            return None
+        need = to_bridge(pyramid, pos)
+        return None if terms[0][1] == need else f"{where} needs {need}"
+    values = [value for _, value in terms]
+    if 0 in values:
+        return "in a combination no card counts 0"
+    if any(-v in values for v in values):
+        return "in a combination no two cards cancel (+x and -x)"
+    need = to_bridge(pyramid, pos)
+    if sum(values) != need:
+        return f"{where} needs {need}, and these cards make {sum(values)}"
+    return None
+
+
+def _slots_for(s: State, cards: tuple[int, ...], slots, knowledge, text) -> tuple[int, ...]:
+    """The hand slots the cards come from: as named (checked against `knowledge` if given), or
+    found in `knowledge`, lowest slot first."""
+    hand = s.hands[s.turn]
+    if slots is not None:
+        if len(slots) != len(cards) or len(set(slots)) != len(slots):
+            raise IllegalAction(text, "name one distinct slot for each card")
+        for slot, card in zip(slots, cards):
+            if slot not in hand:
+                raise IllegalAction(text, f"#{slot} is not in your hand")
+            if knowledge is not None and knowledge.get(slot) != card:
+                raise IllegalAction(text, f"#{slot} holds a {card_name(knowledge.get(slot))}, not a {card_name(card)}")
+        return tuple(slots)
+    if knowledge is None:
+        raise IllegalAction(text, "say which slot each card comes from (e.g. 5#12)")
+    free = sorted(hand)
+    chosen = []
+    for card in cards:
+        slot = next((slot for slot in free if knowledge.get(slot) == card), None)
+        if slot is None:
+            held = " ".join(sorted(card_name(knowledge[x]) for x in hand if x in knowledge)) or "nothing"
+            raise IllegalAction(text, f"not enough {card_name(card)} in your hand (you hold {held})")
+        free.remove(slot)
+        chosen.append(slot)
+    return tuple(chosen)
+
+
+def _slot_for(s: State, card: int, slot, knowledge, text) -> int:
+    return _slots_for(s, (card,), None if slot is None else (slot,), knowledge, text)[0]
+
+
+def _check_dealer(s: State, action: Action, knowledge, text) -> Action:
+    if isinstance(action, Shuffle):
+        return action
+    if isinstance(action, Reveal):
+        if action.card not in CARD_KINDS:
+            raise IllegalAction(text, "not a card")
+        if knowledge is not None and action.card != knowledge.deck[0]:
+            raise IllegalAction(text, f"the top card of the deck is {card_name(knowledge.deck[0])}")
+        if public_counts(s)[action.card] >= s.table.options.counts[action.card]:
+            raise IllegalAction(text, f"every {card_name(action.card)} of the deck is already face up")
+        return action
+    if isinstance(action, Deal):
+        player, count = s.owed_deal[0]
+        k = min(count, s.deck)
+        first = len(s.slot_card)
+        if action.player != s.table.players[player]:
+            raise IllegalAction(text, f"the dealer owes cards to {s.table.players[player]}")
+        if action.slots != tuple(range(first, first + k)):
+            raise IllegalAction(text, f"deal exactly {k} cards, into slots #{first} to #{first + k - 1}")
+        if action.cards is not None:
+            if len(action.cards) != k or any(card not in CARD_KINDS for card in action.cards):
+                raise IllegalAction(text, "one card for each slot")
+            if knowledge is not None and tuple(action.cards) != tuple(knowledge.deck[:k]):
+                raise IllegalAction(text, "these are not the top cards of the deck")
+        return action
+    hand = s.hands[s.victim]
+    k = min(STEAL_COUNT, len(hand))
+    slots = action.slots
+    if len(slots) != k or len(set(slots)) != k or not set(slots) <= set(hand):
+        raise IllegalAction(text, f"take {k} distinct slots from {s.table.players[s.victim]}'s hand")
+    order = sorted(range(k), key=slots.__getitem__)
+    cards = action.cards
+    if cards is not None:
+        if len(cards) != k:
+            raise IllegalAction(text, "one card for each slot")
+        if knowledge is not None and any(knowledge.cards.get(x) != c for x, c in zip(slots, cards)):
+            raise IllegalAction(text, "a slot does not hold that card")
+        cards = tuple(cards[i] for i in order)
+    return Steal(tuple(slots[i] for i in order), cards)
+
+
+# ---------------------------------------------------------------- every legal act
+
+def legal_actions(s: State, actor: str, knowledge=None) -> list[Action]:
+    """Every legal act of `actor` now, complete and canonical, as `check` would return it.
+    A player's cards need their hand as `knowledge` (without it only `stop` is listed); the dealer's
+    reveal and deals need the deck order; a steal lists every choice randomness may make."""
+    owed = duties(s)
+    if not owed or owed[0].who != actor:
+        return []
+    what = owed[0].what
+    if what == "shuffle":
+        return [Shuffle()]
+    if what == "reveal":
+        return [Reveal(knowledge.deck[0])] if knowledge is not None else []
+    if what == "deal":
+        player, count = s.owed_deal[0]
+        k, first = min(count, s.deck), len(s.slot_card)
+        cards = None if knowledge is None else tuple(knowledge.deck[:k])
+        return [Deal(s.table.players[player], tuple(range(first, first + k)), cards)]
+    if what == "steal":
+        hand = sorted(s.hands[s.victim])
+        return [Steal(slots, None if knowledge is None else tuple(knowledge.cards[x] for x in slots))
+                for slots in combinations(hand, min(STEAL_COUNT, len(hand)))]
+    if knowledge is None:
+        return [Stop()] if what == "move" else []
+    by_card: dict[int, list[int]] = {}
+    for slot in sorted(s.hands[s.turn]):
+        by_card.setdefault(knowledge[slot], []).append(slot)
+    if what == "discard":
+        return _discards(by_card, len(s.hands[s.turn]) - HAND_LIMIT)
+    return _moves(s, by_card)
+
+
+def _moves(s: State, by_card: dict[int, list[int]]) -> list[Action]:
+    out: list[Action] = []
+    me = s.turn
+    pyramid = s.pyramids[me]
+    counts = {card: len(slots) for card, slots in by_card.items()}
+    for pos in range(6):
+        if pos in BASES or not fillable(pyramid, pos):
+            continue
+        for terms in _fillings(pyramid, pos, counts):
+            used: dict[int, int] = {}
+            slots = []
+            for card, _ in terms:
+                i = used.get(card, 0)
+                slots.append(by_card[card][i])
+                used[card] = i + 1
+            out.append(Build(pos, terms, tuple(slots)))
+    players = s.table.players
+    opponents = [p for p in range(len(players)) if p != me]
+    if ZERO in by_card:
+        slot = by_card[ZERO][0]
+        for p in opponents:
+            for pos in UPPER:
+                if fillable(s.pyramids[p], pos) and not s.zeros[p] >> pos & 1:
+                    out.append(Zero(players[p], pos, slot))
+    if THIEF in by_card:
+        out += [Thief(players[p], by_card[THIEF][0]) for p in opponents if s.hands[p]]
+    if SANDSTORM in by_card:
+        out += [Sandstorm(players[p], by_card[SANDSTORM][0]) for p in opponents if not s.storms[p]]
+    out.append(Stop())
+    return out
+
+
+def _fillings(pyramid, pos: int, counts: dict[int, int]) -> list[tuple[Term, ...]]:
+    """Every canonical set of terms that fills `pos` from a hand with these card counts."""
+    wild = counts.get(WILD, 0)
+    if pos == L1_MIDDLE:
+        singles = [((v, v),) for v in range(10) if counts.get(v)]
+        return singles + ([((WILD, v),) for v in range(10)] if wild else [])
+    need = to_bridge(pyramid, pos)
+    out: list[tuple[Term, ...]] = []
+    if counts.get(need):
+        out.append(((need, need),))
+    if wild:
+        out.append(((WILD, need),))
+    kinds: list[Term] = []
+    for v in range(1, 10):
+        if counts.get(v):
+            kinds += [(v, v), (v, -v)]
+    if wild:
+        kinds += [(WILD, x) for x in range(-9, 10) if x]
+    kinds.sort(key=lambda t: (-t[1], t[0]))
+    index: dict[int, list[int]] = {}
+    for i, (_, value) in enumerate(kinds):
+        index.setdefault(value, []).append(i)
+    n = len(kinds)
+    for i in range(n):
+        c1, v1 = kinds[i]
+        for k in index.get(need - v1, ()):
+            if k >= i and v1 != -kinds[k][1] and _enough(counts, (c1, kinds[k][0])):
+                out.append((kinds[i], kinds[k]))
+        for j in range(i, n):
+            c2, v2 = kinds[j]
+            if v1 == -v2:
+                continue
+            for k in index.get(need - v1 - v2, ()):
+                c3, v3 = kinds[k]
+                if k >= j and v3 != -v1 and v3 != -v2 and _enough(counts, (c1, c2, c3)):
+                    out.append((kinds[i], kinds[j], kinds[k]))
+    return out
+
+
+def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
+    for card in cards:
+        if cards.count(card) > counts.get(card, 0):
+            return False
+    return True
+
+
+def _discards(by_card: dict[int, list[int]], k: int) -> list[Action]:
+    """Every choice of `k` cards to discard (which copy of a card does not matter: lowest slots)."""
+    pool = [card for card in sorted(by_card) for _ in by_card[card]]
+    out = []
+    for chosen in sorted(set(combinations(pool, k))):
+        used: dict[int, int] = {}
+        slots = []
+        for card in chosen:
+            i = used.get(card, 0)
+            slots.append(by_card[card][i])
+            used[card] = i + 1
+        out.append(Discard(chosen, tuple(slots)))
+    return out
+
+
+# ---------------------------------------------------------------- applying
+
+def apply(s: State, actor: str, action: Action, knowledge=None) -> tuple[State, tuple]:
+    """Apply one act of `actor` (checked first); returns the next state and what happened."""
+    return apply_checked(s, actor, check(s, actor, action, knowledge))
+
+
+def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
+    """`apply` for an action already complete and legal (from `check` or `legal_actions`)."""
+    play = _Play(s)
+    play.perform(action)
+    play.settle()
+    return play.s, tuple(play.events)
+
+
+def outcome(s: State) -> Outcome | None:
+    """Final locations, winners and ranking once the game is over, else None."""
+    if s.phase != OVER:
+        return None
+    players = s.table.players
+    scores = {p: loc for p, loc in zip(players, s.location)}
+    winners = tuple(players[i] for i in s.winners)
+    rest = sorted({scores[p] for p in players if p not in winners}, reverse=True)
+    ranking = (winners,) + tuple(tuple(p for p in players if p not in winners and scores[p] == loc)
+                                 for loc in rest)
+    return Outcome(scores, winners, ranking, "stalled" if s.idle >= len(players) else "alexandria")
+
+
+def _with(items: tuple, i: int, value) -> tuple:
+    return items[:i] + (value,) + items[i + 1:]
+
+
+class _Play:
+    """Builds the next state in place from one copy, then returns it settled."""
+
+    __slots__ = ("s", "events", "names")
+
+    def __init__(self, before: State):
+        self.s = before.copy()
+        self.names = before.table.players
+        self.events: list = []
+
+    # -- the acts
+
+    def perform(self, action: Action) -> None:
+        s = self.s
+        kind = type(action)
+        if kind is Build:
+            self._build(action)
+        elif kind is Stop:
+            self.events.append(Stopped(s.mover))
+            self._end_turn()
+        elif kind is Reveal:
+            self._reveal(action.card)
+        elif kind is Deal:
+            self._deal(action)
+        elif kind is Shuffle:
+            self.events.append(Shuffled(len(s.discards)))
+            s.deck, s.discards = len(s.discards), ()
+        elif kind is Steal:
+            victim, me = s.victim, s.turn
+            hands = list(s.hands)
+            hands[victim] = tuple(x for x in hands[victim] if x not in action.slots)
+            hands[me] = hands[me] + action.slots
+            s.hands, s.victim = tuple(hands), None
+            self.events.append(Stolen(s.mover, self.names[victim], len(action.slots)))
+        elif kind is Discard:
+            self._from_hand(action.slots, action.cards)
+            s.discards += action.cards
+            self.events.append(Discarded(s.mover, action.cards))
+            self._finish_turn()
+        else:
+            self._action_card(action)
+
+    def _from_hand(self, slots: tuple[int, ...], cards: tuple[int, ...]) -> None:
+        """The mover plays these slots: they leave the hand and their cards become public."""
+        s = self.s
+        s.hands = _with(s.hands, s.turn, tuple(x for x in s.hands[s.turn] if x not in slots))
+        slot_card = list(s.slot_card)
+        for slot, card in zip(slots, cards):
+            slot_card[slot] = card
+        s.slot_card = tuple(slot_card)
+
+    def _build(self, action: Build) -> None:
+        s = self.s
+        me, pos, terms = s.turn, action.pos, action.terms
+        self._from_hand(action.slots, tuple(card for card, _ in terms))
+        value = sum(v for _, v in terms)
+        pyramid = _with(s.pyramids[me], pos, (value, terms))
+        points = 0 if s.zeros[me] >> pos & 1 else POINTS[pos]
+        s.built = True
+        self.events.append(Built(s.mover, pos, terms, value, points))
+        if pos == L3:
+            cards = cards_on(pyramid, s.zeros[me])
+            s.discards += tuple(cards)
+            s.zeros = _with(s.zeros, me, 0)
+            pyramid = (None,) * 6
+            s.owed_bases += tuple((me, base) for base in BASES)
+            self.events.append(Completed(s.mover, len(cards)))
+            points += COMPLETION_BONUS
+        s.pyramids = _with(s.pyramids, me, pyramid)
+        if points and s.location[me] < ALEXANDRIA:
+            s.location = _with(s.location, me, min(ALEXANDRIA, s.location[me] + points))
+            s.space = _with(s.space, me, None)
+            self.events.append(Moved(s.mover, s.location[me]))
+
+    def _action_card(self, action: Zero | Thief | Sandstorm) -> None:
+        s = self.s
+        target = self.names.index(action.target)
+        if type(action) is Zero:
+            self._from_hand((action.slot,), (ZERO,))
+            s.zeros = _with(s.zeros, target, s.zeros[target] | 1 << action.pos)
+            self.events.append(ZeroPlayed(s.mover, action.target, action.pos))
+        elif type(action) is Thief:
+            self._from_hand((action.slot,), (THIEF,))
+            s.discards += (THIEF,)
+            s.victim = target
+            self.events.append(ThiefPlayed(s.mover, action.target))
+        else:
+            self._from_hand((action.slot,), (SANDSTORM,))
+            s.storms = _with(s.storms, target, True)
+            self.events.append(SandstormGiven(s.mover, action.target))
+            self._advance_sands()
+
+    def _reveal(self, card: int) -> None:
+        s = self.s
+        s.deck -= 1
+        player, pos = s.owed_bases[0]
+        if card <= 9:
+            s.pyramids = _with(s.pyramids, player, _with(s.pyramids[player], pos, (card, ((card, card),))))
+            s.owed_bases = s.owed_bases[1:]
+            self.events.append(BaseDealt(self.names[player], pos, card))
+            return
+        s.discards += (card,)
+        self.events.append(BaseRejected(self.names[player], card))
+        if card == SANDSTORM:
+            self._advance_sands()
+
+    def _deal(self, action: Deal) -> None:
+        s = self.s
+        player, count = s.owed_deal[0]
+        k = len(action.slots)
+        s.deck -= k
+        s.slot_card += (None,) * k
+        s.hands = _with(s.hands, player, s.hands[player] + action.slots)
+        s.owed_deal = ((player, count - k),) + s.owed_deal[1:] if count > k else s.owed_deal[1:]
+        if s.phase == DRAW:
+            s.drew = True
+        self.events.append(Dealt(self.names[player], k))
+
+    # -- the Sands of Time and the path
+
+    def _advance_sands(self) -> None:
+        s = self.s
+        if s.mummies == len(MUMMIES):
+            return  # no mummy left: the track does nothing
+        s.sands += 1
+        self.events.append(SandsAdvanced(s.sands))
+        if s.sands < SANDS_TO_WAKE:
+            return
+        location = MUMMIES[s.mummies]
+        s.mummies += 1
+        s.sands = 0
+        self.events.append(MummyWakes(location))
+        for p in range(len(self.names)):
+            if s.location[p] == location and s.space[p] == B:
+                self._fall_back(p, location - 1, "mummy")
+
+    def _fall_back(self, p: int, start: int, why: str) -> None:
+        """Marker `p` goes to `start`, then back one at a time to a location with a free space."""
+        s = self.s
+        s.space = _with(s.space, p, None)
+        location = max(0, start)
+        space = None
+        while location > 0:
+            space = free_space(s, location)
+            if space is not None:
+                break
+            location -= 1
+        s.location = _with(s.location, p, location)
+        s.space = _with(s.space, p, space)
+        self.events.append(Retreated(self.names[p], location, space, why))
+
+    def _take_place(self) -> None:
+        """The mover's marker takes its location at the end of the turn, bumping if it must."""
+        s = self.s
+        me = s.turn
+        location = s.location[me]
+        if location == 0 or s.space[me] is not None:
+            return
+        space = free_space(s, location)
+        bumped = None
+        if space is None:
+            space = B if location in DOUBLE and not closed(s, location) else A
+            bumped = next(p for p in range(len(self.names)) if s.location[p] == location and s.space[p] == space)
+        s.space = _with(s.space, me, space)
+        self.events.append(Settled(s.mover, location, space))
+        if bumped is not None:
+            self._fall_back(bumped, location - BUMP_BACK, "bumped")
+
+    # -- a turn's course
+
+    def _end_turn(self) -> None:
+        s = self.s
+        self._take_place()
+        if s.location[s.turn] == ALEXANDRIA:
+            s.phase, s.winners = OVER, (s.turn,)
+            self.events.append(Finished((s.mover,), "alexandria"))
+            return
+        s.phase = DRAW
+        s.owed_deal += ((s.turn, DRAW_COUNT),)
+
+    def _finish_turn(self) -> None:
+        s = self.s
+        me = s.turn
+        if s.storms[me]:
+            s.storms = _with(s.storms, me, False)
+            s.discards += (SANDSTORM,)
+            self.events.append(SandstormDiscarded(s.mover))
+        s.idle = 0 if s.built or s.drew else s.idle + 1
+        if s.idle >= len(self.names):
+            best = max(s.location)
+            s.phase = OVER
+            s.winners = tuple(p for p in range(len(self.names)) if s.location[p] == best)
+            self.events.append(Finished(tuple(self.names[p] for p in s.winners), "stalled"))
+            return
+        s.turn = (me + 1) % len(self.names)
+        s.phase, s.built, s.drew = START, False, False
+
+    def settle(self) -> None:
+        """Run the rules forward until someone owes an act."""
+        s = self.s
+        while s.phase != OVER:
+            if s.owed_bases:
+                if s.deck or any(card <= 9 for card in s.discards):
+                    return  # a reveal, or a shuffle first
+                player, pos = s.owed_bases[0]
+                s.owed_bases = s.owed_bases[1:]
+                self.events.append(BaseLeftEmpty(self.names[player], pos))
+                continue
+            if s.victim is not None:
+                return
+            if s.owed_deal:
+                if s.deck or s.discards:
+                    return  # a deal, or a shuffle first
+                s.owed_deal = s.owed_deal[1:]  # nothing left to draw
+                continue
+            phase = s.phase
+            if phase == SETUP:
+                s.phase = START
+            elif phase == START:
+                me = s.turn
+                s.owed_bases = tuple((me, base) for base in BASES if s.pyramids[me][base] is None)
+                s.phase = PLAY
+                if s.storms[me] or not s.hands[me]:
+                    self.events.append(Skipped(s.mover, "a Sandstorm" if s.storms[me] else "no cards"))
+                    self._end_turn()
+            elif phase == PLAY:
+                if s.hands[s.turn]:
+                    return
+                self.events.append(Stopped(s.mover))
+                self._end_turn()
+            elif phase == DRAW:
+                if len(s.hands[s.turn]) > HAND_LIMIT:
+                    s.phase = DISCARD
+                    return
+                self._finish_turn()
+            else:
+                return  # DISCARD: the mover chooses

@@ -1,0 +1,55 @@
+"""What one participant may see. The only place that decides it: the public state, plus the
+observer's own hand when they pass their own knowledge (the dealer: the deck order)."""
+
+from __future__ import annotations
+
+from engine.contract import DEALER
+
+from .cards import MUMMIES, POSITION_NAMES, card_name
+from .notation import format_terms
+from .rules import DealerKnowledge, duties, outcome
+from .state import State
+
+
+def view(s: State, observer: str | None = None, knowledge=None) -> dict:
+    """`knowledge` is what the observer privately knows: a player's slot -> card (only the slots in
+    their own hand are shown), or the dealer's DealerKnowledge."""
+    players = s.table.players
+    result = outcome(s)
+    shown = {
+        "status": "finished" if result else "playing",
+        "players": list(players),
+        "turn": s.mover if result is None else None,
+        "duties": [{"who": d.who, "what": d.what, "detail": d.detail} for d in duties(s)],
+        "markers": {p: {"location": loc, "space": None if sp is None else "AB"[sp]}
+                    for p, loc, sp in zip(players, s.location, s.space)},
+        "closed": [f"{loc}B" for loc in MUMMIES[:s.mummies]],
+        "sands": s.sands,
+        "mummies_left": len(MUMMIES) - s.mummies,
+        "pyramids": {p: _pyramid(pyramid, zeros) for p, pyramid, zeros in zip(players, s.pyramids, s.zeros)},
+        "sandstorms": [p for p, storm in zip(players, s.storms) if storm],
+        "hands": {p: len(hand) for p, hand in zip(players, s.hands)},
+        "deck": s.deck,
+        "discards": [card_name(card) for card in s.discards],
+    }
+    if observer in players and knowledge is not None:
+        hand = sorted(s.hands[players.index(observer)])
+        shown["my_hand"] = [{"slot": slot, "card": card_name(knowledge[slot])} for slot in hand]
+    if observer == DEALER and isinstance(knowledge, DealerKnowledge):
+        shown["deck_order"] = [card_name(card) for card in knowledge.deck]
+    if result:
+        shown["scores"] = result.scores
+        shown["winners"] = list(result.winners)
+        shown["ranking"] = [list(group) for group in result.ranking]
+    return shown
+
+
+def _pyramid(pyramid, zeros: int) -> dict:
+    return {
+        name: {
+            "value": None if filled is None else filled[0],
+            "cards": None if filled is None else format_terms(filled[1], None),
+            "zero": bool(zeros >> pos & 1),
+        }
+        for name, filled, pos in zip(POSITION_NAMES, pyramid, range(6))
+    }
