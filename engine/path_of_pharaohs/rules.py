@@ -7,6 +7,7 @@ turns, draws from an empty pile, the stalled-game end) until somebody owes an ac
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -380,7 +381,7 @@ def _check_dealer(s: State, action: Action, knowledge, text) -> Action:
 
 # ---------------------------------------------------------------- every legal act
 
-def legal_actions(s: State, actor: str, knowledge=None) -> list[Action]:
+def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     """Every legal act of `actor` now, complete and canonical, as `check` would return it.
     A player's cards need their hand as `knowledge` (without it only `stop` is listed); the dealer's
     reveal and deals need the deck order; a steal lists every choice randomness may make."""
@@ -411,45 +412,93 @@ def legal_actions(s: State, actor: str, knowledge=None) -> list[Action]:
     return _moves(s, by_card)
 
 
-def _moves(s: State, by_card: dict[int, list[int]]) -> list[Action]:
-    out: list[Action] = []
+class Moves(Sequence):
+    """A mover's legal acts, each made only when asked for: a hand with a Wild can fill a position
+    a hundred ways, and a random player looks at one of them."""
+
+    __slots__ = ("builds", "others", "by_card", "size")
+
+    def __init__(self, builds: list[tuple[int, tuple[tuple[Term, ...], ...]]], others: list[Action],
+                 by_card: dict[int, list[int]]):
+        self.builds, self.others, self.by_card = builds, others, by_card
+        self.size = sum(len(fillings) for _, fillings in builds) + len(others)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: int) -> Action:
+        if not 0 <= i < self.size:
+            if not -self.size <= i < 0:
+                raise IndexError(i)
+            i += self.size
+        for pos, fillings in self.builds:
+            if i < len(fillings):
+                return self._build(pos, fillings[i])
+            i -= len(fillings)
+        return self.others[i]
+
+    def _build(self, pos: int, terms: tuple[Term, ...]) -> Build:
+        """The lowest slots holding the cards, in the order of the terms (as `check` fills them in)."""
+        if len(terms) == 1:
+            return Build(pos, terms, (self.by_card[terms[0][0]][0],))
+        used: dict[int, int] = {}
+        slots = []
+        for card, _ in terms:
+            i = used.get(card, 0)
+            slots.append(self.by_card[card][i])
+            used[card] = i + 1
+        return Build(pos, terms, tuple(slots))
+
+
+def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     me = s.turn
     pyramid = s.pyramids[me]
     counts = {card: len(slots) for card, slots in by_card.items()}
-    for pos in range(6):
-        if pos in BASES or not fillable(pyramid, pos):
-            continue
-        for terms in _fillings(pyramid, pos, counts):
-            used: dict[int, int] = {}
-            slots = []
-            for card, _ in terms:
-                i = used.get(card, 0)
-                slots.append(by_card[card][i])
-                used[card] = i + 1
-            out.append(Build(pos, terms, tuple(slots)))
+    builds = []
+    for pos in (L1_MIDDLE, *UPPER):
+        if fillable(pyramid, pos):
+            fillings = _fillings(pyramid, pos, counts)
+            if fillings:
+                builds.append((pos, fillings))
     players = s.table.players
     opponents = [p for p in range(len(players)) if p != me]
+    others: list[Action] = []
     if ZERO in by_card:
         slot = by_card[ZERO][0]
         for p in opponents:
             for pos in UPPER:
                 if fillable(s.pyramids[p], pos) and not s.zeros[p] >> pos & 1:
-                    out.append(Zero(players[p], pos, slot))
+                    others.append(Zero(players[p], pos, slot))
     if THIEF in by_card:
-        out += [Thief(players[p], by_card[THIEF][0]) for p in opponents if s.hands[p]]
+        others += [Thief(players[p], by_card[THIEF][0]) for p in opponents if s.hands[p]]
     if SANDSTORM in by_card:
-        out += [Sandstorm(players[p], by_card[SANDSTORM][0]) for p in opponents if not s.storms[p]]
-    out.append(Stop())
-    return out
+        others += [Sandstorm(players[p], by_card[SANDSTORM][0]) for p in opponents if not s.storms[p]]
+    others.append(_STOP)
+    return Moves(builds, others, by_card)
 
 
-def _fillings(pyramid, pos: int, counts: dict[int, int]) -> list[tuple[Term, ...]]:
+_STOP = Stop()
+
+
+def _fillings(pyramid, pos: int, counts: dict[int, int]) -> tuple[tuple[Term, ...], ...]:
     """Every canonical set of terms that fills `pos` from a hand with these card counts."""
-    wild = counts.get(WILD, 0)
     if pos == L1_MIDDLE:
-        singles = [((v, v),) for v in range(10) if counts.get(v)]
-        return singles + ([((WILD, v),) for v in range(10)] if wild else [])
-    need = to_bridge(pyramid, pos)
+        singles = tuple(((v, v),) for v in range(10) if counts.get(v))
+        return singles + (tuple(((WILD, v),) for v in range(10)) if counts.get(WILD) else ())
+    # a combination uses at most MAX_TERMS copies of a card: hands that differ beyond that fill alike
+    usable = tuple(min(counts.get(card, 0), MAX_TERMS) for card in range(1, 10)) + (
+        min(counts.get(WILD, 0), MAX_TERMS),)
+    return _bridgings(to_bridge(pyramid, pos), counts.get(0, 0) > 0, usable)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _bridgings(need: int, zero: bool, usable: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]:
+    """Every canonical way to make `need` from cards 1-9 held `usable[card - 1]` times (Wilds last),
+    and a 0 card if `zero`: one card of the value, or two or three signed cards."""
+    counts = {card: n for card, n in zip((*range(1, 10), WILD), usable) if n}
+    if zero:
+        counts[0] = 1
+    wild = counts.get(WILD, 0)
     out: list[tuple[Term, ...]] = []
     if counts.get(need):
         out.append(((need, need),))
@@ -479,7 +528,7 @@ def _fillings(pyramid, pos: int, counts: dict[int, int]) -> list[tuple[Term, ...
                 c3, v3 = kinds[k]
                 if k >= j and v3 != -v1 and v3 != -v2 and _enough(counts, (c1, c2, c3)):
                     out.append((kinds[i], kinds[j], kinds[k]))
-    return out
+    return tuple(out)
 
 
 def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
@@ -491,16 +540,20 @@ def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
 
 def _discards(by_card: dict[int, list[int]], k: int) -> list[Action]:
     """Every choice of `k` cards to discard (which copy of a card does not matter: lowest slots)."""
-    pool = [card for card in sorted(by_card) for _ in by_card[card]]
-    out = []
-    for chosen in sorted(set(combinations(pool, k))):
-        used: dict[int, int] = {}
-        slots = []
-        for card in chosen:
-            i = used.get(card, 0)
-            slots.append(by_card[card][i])
-            used[card] = i + 1
-        out.append(Discard(chosen, tuple(slots)))
+    kinds = sorted(by_card)
+    out: list[Action] = []
+
+    def choose(start: int, cards: tuple[int, ...], slots: tuple[int, ...]) -> None:
+        if len(cards) == k:
+            out.append(Discard(cards, slots))
+            return
+        for i in range(start, len(kinds)):
+            card = kinds[i]
+            held = by_card[card]
+            for n in range(1, min(len(held), k - len(cards)) + 1):
+                choose(i + 1, cards + (card,) * n, slots + tuple(held[:n]))
+
+    choose(0, (), ())
     return out
 
 

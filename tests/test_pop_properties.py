@@ -1,0 +1,179 @@
+"""Invariants over thousands of random Path of Pharaohs games, for 3 to 6 players and both policies."""
+
+import random
+from collections import Counter
+from itertools import combinations_with_replacement, permutations
+
+import pytest
+
+from engine.contract import DEALER, IllegalAction
+from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Steal, Stop, Thief, Zero
+from engine.path_of_pharaohs.cards import ALEXANDRIA, DOUBLE, MUMMIES, SANDSTORM, WILD, B
+from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
+from engine.path_of_pharaohs.rules import card_total, check, duties, legal_actions, outcome
+from engine.path_of_pharaohs.state import DISCARD, DRAW, OVER, Options, cards_on
+from engine.path_of_pharaohs.views import view
+
+PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
+OPTIONS = [Options(), Options((2, 8, 1, 9))]
+
+
+def new_game(n_players: int, seed: int, options: Options = Options()) -> tuple[FullInformation, random.Random]:
+    rng = random.Random(seed)
+    players = PLAYERS[:n_players]
+    return FullInformation(options, players, shuffled_deck(options, rng), rng.choice(players), rng), rng
+
+
+def check_invariants(game: FullInformation, deep: bool) -> None:
+    """Cheap checks at every step; `deep`: every card kind accounted for, hidden ones included."""
+    s = game.state
+    assert card_total(s) == s.table.options.deck_size
+    assert s.deck == len(game.deck)
+    assert all(0 <= loc <= ALEXANDRIA for loc in s.location)
+    assert 0 <= s.sands < 3 and 0 <= s.mummies <= len(MUMMIES)
+    # no two markers on one space, no marker on a closed B; only the mover may be without a space,
+    # and only until its turn ends
+    taken = [(loc, sp) for loc, sp in zip(s.location, s.space) if sp is not None]
+    assert len(taken) == len(set(taken))
+    for loc, sp in taken:
+        assert loc > 0 and (sp != B or (loc in DOUBLE and loc not in MUMMIES[:s.mummies]))
+    for p, (loc, sp) in enumerate(zip(s.location, s.space)):
+        if loc > 0 and sp is None:
+            assert p == s.turn and s.phase not in (DRAW, DISCARD, OVER), "a marker without its space"
+    if deep:
+        kinds = Counter(game.deck) + Counter(s.discards) + Counter({SANDSTORM: sum(s.storms)})
+        for pyramid, zeros in zip(s.pyramids, s.zeros):
+            kinds += Counter(cards_on(pyramid, zeros))
+        slots = [slot for hand in s.hands for slot in hand]
+        assert len(slots) == len(set(slots)), "a slot in two hands"
+        kinds += Counter(game.cards[slot] for slot in slots)
+        assert [kinds[k] for k in range(14)] == list(s.table.options.counts)
+        for player, hand in zip(s.table.players, s.hands):
+            assert all(game.known[player][slot] == game.cards[slot] for slot in hand)
+            assert all(s.slot_card[slot] is None for slot in hand), "a card in hand made public"
+
+
+def play_checked(n_players: int, seed: int, policy, options: Options = Options(), look: bool = False):
+    game, rng = new_game(n_players, seed, options)
+    policies = {p: policy for p in game.state.table.players}
+    for step in range(20_000):
+        check_invariants(game, deep=step % 16 == 0)
+        if look and duties(game.state):
+            check_views(game)
+        if not duties(game.state):
+            break
+        game.step(policies, rng)
+    else:
+        pytest.fail("the game did not end")
+    result = outcome(game.state)
+    assert game.state.phase == OVER and result is not None and result.winners
+    if result.how == "alexandria":
+        assert result.winners == (game.state.table.players[game.state.turn],)
+        assert result.scores[result.winners[0]] == ALEXANDRIA
+    else:
+        best = max(result.scores.values())
+        assert {p for p, loc in result.scores.items() if loc == best} == set(result.winners)
+    assert [p for group in result.ranking for p in group] == sorted(
+        game.state.table.players, key=lambda p: (p not in result.winners, -result.scores[p]))
+    return game
+
+
+def check_views(game: FullInformation) -> None:
+    """A player sees their own hand and nothing of anyone else's."""
+    s = game.state
+    for player in s.table.players:
+        shown = view(s, player, game.knowledge(player))
+        mine = s.hands[s.table.players.index(player)]
+        assert [entry["slot"] for entry in shown["my_hand"]] == sorted(mine)
+        assert shown["hands"] == {p: len(h) for p, h in zip(s.table.players, s.hands)}
+        assert "deck_order" not in shown
+    assert "my_hand" not in view(s, None, None)
+
+
+@pytest.mark.parametrize("n_players", [3, 4, 5, 6])
+def test_random_games_keep_every_invariant(n_players):
+    for seed in range(250):
+        play_checked(n_players, seed, random_policy, look=seed < 5)
+
+
+@pytest.mark.parametrize("n_players", [3, 6])
+def test_greedy_games_and_other_decks_keep_every_invariant(n_players):
+    for seed in range(150):
+        play_checked(n_players, seed, greedy_policy, OPTIONS[seed % 2])
+
+
+def test_greedy_beats_random_more_often_than_not():
+    wins = 0
+    for seed in range(100):
+        game, rng = new_game(3, seed)
+        players = game.state.table.players
+        game.play({p: greedy_policy if p == "ann" else random_policy for p in players}, rng)
+        wins += "ann" in outcome(game.state).winners
+    assert wins > 50  # a third would be chance
+
+
+def _candidates(s, actor, known):
+    """A brute force over what a player might try: every combination of the cards they hold (and
+    one they do not), on every position, and every action card on every player and position."""
+    hand = sorted({known[slot] for slot in s.hands[s.turn]})
+    terms = {(c, v) for c in hand if c <= 9 for v in {c, -c}}
+    if WILD in hand:
+        terms |= {(WILD, v) for v in range(-9, 10)}
+    terms |= {(9, 9)}
+    out = [Stop()]
+    for size in (1, 2, 3):
+        for combo in combinations_with_replacement(sorted(terms), size):
+            out += [Build(pos, combo) for pos in range(6)]
+    for target in s.table.players:
+        out += [Thief(target), Sandstorm(target)] + [Zero(target, pos) for pos in range(6)]
+    return out
+
+
+def test_legal_actions_are_exactly_what_check_accepts():
+    compared = {"move": 0, "discard": 0, "steal": 0}
+    for seed in range(30):
+        game, rng = new_game(3 + seed % 4, seed)
+        policies = {p: random_policy for p in game.state.table.players}
+        steps = 0
+        while duties(game.state) and steps < 60:
+            duty = duties(game.state)[0]
+            s, who = game.state, duty.who
+            known = game.knowledge(who)
+            if duty.what in compared and rng.random() < 0.5:
+                listed = legal_actions(s, who, known)
+                if duty.what == "move":
+                    candidates = _candidates(s, who, known)
+                elif duty.what == "discard":
+                    held = sorted(known[slot] for slot in s.hands[s.turn]) + [WILD]
+                    k = len(s.hands[s.turn]) - 7
+                    candidates = [Discard(c) for c in combinations_with_replacement(sorted(set(held)), k)]
+                else:  # a steal: every choice of the victim's slots, in any order, and one not theirs
+                    pool = list(s.hands[s.victim]) + [len(s.slot_card) + 1]
+                    candidates = [Steal(slots) for r in (1, 2) for slots in permutations(pool, r)]
+                    listed, known = [Steal(a.slots) for a in listed], None
+                accepted = set()
+                for action in candidates:
+                    try:
+                        accepted.add(check(s, who, action, known))
+                    except IllegalAction:
+                        pass
+                assert set(listed) == accepted and len(set(listed)) == len(listed)
+                compared[duty.what] += 1
+            game.step(policies, rng)
+            steps += 1
+    assert compared["move"] > 200 and compared["discard"] > 5 and compared["steal"] > 5, compared
+
+
+def test_the_dealer_deals_exactly_what_the_deck_holds():
+    """The dealer's acts from legal_actions are the ones check accepts with the dealer's knowledge."""
+    game, rng = new_game(4, 7)
+    policies = {p: random_policy for p in game.state.table.players}
+    dealer_acts = 0
+    while duties(game.state):
+        duty = duties(game.state)[0]
+        if duty.who == DEALER:
+            for action in legal_actions(game.state, DEALER, game.knowledge(DEALER)):
+                assert check(game.state, DEALER, action, game.knowledge(DEALER)) == action
+            dealer_acts += 1
+        game.step(policies, rng)
+    assert dealer_acts > 20
