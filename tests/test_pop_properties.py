@@ -1,8 +1,7 @@
 """Invariants over thousands of random Path of Pharaohs games, for 3 to 6 players and both policies."""
 
 import random
-from collections import Counter
-from itertools import combinations_with_replacement, permutations
+from itertools import chain, combinations_with_replacement, permutations
 
 import pytest
 
@@ -10,12 +9,14 @@ from engine.contract import DEALER, IllegalAction
 from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Steal, Stop, Thief, Zero
 from engine.path_of_pharaohs.cards import ALEXANDRIA, DOUBLE, MUMMIES, SANDSTORM, WILD, B
 from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
-from engine.path_of_pharaohs.rules import card_total, check, duties, legal_actions, outcome
+from engine.path_of_pharaohs.rules import card_total, check, duties, fillable, legal_actions, outcome
 from engine.path_of_pharaohs.state import DISCARD, DRAW, OVER, Options, cards_on
 from engine.path_of_pharaohs.views import view
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 OPTIONS = [Options(), Options((2, 8, 1, 9))]
+GAMES = {3: 250, 4: 200, 5: 120, 6: 100}
+"""Random games per player count: with the greedy and mixed games below, 1,180 games in this file."""
 
 
 def new_game(n_players: int, seed: int, options: Options = Options()) -> tuple[FullInformation, random.Random]:
@@ -25,42 +26,47 @@ def new_game(n_players: int, seed: int, options: Options = Options()) -> tuple[F
 
 
 def check_invariants(game: FullInformation, deep: bool) -> None:
-    """Cheap checks at every step; `deep`: every card kind accounted for, hidden ones included."""
+    """At every step: every card is somewhere, markers on the path. `deep` (once a turn is over): no
+    space holds two markers, every card kind accounted for (hidden ones included), hands consistent."""
     s = game.state
     assert card_total(s) == s.table.options.deck_size
+    assert min(s.location) >= 0 and max(s.location) <= ALEXANDRIA
+    if not deep:
+        return
     assert s.deck == len(game.deck)
-    assert all(0 <= loc <= ALEXANDRIA for loc in s.location)
     assert 0 <= s.sands < 3 and 0 <= s.mummies <= len(MUMMIES)
-    # no two markers on one space, no marker on a closed B; only the mover may be without a space,
-    # and only until its turn ends
     taken = [(loc, sp) for loc, sp in zip(s.location, s.space) if sp is not None]
-    assert len(taken) == len(set(taken))
+    assert len(taken) == len(set(taken)), "two markers on one space"
     for loc, sp in taken:
         assert loc > 0 and (sp != B or (loc in DOUBLE and loc not in MUMMIES[:s.mummies]))
     for p, (loc, sp) in enumerate(zip(s.location, s.space)):
-        if loc > 0 and sp is None:
-            assert p == s.turn and s.phase not in (DRAW, DISCARD, OVER), "a marker without its space"
-    if deep:
-        kinds = Counter(game.deck) + Counter(s.discards) + Counter({SANDSTORM: sum(s.storms)})
-        for pyramid, zeros in zip(s.pyramids, s.zeros):
-            kinds += Counter(cards_on(pyramid, zeros))
-        slots = [slot for hand in s.hands for slot in hand]
-        assert len(slots) == len(set(slots)), "a slot in two hands"
-        kinds += Counter(game.cards[slot] for slot in slots)
-        assert [kinds[k] for k in range(14)] == list(s.table.options.counts)
-        for player, hand in zip(s.table.players, s.hands):
-            assert all(game.known[player][slot] == game.cards[slot] for slot in hand)
-            assert all(s.slot_card[slot] is None for slot in hand), "a card in hand made public"
+        if loc > 0 and sp is None:  # only the mover, in motion, holds no space
+            assert p == s.turn and s.phase not in (DRAW, DISCARD, OVER), "capacity exceeded at a turn's end"
+    kinds = [0] * 14
+    slots = [slot for hand in s.hands for slot in hand]
+    assert len(slots) == len(set(slots)), "a slot in two hands"
+    for card in chain(game.deck, s.discards, (game.cards[slot] for slot in slots),
+                      *(cards_on(pyramid, zeros) for pyramid, zeros in zip(s.pyramids, s.zeros))):
+        kinds[card] += 1
+    kinds[SANDSTORM] += sum(s.storms)
+    assert kinds == list(s.table.options.counts), "a card kind not conserved"
+    for player, hand in zip(s.table.players, s.hands):
+        known = game.known[player]
+        for slot in hand:
+            assert known[slot] == game.cards[slot] and s.slot_card[slot] is None
 
 
 def play_checked(n_players: int, seed: int, policy, options: Options = Options(), look: bool = False):
     game, rng = new_game(n_players, seed, options)
     policies = {p: policy for p in game.state.table.players}
+    turn = game.state.turn
     for step in range(20_000):
-        check_invariants(game, deep=step % 16 == 0)
-        if look and duties(game.state):
+        s = game.state
+        check_invariants(game, deep=s.turn != turn or s.phase == OVER)
+        turn = s.turn
+        if look:
             check_views(game)
-        if not duties(game.state):
+        if not duties(s):
             break
         game.step(policies, rng)
     else:
@@ -92,13 +98,13 @@ def check_views(game: FullInformation) -> None:
 
 @pytest.mark.parametrize("n_players", [3, 4, 5, 6])
 def test_random_games_keep_every_invariant(n_players):
-    for seed in range(250):
-        play_checked(n_players, seed, random_policy, look=seed < 5)
+    for seed in range(GAMES[n_players]):
+        play_checked(n_players, seed, random_policy, look=seed < 3)
 
 
 @pytest.mark.parametrize("n_players", [3, 6])
 def test_greedy_games_and_other_decks_keep_every_invariant(n_players):
-    for seed in range(150):
+    for seed in range(100):
         play_checked(n_players, seed, greedy_policy, OPTIONS[seed % 2])
 
 
@@ -121,9 +127,12 @@ def _candidates(s, actor, known):
         terms |= {(WILD, v) for v in range(-9, 10)}
     terms |= {(9, 9)}
     out = [Stop()]
+    pyramid = s.pyramids[s.turn]
     for size in (1, 2, 3):
+        # every combination on a position that can be filled; a sample where none can be
+        positions = [pos for pos in range(6) if fillable(pyramid, pos) or size == 1]
         for combo in combinations_with_replacement(sorted(terms), size):
-            out += [Build(pos, combo) for pos in range(6)]
+            out += [Build(pos, combo) for pos in positions]
     for target in s.table.players:
         out += [Thief(target), Sandstorm(target)] + [Zero(target, pos) for pos in range(6)]
     return out
@@ -131,7 +140,7 @@ def _candidates(s, actor, known):
 
 def test_legal_actions_are_exactly_what_check_accepts():
     compared = {"move": 0, "discard": 0, "steal": 0}
-    for seed in range(30):
+    for seed in range(10):
         game, rng = new_game(3 + seed % 4, seed)
         policies = {p: random_policy for p in game.state.table.players}
         steps = 0
@@ -161,7 +170,7 @@ def test_legal_actions_are_exactly_what_check_accepts():
                 compared[duty.what] += 1
             game.step(policies, rng)
             steps += 1
-    assert compared["move"] > 200 and compared["discard"] > 5 and compared["steal"] > 5, compared
+    assert compared["move"] > 100 and compared["discard"] > 5 and compared["steal"] > 5, compared
 
 
 def test_the_dealer_deals_exactly_what_the_deck_holds():

@@ -162,7 +162,12 @@ def public_counts(s: State) -> list[int]:
 def card_total(s: State) -> int:
     """Every card counted where it lies: the deck, the discards, hands, pyramids, Sandstorms in front.
     Always the deck's size (the property tests hold the rules to it)."""
-    on_pyramids = sum(len(cards_on(p, z)) for p, z in zip(s.pyramids, s.zeros))
+    on_pyramids = 0
+    for pyramid, zeros in zip(s.pyramids, s.zeros):
+        on_pyramids += zeros.bit_count()
+        for filled in pyramid:
+            if filled is not None:
+                on_pyramids += len(filled[1])
     return s.deck + len(s.discards) + sum(map(len, s.hands)) + on_pyramids + sum(s.storms)
 
 
@@ -408,7 +413,7 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     for slot in sorted(s.hands[s.turn]):
         by_card.setdefault(knowledge[slot], []).append(slot)
     if what == "discard":
-        return _discards(by_card, len(s.hands[s.turn]) - HAND_LIMIT)
+        return Discards(by_card, len(s.hands[s.turn]) - HAND_LIMIT)
     return _moves(s, by_card)
 
 
@@ -538,23 +543,43 @@ def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
     return True
 
 
-def _discards(by_card: dict[int, list[int]], k: int) -> list[Action]:
-    """Every choice of `k` cards to discard (which copy of a card does not matter: lowest slots)."""
-    kinds = sorted(by_card)
-    out: list[Action] = []
+class Discards(Sequence):
+    """Every choice of cards to discard, each made only when asked for (which copy of a card goes
+    does not matter: the lowest slots holding it)."""
 
-    def choose(start: int, cards: tuple[int, ...], slots: tuple[int, ...]) -> None:
-        if len(cards) == k:
-            out.append(Discard(cards, slots))
-            return
-        for i in range(start, len(kinds)):
-            card = kinds[i]
-            held = by_card[card]
-            for n in range(1, min(len(held), k - len(cards)) + 1):
-                choose(i + 1, cards + (card,) * n, slots + tuple(held[:n]))
+    __slots__ = ("choices", "by_card")
 
-    choose(0, (), ())
-    return out
+    def __init__(self, by_card: dict[int, list[int]], k: int):
+        self.by_card = by_card
+        held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
+        self.choices = _card_choices(held, k)
+
+    def __len__(self) -> int:
+        return len(self.choices)
+
+    def __getitem__(self, i: int) -> Discard:
+        cards = self.choices[i]
+        used: dict[int, int] = {}
+        slots = []
+        for card in cards:
+            n = used.get(card, 0)
+            slots.append(self.by_card[card][n])
+            used[card] = n + 1
+        return Discard(cards, tuple(slots))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of `k` cards from `held` ((card, copies) pairs, cards ascending), ascending."""
+    if k == 0:
+        return ((),)
+    if not held:
+        return ()
+    (card, copies), rest = held[0], held[1:]
+    out = []
+    for n in range(min(copies, k), -1, -1):
+        out += [(card,) * n + tail for tail in _card_choices(rest, k - n)]
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- applying

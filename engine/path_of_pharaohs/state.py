@@ -108,4 +108,4 @@ _COMPARED = [name for name in State.__dataclass_fields__ if not name.startswith(
 def cards_on(pyramid: tuple[Filled | None, ...], zeros: int) -> list[int]:
     """Every card lying on a pyramid, positions in order, then its Zero Block Value cards."""
     cards = [card for filled in pyramid if filled is not None for card, _ in filled[1]]
-    return cards + [ZERO] * bin(zeros).count("1")
+    return cards + [ZERO] * zeros.bit_count()

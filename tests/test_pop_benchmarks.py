@@ -1,0 +1,21 @@
+"""benchmarks/pop_playouts.py still runs and prints a row per configuration (its figures are not tested)."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).parent.parent / "benchmarks" / "pop_playouts.py"
+
+
+def test_pop_playouts_prints_a_row_per_player_count_and_policy():
+    done = subprocess.run([sys.executable, str(SCRIPT), "--seconds", "0.05"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["configuration", "best", "games/s", "median", "acts/game"]
+    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[1:]]
+    assert labels == [f"{n} players ({policy})" for n in (3, 4, 6) for policy in ("random", "greedy")]
+    for line in lines[1:]:
+        best, median, acts = map(int, line.split()[-3:])
+        assert best >= median > 0 and 50 < acts < 1000
