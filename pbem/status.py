@@ -18,14 +18,9 @@ from typing import Annotated, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.contract import DEALER
-
 from .copies import write_note
 from .keys import home, list_keys
-from .protocol import apply_entry, start
 from .record import GameFile
-from .render import result_text
-from .verify import verify
 
 TABLE = "the table"
 """Who owes a table-mode reveal: any player's program does it when it next acts."""
@@ -72,6 +67,8 @@ class Status(_Model):
 
 def holders(rep) -> dict[str, str]:
     """Who owes now, by name, and what: the referee deals in referee mode, the table otherwise."""
+    from engine.contract import DEALER
+
     out: dict[str, str] = {}
     for duty in rep.duties():
         who = duty.who if duty.who != DEALER else (rep.referee or TABLE)
@@ -81,6 +78,10 @@ def holders(rep) -> dict[str, str]:
 
 def summarize(record: GameFile, path: str = "") -> Game:
     """Replay and verify a record, noting when each current duty began."""
+    from .protocol import apply_entry, start
+    from .render import result_text
+    from .verify import verify
+
     rep = start(record.genesis)
     began = {who: 0 for who in holders(rep)}
     for entry in record.entries:

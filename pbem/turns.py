@@ -47,12 +47,13 @@ class Turn(BaseModel):
         return self.after + len(self.entries)
 
 
-def make(rep: Replay, after: int) -> Turn:
-    """The entries after `after` of a verified game, as a turn."""
-    if not 0 <= after < rep.seq:
+def make(rep: Replay, after: int, upto: int | None = None) -> Turn:
+    """The entries after `after` (up to `upto`, default the last) of a verified game, as a turn."""
+    upto = rep.seq if upto is None else upto
+    if not 0 <= after < upto <= rep.seq:
         raise PbemError(f"no entries after entry {after} to send (the game has {rep.seq})")
     return Turn(format=FORMAT, game_id=rep.genesis.game_id, genesis=rep.hashes[0], after=after,
-                prev=rep.hashes[after], entries=list(rep.entries[after:]))
+                prev=rep.hashes[after], entries=list(rep.entries[after:upto]))
 
 
 def to_block(turn: Turn) -> str:
