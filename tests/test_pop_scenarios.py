@@ -399,7 +399,7 @@ def test_a_thief_takes_two_random_cards_beyond_seven_and_a_stolen_thief_plays_at
 def test_the_steal_is_one_of_every_choice_of_the_victims_slots():
     t = Table({"ann": "T", "ben": "1 2 3"})
     t.game.act("ann", parse_action("T@ben"))
-    choices = legal_actions(t.state, DEALER, t.game.knowledge(DEALER))
+    choices = list(legal_actions(t.state, DEALER, t.game.knowledge(DEALER)))
     assert choices == [Steal((1, 2), (1, 2)), Steal((1, 3), (1, 3)), Steal((2, 3), (2, 3))]
     assert GAME.public(choices[0]) == Steal((1, 2))
     with pytest.raises(IllegalAction, match="take 2 distinct slots from ben's hand"):

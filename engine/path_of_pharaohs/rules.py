@@ -130,7 +130,12 @@ def _compute_duties(s: State) -> tuple[Duty, ...]:
     if s.phase == DISCARD:
         k = len(s.hands[s.turn]) - HAND_LIMIT
         return (Duty(s.mover, "discard", f"discard {k} card{'s' * (k != 1)}, down to seven"),)
-    return (Duty(s.mover, "move", "place cards, play action cards, or stop"),)
+    return _move_duty(s.mover)
+
+
+@functools.lru_cache(maxsize=64)
+def _move_duty(player: str) -> tuple[Duty]:
+    return (Duty(player, "move", "place cards, play action cards, or stop"),)
 
 
 def fillable(pyramid, pos: int) -> bool:
@@ -404,9 +409,7 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
         cards = None if knowledge is None else tuple(knowledge.deck[:k])
         return [Deal(s.table.players[player], tuple(range(first, first + k)), cards)]
     if what == "steal":
-        hand = sorted(s.hands[s.victim])
-        return [Steal(slots, None if knowledge is None else tuple(knowledge.cards[x] for x in slots))
-                for slots in combinations(hand, min(STEAL_COUNT, len(hand)))]
+        return Steals(s.hands[s.victim], None if knowledge is None else knowledge.cards)
     if knowledge is None:
         return [Stop()] if what == "move" else []
     by_card: dict[int, list[int]] = {}
@@ -415,6 +418,24 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     if what == "discard":
         return Discards(by_card, len(s.hands[s.turn]) - HAND_LIMIT)
     return _moves(s, by_card)
+
+
+class Steals(Sequence):
+    """Every choice of slots a steal may take from the victim's hand, made only when asked for:
+    the trust layer's randomness picks one."""
+
+    __slots__ = ("choices", "cards")
+
+    def __init__(self, hand: tuple[int, ...], cards: Mapping[int, int] | None):
+        self.choices = list(combinations(sorted(hand), min(STEAL_COUNT, len(hand))))
+        self.cards = cards
+
+    def __len__(self) -> int:
+        return len(self.choices)
+
+    def __getitem__(self, i: int) -> Steal:
+        slots = self.choices[i]
+        return Steal(slots, None if self.cards is None else tuple(self.cards[x] for x in slots))
 
 
 class Moves(Sequence):
@@ -458,11 +479,19 @@ class Moves(Sequence):
 def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     me = s.turn
     pyramid = s.pyramids[me]
-    counts = {card: len(slots) for card, slots in by_card.items()}
     builds = []
-    for pos in (L1_MIDDLE, *UPPER):
+    if pyramid[L1_MIDDLE] is None:
+        fillings = _middles(tuple(card for card in by_card if card <= 9 or card == WILD))
+        if fillings:
+            builds.append((L1_MIDDLE, fillings))
+    usable = None
+    for pos in UPPER:
         if fillable(pyramid, pos):
-            fillings = _fillings(pyramid, pos, counts)
+            if usable is None:
+                # a combination uses at most MAX_TERMS copies of a card: hands differing beyond that fill alike
+                usable = tuple(sorted(card for card, slots in by_card.items() if card <= 9 or card == WILD
+                                      for _ in range(min(len(slots), MAX_TERMS))))
+            fillings = _bridgings(to_bridge(pyramid, pos), usable)
             if fillings:
                 builds.append((pos, fillings))
     players = s.table.players
@@ -485,24 +514,20 @@ def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
 _STOP = Stop()
 
 
-def _fillings(pyramid, pos: int, counts: dict[int, int]) -> tuple[tuple[Term, ...], ...]:
-    """Every canonical set of terms that fills `pos` from a hand with these card counts."""
-    if pos == L1_MIDDLE:
-        singles = tuple(((v, v),) for v in range(10) if counts.get(v))
-        return singles + (tuple(((WILD, v),) for v in range(10)) if counts.get(WILD) else ())
-    # a combination uses at most MAX_TERMS copies of a card: hands that differ beyond that fill alike
-    usable = tuple(min(counts.get(card, 0), MAX_TERMS) for card in range(1, 10)) + (
-        min(counts.get(WILD, 0), MAX_TERMS),)
-    return _bridgings(to_bridge(pyramid, pos), counts.get(0, 0) > 0, usable)
+@functools.lru_cache(maxsize=1 << 12)
+def _middles(held: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]:
+    """Every way to fill the level-1 middle with one of the held cards (value cards or a Wild)."""
+    singles = tuple(((v, v),) for v in range(10) if v in held)
+    return singles + (tuple(((WILD, v),) for v in range(10)) if WILD in held else ())
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _bridgings(need: int, zero: bool, usable: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]:
-    """Every canonical way to make `need` from cards 1-9 held `usable[card - 1]` times (Wilds last),
-    and a 0 card if `zero`: one card of the value, or two or three signed cards."""
-    counts = {card: n for card, n in zip((*range(1, 10), WILD), usable) if n}
-    if zero:
-        counts[0] = 1
+def _bridgings(need: int, held: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]:
+    """Every canonical way to make `need` from the `held` cards (value cards and Wilds, sorted): one
+    card of the value, or two or three signed cards."""
+    counts: dict[int, int] = {}
+    for card in held:
+        counts[card] = counts.get(card, 0) + 1
     wild = counts.get(WILD, 0)
     out: list[tuple[Term, ...]] = []
     if counts.get(need):
