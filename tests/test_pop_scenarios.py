@@ -11,7 +11,7 @@ from engine.path_of_pharaohs.cards import SANDSTORM, THIEF, WILD, A, B, parse_ca
 from engine.path_of_pharaohs.driver import FullInformation
 from engine.path_of_pharaohs.notation import parse_action
 from engine.path_of_pharaohs.rules import card_total, duties, legal_actions, make_table, outcome, setup
-from engine.path_of_pharaohs.state import DISCARD, PLAY, Options, State
+from engine.path_of_pharaohs.state import PLAY, Options, State
 
 ABC = ("ann", "ben", "cat")
 
@@ -118,11 +118,13 @@ def test_a_wrong_single_card_or_an_unbridged_position_is_refused():
     t.refuse("ann", "6@1m", "1m is already filled")
 
 
-@pytest.mark.parametrize("combo", ["3+3", "7-1", "5+2-1", "9-4+1", "-1+7"])
+@pytest.mark.parametrize("combo", ["3+3", "4+2", "5+1", "7-1", "8-2", "9-3", "3+2+1", "5+2-1", "9-4+1", "-1+7"])
 def test_signed_combinations_make_the_difference_even_when_one_card_would_do(combo):
-    t = Table({"ann": "3 3 7 1 5 2 9 4 6"}, BASE_1_7_2)
+    """The text's examples for a 6 ("two 3's, 4 and 2, 1 and 5, 7 and 1, 8 and 2, 9 and 3, 1 and 2 and
+    3, or 2 and 5 and 1"), and two more written in other orders."""
+    t = Table({"ann": "3 3 7 1 5 2 9 4 6 8"}, BASE_1_7_2)
     events = t.play("ann", f"{combo}@2l")
-    canonical = {"-1+7": "7-1", "9-4+1": "9+1-4"}.get(combo, combo)  # terms by value, highest first
+    canonical = {"-1+7": "7-1", "9-4+1": "9+1-4"}.get(combo, combo)  # recorded highest value first
     assert events[0] == f"ann places {canonical} on 2l (6), moving 1"
     assert t.state.pyramids[0][parse_pos("2l")][0] == 6
 
@@ -532,6 +534,18 @@ def test_a_reveal_of_a_card_already_all_face_up_is_refused():
     t.game.act("ann", parse_action("1@3"))
     with pytest.raises(IllegalAction, match="every 9 of the deck is already face up"):
         GAME.check(t.state, DEALER, parse_action("reveal 9"))
+
+
+def test_without_the_hand_a_card_is_refused_only_when_every_copy_is_already_face_up():
+    t = Table({"ann": "6 9"}, {"ann": {"1l": "1", "1m": "7", "1r": "2"}}, discards="6 6 6 6 6")
+    assert GAME.check(t.state, "ann", parse_action("6#0@2l")) == Build(parse_pos("2l"), ((6, 6),), (0,))
+    t.state.discards += (6,)
+    with pytest.raises(IllegalAction, match="every 6 of the deck is already face up"):
+        GAME.check(t.state, "ann", parse_action("6#0@2l"))
+    with pytest.raises(IllegalAction, match="only value cards and Wilds are placed on a pyramid, not 15"):
+        GAME.check(t.state, "ann", Build(parse_pos("2l"), ((15, 6),), (0,)))
+    with pytest.raises(IllegalAction, match="no such position"):
+        GAME.check(t.state, "ann", Build(7, ((6, 6),), (0,)))
 
 
 def test_notation_errors_are_named():

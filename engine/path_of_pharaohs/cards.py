@@ -56,7 +56,7 @@ MAX_TERMS = 3
 
 
 def pos_name(pos: int) -> str:
-    return POSITION_NAMES[pos]
+    return POSITION_NAMES[pos] if 0 <= pos < len(POSITION_NAMES) else f"position {pos}"
 
 
 def parse_pos(text: str) -> int:

@@ -9,7 +9,7 @@ from typing import Callable, Mapping, Sequence
 
 from engine.contract import DEALER, Duty
 
-from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import ACTION_CARDS, L3, POINTS, WILD, full_deck
 from .rules import DealerKnowledge, apply, apply_checked, duties, legal_actions, setup
 from .state import Options, State
@@ -131,4 +131,4 @@ def random_game(players: Sequence[str], options: Options, rng: random.Random, po
     return game
 
 
-__all__ = ["FullInformation", "greedy_policy", "random_game", "random_policy", "shuffled_deck", "Stop"]
+__all__ = ["FullInformation", "greedy_policy", "random_game", "random_policy", "shuffled_deck"]

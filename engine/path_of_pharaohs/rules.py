@@ -282,6 +282,8 @@ def _opponent(s: State, name: str, text) -> int:
 
 def build_problem(pyramid, pos: int, terms: tuple[Term, ...]) -> str | None:
     """Why these cards cannot go on this position of this pyramid (None if they can)."""
+    if pos not in range(6):
+        return "no such position"
     where = pos_name(pos)
     if pos in BASES:
         return f"the base {where} is dealt from the deck, never played from hand"
@@ -321,6 +323,13 @@ def _slots_for(s: State, cards: tuple[int, ...], slots, knowledge, text) -> tupl
     """The hand slots the cards come from: as named (checked against `knowledge` if given), or
     found in `knowledge`, lowest slot first."""
     hand = s.hands[s.turn]
+    if any(card not in CARD_KINDS for card in cards):
+        raise IllegalAction(text, "not a card")
+    if knowledge is None:  # what the rules can see without the hand: the cards left unseen
+        seen, total = public_counts(s), s.table.options.counts
+        for card in set(cards):
+            if seen[card] + cards.count(card) > total[card]:
+                raise IllegalAction(text, f"every {card_name(card)} of the deck is already face up")
     if slots is not None:
         if len(slots) != len(cards) or len(set(slots)) != len(slots):
             raise IllegalAction(text, "name one distinct slot for each card")

@@ -1,0 +1,60 @@
+"""Path of Pharaohs as a game of the engine: its registry entry, its views, its outcome."""
+
+import json
+import random
+
+import pytest
+
+from engine import GAMES, find_game
+from engine.contract import DEALER, UnknownGame
+from engine.path_of_pharaohs import GAME
+from engine.path_of_pharaohs.actions import Deal, Steal
+from engine.path_of_pharaohs.cards import card_name
+from engine.path_of_pharaohs.driver import FullInformation, random_game, random_policy, shuffled_deck
+from engine.path_of_pharaohs.state import Options
+from engine.sarcophagus import GAME as SARCOPHAGUS
+
+
+def test_the_entry_has_the_shape_of_every_game_but_is_not_registered_yet():
+    contract = [name for name in vars(type(SARCOPHAGUS)) if not name.startswith("_")]
+    assert all(callable(getattr(GAME, name)) or isinstance(getattr(GAME, name), str) for name in contract)
+    assert (GAME.name, GAME.title) == ("path-of-pharaohs", "Path of Pharaohs")
+    assert "path-of-pharaohs" not in GAMES
+    with pytest.raises(UnknownGame):
+        find_game("path-of-pharaohs")
+
+
+def test_the_public_form_of_a_deal_or_a_steal_carries_no_card():
+    assert GAME.public(Deal("ann", (3, 4), (5, 11))) == Deal("ann", (3, 4))
+    assert GAME.public(Steal((3, 4), (5, 11))) == Steal((3, 4))
+    assert GAME.format_action(GAME.public(Deal("ann", (3, 4), (5, 11)))) == "deal ann #3 #4"
+
+
+def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
+    rng = random.Random(5)
+    game = FullInformation(Options(), ["ann", "ben", "cat", "dan"], shuffled_deck(Options(), rng), "cat", rng)
+    players = {p: random_policy for p in game.state.table.players}
+    for _ in range(60):
+        game.step(players, rng)
+    state = game.state
+    assert all(state.hands)
+    shown = GAME.view(state, "ben", game.knowledge("ben"))
+    ben = state.table.players.index("ben")
+    assert [entry["slot"] for entry in shown["my_hand"]] == sorted(state.hands[ben])
+    assert shown["hands"] == {p: len(h) for p, h in zip(state.table.players, state.hands)}
+    text = json.dumps(shown)
+    for other in ("ann", "cat", "dan"):
+        for slot in state.hands[state.table.players.index(other)]:
+            assert f'"slot": {slot},' not in text  # nobody else's slot, let alone its card
+    assert "my_hand" not in GAME.view(state, "ben") and "deck_order" not in shown
+    assert "my_hand" not in GAME.view(state, None, game.knowledge("ben"))
+
+
+def test_the_dealer_sees_the_deck_order_and_the_finished_game_its_result():
+    game = random_game(["ann", "ben", "cat"], Options(), random.Random(2))
+    shown = GAME.view(game.state, DEALER, game.knowledge(DEALER))
+    assert shown["deck_order"] == [card_name(card) for card in game.deck] and game.deck
+    result = GAME.outcome(game.state)
+    assert shown["status"] == "finished" and shown["winners"] == list(result.winners)
+    assert shown["ranking"][0] == list(result.winners) and shown["scores"] == result.scores
+    assert shown["duties"] == [] and shown["turn"] is None
