@@ -65,7 +65,7 @@ actions = st.one_of(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(actions)
 def test_every_action_round_trips_through_its_text(action):
     text = format_action(action)

@@ -15,8 +15,9 @@ from engine.path_of_pharaohs.views import view
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 OPTIONS = [Options(), Options((2, 8, 1, 9))]
-GAMES = {3: 250, 4: 200, 5: 120, 6: 100}
-"""Random games per player count: with the greedy and mixed games below, 1,180 games in this file."""
+GAMES = {3: 220, 4: 180, 5: 110, 6: 100}
+"""Random games per player count: with the greedy, mixed and sampled games below, 880 games in this
+file, in about 4 CPU-seconds (longer runs: benchmarks/pop_playouts.py)."""
 
 
 def new_game(n_players: int, seed: int, options: Options = Options()) -> tuple[FullInformation, random.Random]:
@@ -110,12 +111,12 @@ def test_greedy_games_and_other_decks_keep_every_invariant(n_players):
 
 def test_greedy_beats_random_more_often_than_not():
     wins = 0
-    for seed in range(100):
+    for seed in range(60):
         game, rng = new_game(3, seed)
         players = game.state.table.players
         game.play({p: greedy_policy if p == "ann" else random_policy for p in players}, rng)
         wins += "ann" in outcome(game.state).winners
-    assert wins > 50  # a third would be chance
+    assert wins > 30  # a third would be chance
 
 
 def _candidates(s, actor, known):
