@@ -736,7 +736,7 @@ def _mail_turn(rep, name: str, out: Path | None, send: bool, attach: bool, since
         raise UsageError(f"{name!r} is not in this game (participants: {', '.join(rep.roster)})")
     game_id = rep.genesis.game_id
     store = Copies(copies.folder(games))
-    same = path is not None and store.has(game_id) and store.path(game_id).resolve() == path.resolve()
+    same = path is not None and store.find(game_id) is not None and store.find(game_id).resolve() == path.resolve()
     local = rep if same else store.get(game_id)
     if local is not None:
         compare(local.record, rep.record)  # never mail a history that forks from the copy kept here
@@ -788,14 +788,16 @@ def mail_command(
 def inbox_command(
         paths: Annotated[list[Path], typer.Argument(help="Maildir folders, mbox files, .eml files or folders "
                                                     "of them.")],
-        games: GamesOption = None) -> None:
+        games: GamesOption = None,
+        again: Annotated[bool, typer.Option("--again", help="Read every mail again, also those applied "
+                                            "before (after restoring or deleting a copy).")] = False) -> None:
     """Apply every pbem turn and game found in mail to the local copies; say what you owe now."""
     from . import copies
     from .inbox import read
     from .status import collect, line
 
     directory = copies.folder(games)
-    report = read(paths, directory)
+    report = read(paths, directory, again)
     for path, first, last in report.updated.values():
         span = f"entry {last}" if first == last else f"entries {first}-{last}"
         typer.echo(f"Updated {path}: {span}.")

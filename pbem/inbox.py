@@ -9,6 +9,8 @@ beside the copies (forks/) so `pbem verify COPY RIVAL` can show who signed what.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import mailbox
 from dataclasses import dataclass, field
 from email import policy
@@ -20,16 +22,20 @@ from .errors import Divergence, Equivocation, PbemError, UsageError
 from .gamefile import read_bytes, save
 from .protocol import Replay
 from .record import GameFile, from_json, payload_hash
+from .keys import home
 from .seen import remember
-from .verify import compare, verify
+from .status import Since, note, replay_noting, summary
+from .verify import compare
 
 MAX_MAIL = 64 * 1024 * 1024
 
 
-@dataclass
+@dataclass(eq=False)
 class Found:
     where: str
     item: turns.Turn | GameFile | PbemError
+    refused: bool = False
+    """A fork or a bad entry: the mail is read again next time, and reported again."""
 
 
 @dataclass
@@ -110,43 +116,66 @@ def items(where: str, data: bytes) -> list[Found]:
 # ---------------------------------------------------------------- applying
 
 class Copies:
-    """The local copies, loaded and verified at most once per run."""
+    """The local copies, each read, verified and summarized for `pbem status` at most once per run."""
 
     def __init__(self, directory: Path):
         self.directory = directory
-        self._paths = {copies.game_id_of(p): p for p in copies.all_copies(directory)}
+        self._paths: dict[str, Path | None] = {}
         self._records: dict[str, GameFile] = {}
-        self._reps: dict[str, Replay] = {}
+        self._reps: dict[str, tuple[Replay, Since]] = {}
+
+    def find(self, game_id: str) -> Path | None:
+        """The copy of a game: named GAME-SHORTID.json (or GAME-FULLID.json), its id checked."""
+        if game_id not in self._paths:
+            names = [f"*-{copies.short_id(game_id)}.json", f"*-{game_id}.json"]
+            found = [p for name in names for p in sorted(self.directory.glob(name)) if copies.game_id_of(p) == game_id]
+            self._paths[game_id] = found[0] if found else None
+        return self._paths[game_id]
 
     def record(self, game_id: str) -> GameFile | None:
         """The copy as read, not yet verified: enough to see that a mail brings nothing new."""
-        if game_id not in self._records and game_id in self._paths:
+        if game_id not in self._records and self.find(game_id) is not None:
             from .gamefile import load
 
             self._records[game_id] = load(self._paths[game_id])[0]
         return self._records.get(game_id)
 
     def get(self, game_id: str) -> Replay | None:
-        """The copy, verified (once per run)."""
+        """The copy, verified."""
         if game_id not in self._reps and self.record(game_id) is not None:
-            self._reps[game_id] = verify(self._records[game_id])
-        return self._reps.get(game_id)
+            self._reps[game_id] = replay_noting(self._records[game_id])
+        return self._reps[game_id][0] if game_id in self._reps else None
 
-    def has(self, game_id: str) -> bool:
-        return game_id in self._paths
+    def extend(self, turn: turns.Turn) -> Replay | None:
+        """Apply a turn to the copy (see turns.extend); the copy is not written."""
+        local = self.get(turn.game_id)
+        if local is None:
+            return None
+        since = self._reps[turn.game_id][1].copy()
+        new = turns.extend(local, turn, since.step)
+        if new is not None:
+            self._reps[turn.game_id] = (new, since) if turn.after == local.seq else replay_noting(new.record)
+        return new
 
     def path(self, game_id: str) -> Path:
-        return self._paths[game_id]
+        return self.find(game_id) or copies.path_for(self.directory, self.record(game_id).genesis)
 
-    def put(self, rep: Replay) -> Path:
+    def put(self, rep: Replay, since: Since | None = None) -> Path:
+        """Write the copy, and what status shows of it when its duties were followed (`since`)."""
         game_id = rep.genesis.game_id
-        if game_id not in self._paths:
+        if since is not None:
+            self._reps[game_id] = (rep, since)
+        path = self.find(game_id)
+        if path is None:
             self.directory.mkdir(parents=True, exist_ok=True)
-            self._paths[game_id] = copies.path_for(self.directory, rep.genesis)
-        save(self._paths[game_id], rep.record)
+            path = self._paths[game_id] = copies.path_for(self.directory, rep.genesis)
+        save(path, rep.record)
         remember(rep)
-        self._reps[game_id], self._records[game_id] = rep, rep.record
-        return self._paths[game_id]
+        self._records[game_id] = rep.record
+        held = self._reps.get(game_id)
+        if held is not None and held[0] is rep:
+            note(path, summary(rep, held[1], str(path)))
+        return path
 
     def keep_rival(self, record: GameFile) -> Path:
         """Save a history that forks from the copy, as evidence."""
@@ -158,27 +187,29 @@ class Copies:
         return path
 
 
-def _note(report: Report, store: Copies, before: int, rep: Replay) -> None:
-    path = store.put(rep)
+def _note(report: Report, store: Copies, before: int, rep: Replay, since: Since | None = None) -> None:
+    path = store.put(rep, since)
     first = report.updated.get(rep.genesis.game_id, (path, before + 1, 0))[1]
     report.updated[rep.genesis.game_id] = (path, first, rep.seq)
 
 
-def _apply_file(report: Report, store: Copies, where: str, record: GameFile) -> None:
+def _apply_file(report: Report, store: Copies, found: Found) -> None:
+    where, record = found.where, found.item
     held = store.record(record.genesis.game_id)
     if held is not None and held.genesis == record.genesis and held.entries[:len(record.entries)] == record.entries:
         copies.mark_shared(record.genesis.game_id, len(record.entries))
         report.known += 1
         return
     try:
-        new = verify(record)
+        new, since = replay_noting(record)
     except PbemError as exc:
         report.problems.append(f"{where}: refused the attached game: {exc}")
+        found.refused = True
         return
     local = store.get(record.genesis.game_id)
     copies.mark_shared(record.genesis.game_id, new.seq)
     if local is None:
-        _note(report, store, 0, new)
+        _note(report, store, 0, new, since)
         return
     try:
         compare(local.record, new.record)
@@ -186,15 +217,17 @@ def _apply_file(report: Report, store: Copies, where: str, record: GameFile) -> 
         rival = store.keep_rival(record)
         report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(local.genesis.game_id)} "
                             f"{rival})")
+        found.refused = True
         return
     if new.seq > local.seq:
-        _note(report, store, local.seq, new)
+        _note(report, store, local.seq, new, since)
     else:
         report.known += 1
 
 
-def _apply_turn(report: Report, store: Copies, where: str, turn: turns.Turn) -> bool:
+def _apply_turn(report: Report, store: Copies, found: Found) -> bool:
     """Apply one turn; False when it must wait for an earlier one (or for the game's file)."""
+    where, turn = found.where, found.item
     held = store.record(turn.game_id)
     if held is not None and turns.is_known(held, turn):
         copies.mark_shared(turn.game_id, turn.last)
@@ -204,16 +237,18 @@ def _apply_turn(report: Report, store: Copies, where: str, turn: turns.Turn) -> 
     if local is None:
         return False
     try:
-        new = turns.extend(local, turn)
+        new = store.extend(turn)
     except turns.MissingEntries:
         return False
     except (Divergence, Equivocation) as exc:
         rival = store.keep_rival(GameFile.model_construct(genesis=local.genesis,
                                                           entries=list(local.entries[:turn.after]) + list(turn.entries)))
         report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(turn.game_id)} {rival})")
+        found.refused = True
         return True
     except PbemError as exc:
         report.problems.append(f"{where}: refused a turn: {exc}")
+        found.refused = True
         return True
     copies.mark_shared(turn.game_id, turn.last)
     if new is None:
@@ -223,25 +258,48 @@ def _apply_turn(report: Report, store: Copies, where: str, turn: turns.Turn) -> 
     return True
 
 
-def read(paths: list[Path], directory: Path) -> Report:
-    """Read every mail at the paths and bring the local copies up to date."""
+def _index_path(directory: Path) -> Path:
+    return home() / "inbox-read" / (hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:16] + ".json")
+
+
+def _read_index(directory: Path) -> set[str]:
+    """Mails (by SHA-256) already applied in full to the copies in `directory`: not parsed again."""
+    try:
+        return set(json.loads(_index_path(directory).read_text())["done"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+
+
+def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
+    """Read every mail at the paths and bring the local copies up to date. Mails applied in full
+    before are skipped (their content is in the copies already) unless `again`."""
     store, report = Copies(directory), Report()
+    done = set() if again else _read_index(directory)
     found: list[Found] = []
+    by_mail: dict[str, list[Found]] = {}
     for path in paths:
         for where, data in _messages(path):
             report.mails += 1
-            found += items(where, data)
+            digest = hashlib.sha256(data).hexdigest()
+            if digest in done:
+                continue
+            by_mail[digest] = items(where, data)
+            found += by_mail[digest]
     for f in found:
         if isinstance(f.item, PbemError):
             report.problems.append(f"{f.where}: {f.item}")
         elif isinstance(f.item, GameFile):
-            _apply_file(report, store, f.where, f.item)
+            _apply_file(report, store, f)
     waiting = sorted((f for f in found if isinstance(f.item, turns.Turn)), key=lambda f: f.item.after)
     while waiting:
-        left = [f for f in waiting if not _apply_turn(report, store, f.where, f.item)]
+        left = [f for f in waiting if not _apply_turn(report, store, f)]
         if len(left) == len(waiting):
             break
         waiting = left
+    settled = {digest for digest, parts in by_mail.items()
+               if all(not isinstance(f.item, PbemError) and f not in waiting and not f.refused for f in parts)}
+    if settled - done:
+        copies.write_note(_index_path(directory), json.dumps({"done": sorted(done | settled)}).encode())
     for f in waiting:
         local = store.get(f.item.game_id)
         have = f"the copy here stops at entry {local.seq}" if local else "there is no copy of this game here"

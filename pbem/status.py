@@ -76,27 +76,63 @@ def holders(rep) -> dict[str, str]:
     return out
 
 
-def summarize(record: GameFile, path: str = "") -> Game:
-    """Replay and verify a record, noting when each current duty began."""
+class Since:
+    """When each party's current duty began, followed entry by entry through a replay."""
+
+    def __init__(self, rep, began: dict[str, int] | None = None):
+        self.began = {who: rep.seq for who in holders(rep)} if began is None else dict(began)
+
+    def step(self, rep) -> None:
+        self.began = {who: self.began.get(who, rep.seq) for who in holders(rep)}
+
+    def copy(self) -> "Since":
+        return Since(None, self.began)
+
+
+def replay_noting(record: GameFile):
+    """Verify a record (as `verify` does), noting when each current duty began: (replay, Since)."""
     from .protocol import apply_entry, start
-    from .render import result_text
     from .verify import verify
 
     rep = start(record.genesis)
-    began = {who: 0 for who in holders(rep)}
+    since = Since(rep)
     for entry in record.entries:
         apply_entry(rep, entry)
-        began = {who: began.get(who, rep.seq) for who in holders(rep)}
+        since.step(rep)
     if rep.outcome() is not None:
         rep = verify(record)  # the end audit too
-    times = [record.genesis.time] + [e.time for e in record.entries]
-    g = record.genesis
+    return rep, since
+
+
+def summary(rep, since: Since, path: str = "") -> Game:
+    """What status shows of a verified game."""
+    from .render import result_text
+
+    g = rep.genesis
+    times = [g.time] + [e.time for e in rep.entries]
     people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
+    over = rep.outcome() is not None
     return Game(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
-                keys={p.name: p.key for p in people}, entries=rep.seq, finished=rep.outcome() is not None,
-                result=result_text(rep) if rep.outcome() is not None else None, deadline_hours=g.deadline_hours,
-                duties=[Duty(party=who, what=what, since_entry=began[who], since=times[began[who]])
+                keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
+                result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,
+                duties=[Duty(party=who, what=what, since_entry=since.began[who], since=times[since.began[who]])
                         for who, what in holders(rep).items()])
+
+
+def summarize(record: GameFile, path: str = "") -> Game:
+    """Verify a record and say what status shows of it."""
+    return summary(*replay_noting(record), path)
+
+
+def note(path: Path, game: Game) -> None:
+    """Cache what a copy just written holds, so the next listing need not verify it again."""
+    info = path.stat()
+    cache = _load_cache()
+    cache[str(path)] = {"stamp": [info.st_size, info.st_mtime_ns], "game": game.model_dump()}
+    try:
+        write_note(_cache_path(), json.dumps(cache).encode())
+    except OSError:
+        pass
 
 
 def judged(game: Game, my_keys: list, now: int) -> Game:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Annotated, Literal
+from typing import Annotated, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -89,11 +89,12 @@ def is_known(record: GameFile, turn: Turn) -> bool:
             and record.entries[turn.last - 1] == turn.entries[-1])
 
 
-def extend(rep: Replay, turn: Turn) -> Replay | None:
+def extend(rep: Replay, turn: Turn, on_entry: Callable[[Replay], None] | None = None) -> Replay | None:
     """The local game with the turn applied and verified, or None when it brings nothing new.
 
     Raises WrongGame, MissingEntries, or the VerifyError (Divergence, Equivocation, a bad entry) that
-    says why the turn does not extend the local history."""
+    says why the turn does not extend the local history. `on_entry` sees the game after each new entry
+    when only the new entries are replayed (the turn follows the copy's last entry)."""
     if turn.game_id != rep.genesis.game_id or turn.genesis != rep.hashes[0]:
         raise WrongGame("this turn belongs to another game", turn.after + 1)
     if turn.after > rep.seq:
@@ -105,19 +106,21 @@ def extend(rep: Replay, turn: Turn) -> Replay | None:
         raise Divergence(f"the turn follows a different entry {turn.after} than the copy here: the game has forked "
                          "(compare both files with 'pbem verify')", turn.after)
     if turn.after == rep.seq:  # the usual case: only the new entries are checked
-        return _extended(rep, turn.entries)
+        return _extended(rep, turn.entries, on_entry)
     candidate = verify(GameFile.model_construct(genesis=rep.genesis,
                                                 entries=list(rep.entries[:turn.after]) + list(turn.entries)))
     compare(rep.record, candidate.record)  # a fork, or one author's two versions of an entry
     return candidate if candidate.seq > rep.seq else None
 
 
-def _extended(rep: Replay, entries: list[Entry]) -> Replay:
+def _extended(rep: Replay, entries: list[Entry], on_entry: Callable[[Replay], None] | None = None) -> Replay:
     """A verified game with more entries applied, leaving `rep` as it was (on success or failure)."""
     grown = dataclasses.replace(rep, **{f.name: copy.copy(getattr(rep, f.name)) for f in dataclasses.fields(rep)
                                         if isinstance(getattr(rep, f.name), (list, dict, set))})
     for entry in entries:
         apply_entry(grown, entry)
+        if on_entry:
+            on_entry(grown)
     if grown.outcome() is not None:
         return verify(grown.record)  # the end audit, once the game is over
     return grown
