@@ -45,7 +45,7 @@ def game_id_of(path: Path) -> str | None:
 
 
 def all_copies(directory: Path) -> list[Path]:
-    return sorted(directory.glob("*.json")) if directory.is_dir() else []
+    return sorted(p for p in directory.glob("*.json") if not p.name.startswith(".")) if directory.is_dir() else []
 
 
 def _mark_path(game_id: str) -> Path:

@@ -22,7 +22,7 @@ from .errors import Divergence, Equivocation, PbemError, UsageError
 from .gamefile import read_bytes, save
 from .protocol import Replay
 from .record import GameFile, from_json, payload_hash
-from .keys import home
+from .keys import list_keys
 from .seen import remember
 from .status import Since, note, replay_noting, summary
 from .verify import compare
@@ -193,6 +193,12 @@ def _note(report: Report, store: Copies, before: int, rep: Replay, since: Since 
     report.updated[rep.genesis.game_id] = (path, first, rep.seq)
 
 
+def _mine(rep: Replay) -> bool:
+    """Whether one of my keys (in the key directory) is a participant: only such games are kept."""
+    mine = [key for _, key in list_keys()]
+    return any(theirs.same_key(key) for theirs in rep.roster.values() for key in mine)
+
+
 def _apply_file(report: Report, store: Copies, found: Found) -> None:
     where, record = found.where, found.item
     held = store.record(record.genesis.game_id)
@@ -207,6 +213,11 @@ def _apply_file(report: Report, store: Copies, found: Found) -> None:
         found.refused = True
         return
     local = store.get(record.genesis.game_id)
+    if local is None and not _mine(new):
+        report.problems.append(f"{where}: a game without any of your keys in it ({', '.join(new.roster)}): "
+                               "not kept")
+        found.refused = True
+        return
     copies.mark_shared(record.genesis.game_id, new.seq)
     if local is None:
         _note(report, store, 0, new, since)
@@ -259,7 +270,8 @@ def _apply_turn(report: Report, store: Copies, found: Found) -> bool:
 
 
 def _index_path(directory: Path) -> Path:
-    return home() / "inbox-read" / (hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:16] + ".json")
+    """Kept beside the copies it speaks of, so it goes when they go."""
+    return directory / ".inbox-read"
 
 
 def _read_index(directory: Path) -> set[str]:
@@ -298,7 +310,7 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
         waiting = left
     settled = {digest for digest, parts in by_mail.items()
                if all(not isinstance(f.item, PbemError) and f not in waiting and not f.refused for f in parts)}
-    if settled - done:
+    if settled - done and directory.is_dir():
         copies.write_note(_index_path(directory), json.dumps({"done": sorted(done | settled)}).encode())
     for f in waiting:
         local = store.get(f.item.game_id)

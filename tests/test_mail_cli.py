@@ -1,6 +1,7 @@
 """pbem contact, mail, inbox and status as two players run them, each with their own PBEM_HOME."""
 
 import json
+import mailbox
 import shutil
 import ssl
 import subprocess
@@ -174,3 +175,37 @@ def test_sending_needs_tls_and_never_writes_the_password(table, tmp_path, monkey
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert b"s3cret-horse" not in path.read_bytes(), path
+
+
+def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
+    table("ann", "mail", "game.json", "--as", "ann", "-o", "1.eml")
+    table("ben", "inbox", "1.eml")
+    copy = next((tmp_path / "ben" / "games-files").glob("*.json"))
+    short = copy.stem.split("-")[1]
+    assert table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--mail").exit_code == 0
+    table("ann", "inbox", f"sarcophagus-{short}-5.eml")
+    ann_copy = tmp_path / "ann" / "games-files" / copy.name
+    assert table("ann", "play", ann_copy, "--as", "ann", "--bot", "greedy", "--mail").exit_code == 0
+    third = max(tmp_path.glob(f"sarcophagus-{short}-*.eml"), key=lambda p: int(p.stem.split("-")[-1]))
+    # cat's game, which ben is not in, arrives too
+    table("cat", "key", "new", "cat", "--no-passphrase")
+    table("cat", "contact", "add", "cat", "cat@example.org")
+    table("cat", "contact", "add", "ann", "ann@example.org")
+    table("cat", "new", "sarcophagus", "-o", "cat.json", "--as", "cat", "--player", "cat",
+          f"--player=ann={(tmp_path / 'ann' / 'keys' / 'ann.pub').read_text().strip()}")
+    stranger = table("cat", "mail", "cat.json", "--as", "cat", "-o", "stranger.eml")
+    assert stranger.exit_code == 0, stranger.output
+    box = mailbox.mbox(tmp_path / "ben.mbox")  # newest first: the later turn waits for the earlier
+    for name in (third.name, f"sarcophagus-{short}-5.eml", "1.eml", "stranger.eml"):
+        box.add((tmp_path / name).read_bytes())
+    box.close()
+    before = copy.read_bytes()
+    shutil.rmtree(tmp_path / "ben" / "games-files")
+    read = table("ben", "inbox", tmp_path / "ben.mbox")
+    assert read.exit_code == 1, read.output
+    assert read.output.splitlines()[:2] == [f"Updated {copy}: entries 1-{third.stem.split('-')[-1]}.",
+                                            "Error: " + str(tmp_path / "ben.mbox") + "#4 (sarcophagus-" +
+                                            read.output.split("(sarcophagus-")[1].split(")")[0] +
+                                            "): a game without any of your keys in it (cat, ann): not kept"]
+    assert copy.read_bytes() != before and table("ben", "verify", copy).exit_code == 0
+    assert [p.name for p in (tmp_path / "ben" / "games-files").glob("*.json")] == [copy.name]
