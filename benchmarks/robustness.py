@@ -74,7 +74,7 @@ def main() -> None:
     print(f"  rejected:                       {sum(signed.rejected.values())}")
     for name, count in signed.rejected.most_common():
         print(f"    {name:<28}  {count}")
-    print(f"  accepted as equivalent:         {signed.equivalent}")
+    print(f"  accepted, the same statements:  {signed.equivalent}   (genuine entries in another order the rules allow)")
     print(f"  accepted with a changed meaning: {len(signed.changed)}   (must be 0)")
     print(f"  crashes while verifying:        {len(signed.crashes)}   (must be 0)")
     tally.changed += signed.changed

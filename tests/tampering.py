@@ -284,8 +284,9 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
 
 
 def judge_resigned(original_bytes: bytes, mutated: bytes, kind: str, tally: Tally) -> None:
-    """Rejected, or accepted only if it means what the original (or a genuine earlier version) means:
-    the same signed contents, entry for entry, apart from the signature bytes."""
+    """Rejected, or accepted only if every entry states what a genuine entry of the original states
+    (apart from seq, prev and signature), each at most once: the same signed statements, at most in
+    another order the rules allow (a referee's two audit openings). A statement of its own is a defect."""
     tally.tried += 1
     reference = json.loads(original_bytes)
     try:
@@ -296,11 +297,11 @@ def judge_resigned(original_bytes: bytes, mutated: bytes, kind: str, tally: Tall
     except Exception as exc:  # noqa: BLE001 - exactly what this harness looks for
         tally.crashes.append((kind, repr(exc)))
         return
-    found = json.loads(mutated)["entries"]
 
-    def contents(entries):
-        return [{k: v for k, v in e.items() if k != "signature"} for e in entries]
-    if contents(found) == contents(reference["entries"][:len(found)]):
+    def statements(entries) -> Counter:
+        return Counter(json.dumps({k: v for k, v in e.items() if k not in ("seq", "prev", "signature")},
+                                  sort_keys=True) for e in entries)
+    if statements(json.loads(mutated)["entries"]) <= statements(reference["entries"]):
         tally.equivalent += 1
     else:
         tally.changed.append(kind)
