@@ -724,42 +724,14 @@ GamesOption = Annotated[Optional[Path], typer.Option("--games", help="The folder
 def _mail_turn(rep, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
                smtp: str | None, user: str | None, security: str, games: Path | None = None,
                path: Path | None = None) -> None:
-    """Mail what the others lack of a verified game, and keep the local copy and the shared mark."""
     from . import copies
     from .errors import UsageError
-    from .files import write_atomic
-    from .inbox import Copies
-    from .mail import compose, send as send_mail
-    from .verify import compare
+    from .mail import Server, mail_turn
 
-    if name not in rep.roster:
-        raise UsageError(f"{name!r} is not in this game (participants: {', '.join(rep.roster)})")
-    game_id = rep.genesis.game_id
-    store = Copies(copies.folder(games))
-    same = path is not None and store.find(game_id) is not None and store.find(game_id).resolve() == path.resolve()
-    local = rep if same else store.get(game_id)
-    if local is not None:
-        compare(local.record, rep.record)  # never mail a history that forks from the copy kept here
-    after = since if since is not None else copies.shared(game_id)
-    if after is not None and not 0 <= after <= rep.seq:
-        raise UsageError(f"--since {after}: the game has entries 0 to {rep.seq}")
-    if after is not None and after == rep.seq and not attach:
-        raise UsageError(f"nothing new to mail: entry {rep.seq} was already mailed (--since N mails again from "
-                         "entry N; --attach sends the whole file)")
-    msg = compose(rep, name, after if after is None or after < rep.seq else None, attach)
-    if send:
-        if not smtp:
-            raise UsageError("--send needs a server: --smtp HOST[:PORT] or $PBEM_SMTP")
-        send_mail(msg, smtp, security, user)
-        done = f"Sent to {msg['To']}" + (f", cc {msg['Cc']}" if msg["Cc"] else "")
-    else:
-        path = out or Path(f"{rep.genesis.game}-{copies.short_id(game_id)}-{rep.seq}.eml")
-        write_atomic(path, bytes(msg))
-        done = f"Wrote {path} to {msg['To']}" + (f", cc {msg['Cc']}" if msg["Cc"] else "")
-    if local is None or rep.seq > local.seq:
-        store.put(rep)
-    copies.mark_shared(game_id, rep.seq)
-    typer.echo(f"{done}: {msg['Subject']}")
+    if send and not smtp:
+        raise UsageError("--send needs a server: --smtp HOST[:PORT] or $PBEM_SMTP")
+    server = Server(smtp, security, user) if send else None
+    typer.echo(mail_turn(rep, name, copies.folder(games), path, since, attach, out, server))
 
 
 @app.command("mail")

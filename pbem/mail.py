@@ -15,9 +15,11 @@ from __future__ import annotations
 import getpass
 import os
 import sys
+from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate
+from pathlib import Path
 
 from engine.contract import DEALER
 
@@ -142,6 +144,55 @@ def parse_server(spec: str, security: str) -> tuple[str, int]:
     if security == "none" and host not in LOCAL_HOSTS:
         raise UsageError("--smtp-security none sends in clear: only to a server on this machine (localhost)")
     return host, port
+
+
+@dataclass(frozen=True)
+class Server:
+    """Where `--send` hands mail: HOST[:PORT], how it is secured, and the login (no password)."""
+
+    address: str
+    security: str = "starttls"
+    user: str | None = None
+
+
+def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since: int | None, attach: bool,
+              out: Path | None, server: Server | None) -> str:
+    """Mail what the others lack of a verified game (to a file, or by SMTP); keep the local copy and the
+    shared mark. Returns the line that says what was done."""
+    from .files import write_atomic
+    from .inbox import Copies
+    from .verify import compare
+
+    if me not in rep.roster:
+        raise UsageError(f"{me!r} is not in this game (participants: {', '.join(rep.roster)})")
+    game_id = rep.genesis.game_id
+    store = Copies(folder)
+    kept = store.find(game_id)
+    local = rep if kept and game_path and kept.resolve() == game_path.resolve() else store.get(game_id)
+    if local is not None:
+        compare(local.record, rep.record)  # never mail a history that forks from the copy kept here
+        if local.seq > rep.seq:
+            raise UsageError(f"this file stops at entry {rep.seq}, but the copy in {kept} has entry {local.seq}: "
+                             "mail that one")
+    after = since if since is not None else copies.shared(game_id)
+    if after is not None and not 0 <= after <= rep.seq:
+        raise UsageError(f"--since {after}: the game has entries 0 to {rep.seq}")
+    if after is not None and after == rep.seq and not attach:
+        raise UsageError(f"nothing new to mail: entry {rep.seq} was already mailed (--since N mails again from "
+                         "entry N; --attach sends the whole file)")
+    msg = compose(rep, me, after if after is None or after < rep.seq else None, attach)
+    recipients = f"{msg['To']}" + (f", cc {msg['Cc']}" if msg["Cc"] else "")
+    if server is not None:
+        send(msg, server.address, server.security, server.user)
+        done = f"Sent to {recipients}"
+    else:
+        target = out or Path(f"{rep.genesis.game}-{copies.short_id(game_id)}-{rep.seq}.eml")
+        write_atomic(target, bytes(msg))
+        done = f"Wrote {target} to {recipients}"
+    if local is None or rep.seq > local.seq:
+        store.put(rep)
+    copies.mark_shared(game_id, rep.seq)
+    return f"{done}: {msg['Subject']}"
 
 
 def send(msg: EmailMessage, server: str, security: str = "starttls", user: str | None = None) -> None:
