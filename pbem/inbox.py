@@ -3,7 +3,8 @@ applied to the local copies, verified, with forks and equivocation flagged.
 
 Mails may arrive in any order: whole files go first, then turns in the order of the entry they
 extend, again and again while one makes room for another. Reading the same mail twice changes
-nothing: a turn whose entries are all known is skipped. A rival history is never applied; it is kept
+nothing: a mail applied in full is not parsed again (an index beside the copies says which), and a
+turn whose entries are all known is skipped. A rival history is never applied; it is kept
 beside the copies (forks/) so `pbem verify COPY RIVAL` can show who signed what.
 """
 
@@ -20,9 +21,9 @@ from pathlib import Path
 from . import armor, copies, turns
 from .errors import Divergence, Equivocation, PbemError, UsageError
 from .gamefile import read_bytes, save
+from .keys import list_keys
 from .protocol import Replay
 from .record import GameFile, from_json, payload_hash
-from .keys import list_keys
 from .seen import remember
 from .status import Since, note, replay_noting, summary
 from .verify import compare
