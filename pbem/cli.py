@@ -863,9 +863,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
         turns += 1
         if not quiet:
             for event in events:
-                name = type(event).__name__
-                if name in ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken", "TileDiscarded",
-                            "PyramidEmpty") or (name == "Revealed" and event.under):
+                if drawing.notable(event):
                     typer.echo(f"  {event}")
             shown = rep.game.view(rep.state, None)
             if moments and drawing.progress(shown) >= moments[0] and rep.duties():

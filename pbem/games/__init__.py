@@ -4,6 +4,7 @@ frame, the HTML replay's shell) ask this registry and know no game themselves.
 A presentation module provides:
 - `board_text(shown, style) -> str`: the board of one view (`game.view(...)`) for a terminal;
 - `progress(shown) -> float`: how far the game has gone, 0 to 1 (the demo shows a few moments);
+- `notable(event) -> bool`: whether the demo tells this event as the game goes;
 - `html_board(shown) -> dict`: the part of one view the HTML replay draws, as JSON data;
 - `html_meta(shown) -> dict`: what the drawing needs that never changes (seats, colours);
 - `HTML_STYLE`, `HTML_DEFS`, `HTML_SCRIPT`: its CSS, SVG definitions, and a script defining

@@ -20,6 +20,10 @@ def progress(shown: dict) -> float:
     return 1.0 if shown.get("status") == "finished" else 0.0
 
 
+def notable(event) -> bool:
+    return True
+
+
 def board_text(shown: dict, style) -> str:
     lines = []
     for key, value in shown.items():

@@ -42,6 +42,15 @@ def progress(shown: dict) -> float:
     return 1 - len(shown["pyramid"]) / PYRAMID_SIZE
 
 
+_NOTABLE = ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken", "TileDiscarded", "PyramidEmpty")
+
+
+def notable(event) -> bool:
+    """What the demo tells as the game goes: claims, ties, traps, the sarcophagus; not every coin."""
+    name = type(event).__name__
+    return name in _NOTABLE or (name == "Revealed" and event.under)
+
+
 # ---------------------------------------------------------------- the terminal
 
 def board_text(shown: dict, style) -> str:
