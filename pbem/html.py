@@ -111,7 +111,8 @@ def _json_for_script(data: dict) -> str:
 _SHELL_STYLE = """
 body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:0 1em 2em;color:#222;background:#faf8f3}
 h1{font-size:1.35em;margin:.6em 0 .2em}.about{margin:0 0 .6em;color:#555;font-size:.9em}
-nav{display:flex;flex-wrap:wrap;align-items:center;gap:.4em;position:sticky;top:0;background:#faf8f3;padding:.4em 0;z-index:1}
+nav{display:flex;flex-wrap:wrap;align-items:center;gap:.4em;position:sticky;top:0;background:#faf8f3;padding:.4em 0;
+z-index:1}
 nav input{flex:1;min-width:10em}#where{min-width:9em;font-variant-numeric:tabular-nums}
 button{font:inherit;padding:.25em .7em;border:1px solid #aaa;border-radius:5px;background:#fff;cursor:pointer}
 button:disabled{opacity:.4;cursor:default}
@@ -144,7 +145,11 @@ _SHELL_SCRIPT = r"""
     $("entry-title").textContent = n === 0 ? "The start: " + f.action : `Entry ${n}: ${f.action}`;
     $("signer").textContent = `Signed by ${f.author}`;
     const events = $("events");
-    events.replaceChildren(...f.events.map(text => { const li = document.createElement("li"); li.textContent = text; return li; }));
+    events.replaceChildren(...f.events.map(text => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }));
     $("next").textContent = f.next;
     $("first").disabled = $("back").disabled = n === 0;
     $("last").disabled = $("forward").disabled = n === last;

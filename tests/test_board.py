@@ -32,6 +32,10 @@ def pbem(*args):
 
 @pytest.fixture
 def game(tmp_path, monkeypatch):
+    return two_coins_played(tmp_path, monkeypatch)
+
+
+def two_coins_played(tmp_path, monkeypatch):
     """ann and ben, ben first; ben has placed 3 on 1a and 2 on 2a, and three tiles were revealed."""
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("NO_COLOR", raising=False)

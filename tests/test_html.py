@@ -21,7 +21,7 @@ from pbem.protocol import apply_entry, start
 
 from engine_support import layout_with
 from pbem_support import played_game, sessions_for
-from test_board import game, pbem  # noqa: F401 (a fixture)
+from test_board import pbem, two_coins_played
 
 DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
 
@@ -65,6 +65,11 @@ def hidden_tiles(rep, sessions) -> list[str]:
 
 def _positions():
     return [f"{row}{'abcdef'[c]}" for row in range(1, 7) for c in range(row)]
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    return two_coins_played(tmp_path, monkeypatch)
 
 
 @pytest.fixture(scope="module")
@@ -146,11 +151,13 @@ def test_pbem_html_writes_the_page_beside_the_game_and_a_players_page_for_their_
     assert result.output == f"Wrote {page_path} ({size // 1024} KB, 6 positions, public information only).\n"
     assert [f["board"]["pyramid"]["1a"][1] for f in data_of(page_path.read_text())["frames"]][-1] == [[1, None]]
     result = pbem("html", game, "-o", "ben.html", "--as", "ben")
-    assert result.output == f"Wrote ben.html ({Path('ben.html').stat().st_size // 1024} KB, 6 positions, as ben sees it).\n"
+    size = Path("ben.html").stat().st_size
+    assert result.output == f"Wrote ben.html ({size // 1024} KB, 6 positions, as ben sees it).\n"
     assert Path("ben.html").stat().st_mode & 0o777 == 0o600  # it holds ben's coin values
     assert data_of(Path("ben.html").read_text())["frames"][-1]["board"]["pyramid"]["1a"][1] == [[1, 3]]
     refused = pbem("html", game, "-o", game)
-    assert refused.exit_code == 1 and refused.output == f"Error: {game} is the game file itself: name another page with -o\n"
+    assert refused.exit_code == 1
+    assert refused.output == f"Error: {game} is the game file itself: name another page with -o\n"
 
 
 def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, monkeypatch):
@@ -165,4 +172,5 @@ def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, mon
     assert shown.output.endswith("\nNext: ann (move: place a coin on 1a (forced))\n")
     assert pbem("html", game, "-o", "plain.html").exit_code == 0
     last = data_of(Path("plain.html").read_text())["frames"][-1]["board"]
-    assert last["pyramid"]["1a"] == {"tile": "sun-3", "coins": [{"slot": 0, "owner": "ben", "seat": "ben", "value": None}]}
+    coin = {"slot": 0, "owner": "ben", "seat": "ben", "value": None}
+    assert last["pyramid"]["1a"] == {"tile": "sun-3", "coins": [coin]}

@@ -55,7 +55,8 @@ def expected(shown: dict) -> dict:
         "holes": [f"{r}{'abcdef'[c]}" for r in range(1, 7) for c in range(r)
                   if f"{r}{'abcdef'[c]}" not in shown["pyramid"]],
         "players": {p: [shown["hands"][p], (final or shown["fame"])[p], shown["claimed"][p]] for p in shown["players"]},
-        "sarcophagus": {pos: [s["status"], s["holder"], s["tile"] or "back"] for pos, s in shown["sarcophagus"].items()},
+        "sarcophagus": {pos: [spot["status"], spot["holder"], spot["tile"] or "back"]
+                        for pos, spot in shown["sarcophagus"].items()},
     }
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 
-SUITS = ("sun", "moon", "crown", "arms")
 TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "blue"}
 """The classic piecepack colours (red suns, black moons, green crowns, blue arms); black is the
 terminal's own colour, so it reads on dark and light backgrounds alike."""
@@ -88,9 +87,9 @@ def board_text(shown: dict, style) -> str:
     coins = [f"{pos} " + " ".join(f"{who(c['seat'])}:{'?' if c['value'] is None else c['value']}"
                                   for c in spot["coins"])
              for pos, spot in pyramid.items() if spot["coins"]]
-    lines += _wrapped("Coins: ", coins, style)
+    lines += _wrapped("Coins: ", coins)
     lines += _wrapped("Sarcophagus: ", [f"{pos} {_fate(spot, who, tile_code)}"
-                                        for pos, spot in shown["sarcophagus"].items()], style)
+                                        for pos, spot in shown["sarcophagus"].items()])
     lines += _players(shown, who, tile_code)
     return "\n".join(lines)
 
@@ -117,7 +116,7 @@ def _players(shown: dict, who, tile_code) -> list[str]:
     return lines
 
 
-def _wrapped(head: str, items: list[str], style) -> list[str]:
+def _wrapped(head: str, items: list[str]) -> list[str]:
     """Items joined by three spaces, wrapped at WIDTH by their printed length (colour codes aside)."""
     if not items:
         return []
@@ -136,9 +135,10 @@ def _wrapped(head: str, items: list[str], style) -> list[str]:
 # ---------------------------------------------------------------- the HTML replay
 
 def html_meta(shown: dict) -> dict:
-    """What does not change during the game: the seats and their colours."""
-    return {"seats": [{"name": s["name"], "player": s["player"], "suit": s["suits"].split("+")[0]}
-                      for s in shown["seats"]],
+    """What does not change during the game: the seats and their suits (a coin takes its seat's
+    first suit's colour)."""
+    return {"seats": [{"name": s["name"], "player": s["player"], "suits": s["suits"].split("+"),
+                       "suit": s["suits"].split("+")[0]} for s in shown["seats"]],
             "players": shown["players"]}
 
 
@@ -186,10 +186,12 @@ svg.pyramid{width:100%;max-width:520px;height:auto;display:block}
 
 HTML_DEFS = """
 <symbol id="suit-sun" viewBox="-10 -10 20 20"><circle r="4.2"/>
-<g stroke="currentColor" stroke-width="1.8" stroke-linecap="round"><path d="M0-9.5V-6.5M0 6.5V9.5M-9.5 0H-6.5M6.5 0H9.5M-6.7-6.7L-4.6-4.6M4.6 4.6L6.7 6.7M-6.7 6.7L-4.6 4.6M4.6-4.6L6.7-6.7"/></g></symbol>
+<g stroke="currentColor" stroke-width="1.8" stroke-linecap="round"><path d="M0-9.5V-6.5M0 6.5V9.5M-9.5 0H-6.5M6.5 0H9.5
+M-6.7-6.7L-4.6-4.6M4.6 4.6L6.7 6.7M-6.7 6.7L-4.6 4.6M4.6-4.6L6.7-6.7"/></g></symbol>
 <symbol id="suit-moon" viewBox="-10 -10 20 20"><path d="M2-8.5A8.5 8.5 0 1 0 8.5 4 7 7 0 1 1 2-8.5z"/></symbol>
 <symbol id="suit-crown" viewBox="-10 -10 20 20"><path d="M-8.5 6.5L-9-5-4.5-0.5 0-7.5 4.5-0.5 9-5 8.5 6.5z"/></symbol>
-<symbol id="suit-arms" viewBox="-10 -10 20 20"><path d="M0-9.5C3-6.5 3-3 0 0-3-3-3-6.5 0-9.5zM-1 0C-2-4-7-5-9-2-8 1-4 1-2 3zM1 0C2-4 7-5 9-2 8 1 4 1 2 3zM-4.5 3.5H4.5V5.2H-4.5zM-1.2 5H1.2L1.8 9.5H-1.8z"/></symbol>
+<symbol id="suit-arms" viewBox="-10 -10 20 20"><path d="M0-9.5C3-6.5 3-3 0 0-3-3-3-6.5 0-9.5z
+M-1 0C-2-4-7-5-9-2-8 1-4 1-2 3zM1 0C2-4 7-5 9-2 8 1 4 1 2 3zM-4.5 3.5H4.5V5.2H-4.5zM-1.2 5H1.2L1.8 9.5H-1.8z"/></symbol>
 """
 
 _SCRIPT_CONSTANTS = "const SARC_ROWS = 6, SARC_UNDER = " + json.dumps(["5c", "6c", "6d"]) + ";\n"
@@ -197,73 +199,100 @@ _SCRIPT_CONSTANTS = "const SARC_ROWS = 6, SARC_UNDER = " + json.dumps(["5c", "6c
 HTML_SCRIPT = _SCRIPT_CONSTANTS + r"""
 const T = 64, STEP = 72, LEFT = 34, TOP = 8;
 const RANK_GLYPH = {null: "", ace: "A"};
+const ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
 function esc(text) {
-  return String(text).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
+  return String(text).replace(/[&<>"']/g, c => ESCAPES[c]);
+}
+function tag(name, attrs, content) {
+  /* markup for one element: attribute values escaped, content as given (already markup) */
+  const list = Object.entries(attrs).map(([key, value]) => ` ${key}="${esc(value)}"`).join("");
+  return content === undefined ? `<${name}${list}/>` : `<${name}${list}>${content}</${name}>`;
+}
+function square(cls, x, y, size) {
+  return tag("rect", {class: cls, x: x, y: y, width: size, height: size, rx: size / 10});
+}
+function suitSymbol(suit, x, y, size) {
+  return tag("use", {href: "#suit-" + suit, class: "suit-" + suit, x: x, y: y, width: size, height: size});
 }
 function tileSvg(x, y, tile, pos, size) {
+  /* a piecepack tile: a back (a 2x2 grid) while face down, else its rank and suit */
   const s = size || T, k = s / T;
-  const label = pos ? `<text class="pos${tile ? "" : " back-pos"}" x="${x + 4 * k}" y="${y + 11 * k}">${pos}</text>` : "";
+  const label = pos ? tag("text", {class: tile ? "pos" : "pos back-pos", x: x + 4 * k, y: y + 11 * k}, pos) : "";
   if (!tile) {
-    return `<g class="tile" data-pos="${pos || ""}" data-tile="back"><rect class="back" x="${x}" y="${y}" width="${s}" height="${s}" rx="${6 * k}"/>` +
-      `<path class="back-grid" d="M${x + s / 2} ${y + 4 * k}V${y + s - 4 * k}M${x + 4 * k} ${y + s / 2}H${x + s - 4 * k}"/>${label}</g>`;
+    const grid = `M${x + s / 2} ${y + 4 * k}V${y + s - 4 * k}M${x + 4 * k} ${y + s / 2}H${x + s - 4 * k}`;
+    return tag("g", {class: "tile", "data-tile": "back"},
+               square("back", x, y, s) + tag("path", {class: "back-grid", d: grid}) + label);
   }
   const [suit, rank] = tile.split("-");
   const glyph = rank in RANK_GLYPH ? RANK_GLYPH[rank] : rank;
-  const big = glyph ? `<text class="rank suit-${suit}" x="${x + s / 2}" y="${y + 42 * k}" font-size="${30 * k}">${glyph}</text>` +
-      `<use href="#suit-${suit}" class="suit-${suit}" x="${x + s - 19 * k}" y="${y + 3 * k}" width="${16 * k}" height="${16 * k}"/>`
-    : `<use href="#suit-${suit}" class="suit-${suit}" x="${x + 16 * k}" y="${y + 12 * k}" width="${32 * k}" height="${32 * k}"/>`;
-  return `<g class="tile" data-pos="${pos || ""}" data-tile="${esc(tile)}"><title>${esc(tile)}${pos ? " on " + pos : ""}</title>` +
-    `<rect class="face" x="${x}" y="${y}" width="${s}" height="${s}" rx="${6 * k}"/>${big}${label}</g>`;
+  const face = glyph
+    ? tag("text", {class: "rank suit-" + suit, x: x + s / 2, y: y + 42 * k, "font-size": 30 * k}, glyph) +
+      suitSymbol(suit, x + s - 19 * k, y + 3 * k, 16 * k)
+    : suitSymbol(suit, x + 16 * k, y + 12 * k, 32 * k);  /* a null: the suit alone */
+  return tag("g", {class: "tile", "data-tile": tile},
+             tag("title", {}, esc(tile + (pos ? " on " + pos : ""))) + square("face", x, y, s) + face + label);
 }
 function coinsSvg(x, y, coins, meta) {
+  /* the coins on a tile, in a row along its bottom edge, in their seat's colour; "?" while hidden */
   return coins.map(([seat, value], i) => {
-    const who = meta.seats[seat], cx = x + 10 + i * 14.7, cy = y + T - 10;
-    const shown = value === null ? "?" : value;
-    return `<g class="coin" data-owner="${esc(who.player)}" data-value="${value === null ? "" : value}">` +
-      `<title>${esc(who.name)}: ${value === null ? "value hidden" : value}</title>` +
-      `<circle class="suit-${who.suit}" cx="${cx}" cy="${cy}" r="7.2"/><text x="${cx}" y="${cy + 3.5}">${shown}</text></g>`;
+    const who = meta.seats[seat], cx = x + 10 + i * 14.7, cy = y + T - 10, hidden = value === null;
+    return tag("g", {class: "coin", "data-owner": who.player, "data-value": hidden ? "" : value},
+               tag("title", {}, esc(`${who.name}: ${hidden ? "value hidden" : value}`)) +
+               tag("circle", {class: "suit-" + who.suit, cx: cx, cy: cy, r: 7.2}) +
+               tag("text", {x: cx, y: cy + 3.5}, hidden ? "?" : value));
   }).join("");
 }
-function drawBoard(areas, b, meta) {
+function pyramidSvg(b, meta) {
   let svg = "";
   for (let row = 1; row <= SARC_ROWS; row++) {
     const y = TOP + (row - 1) * STEP;
-    svg += `<text class="rowlabel" x="12" y="${y + T / 2 + 5}">${row}</text>`;
+    svg += tag("text", {class: "rowlabel", x: 12, y: y + T / 2 + 5}, row);
     for (let c = 0; c < row; c++) {
       const pos = row + "abcdef"[c], x = LEFT + (SARC_ROWS - row) * STEP / 2 + c * STEP, spot = b.pyramid[pos];
       if (spot) {
-        svg += `<g class="spot" data-pos="${pos}">${tileSvg(x, y, spot[0], pos)}${coinsSvg(x, y, spot[1], meta)}</g>`;
-      } else {
-        const over = SARC_UNDER.includes(pos) ? " over-sarcophagus" : "";
-        svg += `<g class="hole" data-pos="${pos}"><rect class="hole${over}" x="${x}" y="${y}" width="${T}" height="${T}" rx="6"/>` +
-          `<text class="pos" x="${x + 4}" y="${y + 11}">${pos}</text></g>`;
+        svg += tag("g", {class: "spot", "data-pos": pos}, tileSvg(x, y, spot[0], pos) + coinsSvg(x, y, spot[1], meta));
+      } else {  /* taken away; the three over the sarcophagus keep a gold outline */
+        const outline = SARC_UNDER.includes(pos) ? "hole over-sarcophagus" : "hole";
+        svg += tag("g", {class: "hole", "data-pos": pos},
+                   square(outline, x, y, T) + tag("text", {class: "pos", x: x + 4, y: y + 11}, pos));
       }
     }
   }
   const sy = TOP + SARC_ROWS * STEP + 22, sx = LEFT + 1.5 * STEP;
-  svg += `<text class="caption" x="${sx + 1.5 * STEP - 4}" y="${sy - 6}">The sarcophagus: the tiles under 5c, 6c and 6d</text>`;
+  svg += tag("text", {class: "caption", x: sx + 1.5 * STEP - 4, y: sy - 6},
+             "The sarcophagus: the tiles under 5c, 6c and 6d");
   SARC_UNDER.forEach((pos, i) => {
-    const [tile, status, holder, coins] = b.sarcophagus[pos], x = sx + i * STEP, caption =
-      status === "taken" ? esc(holder) : status === "discarded" ? "discarded" : "buried";
+    const [tile, status, holder, coins] = b.sarcophagus[pos], x = sx + i * STEP;
+    const caption = status === "taken" ? esc(holder) : status;
     const face = status === "buried"
-      ? `<g class="tile" data-pos="under-${pos}" data-tile="back"><rect class="sarcophagus-back" x="${x}" y="${sy}" width="${T}" height="${T}" rx="6"/></g>`
-      : tileSvg(x, sy, tile, "");
-    svg += `<g class="sarcophagus" data-pos="${pos}" data-status="${status}" data-holder="${esc(holder || "")}">${face}` +
-      coinsSvg(x, sy, coins, meta) + `<text class="caption" x="${x + T / 2}" y="${sy + T + 14}">${pos}: ${caption}</text></g>`;
+      ? tag("g", {class: "tile", "data-tile": "back"}, square("sarcophagus-back", x, sy, T)) : tileSvg(x, sy, tile, "");
+    svg += tag("g", {class: "sarcophagus", "data-pos": pos, "data-status": status, "data-holder": holder || ""},
+               face + coinsSvg(x, sy, coins, meta) +
+               tag("text", {class: "caption", x: x + T / 2, y: sy + T + 14}, `${pos}: ${caption}`));
   });
-  const height = sy + T + 22, width = LEFT + SARC_ROWS * STEP;
-  areas.board.innerHTML = `<svg class="pyramid" viewBox="0 0 ${width} ${height}" role="img" aria-label="the pyramid">${svg}</svg>`;
-  areas.side.innerHTML = `<div class="players">` + meta.players.map(player => {
-    const suit = meta.seats.find(s => s.player === player).suit, final = b.scores ? b.scores[player] : null;
-    const winner = b.winners && b.winners.includes(player);
-    const mine = b.mine ? Object.entries(b.mine).filter(([seat]) => meta.seats.find(s => s.name === seat).player === player)
-      .map(([seat, values]) => ` <span class="mine" data-seat="${esc(seat)}">your coins: ${values.join(" ") || "none"}</span>`).join("") : "";
-    const claimed = b.claimed[player].map(t => `<svg viewBox="0 0 ${T} ${T}">${tileSvg(0, 0, t, "")}</svg>`).join("");
-    return `<div class="player${winner ? " winner" : ""}" data-name="${esc(player)}"><span class="swatch suit-${suit}"></span><b>${esc(player)}</b>` +
-      `<span class="stats"><span class="hand" data-hand="${b.hands[player]}">${b.hands[player]} coin${b.hands[player] === 1 ? "" : "s"} in hand</span>, ` +
-      (final === null ? `<span class="fame" data-fame="${b.fame[player]}">fame ${b.fame[player]}</span>`
-        : `<span class="fame" data-fame="${final}">final score ${final}${winner ? " (wins)" : ""}</span>`) + `</span>${mine}` +
-      `<div class="claimed" data-count="${b.claimed[player].length}">${claimed || "no tiles yet"}</div></div>`;
-  }).join("") + `</div>`;
+  const size = {width: LEFT + SARC_ROWS * STEP, height: sy + T + 22};
+  return tag("svg", {class: "pyramid", viewBox: `0 0 ${size.width} ${size.height}`, role: "img",
+                     "aria-label": "the pyramid"}, svg);
+}
+function playerHtml(player, b, meta) {
+  /* one player: their suits, coins in hand (and their values on their own page), fame, tiles held */
+  const seats = meta.seats.filter(s => s.player === player), winner = (b.winners || []).includes(player);
+  const swatches = [...new Set(seats.flatMap(s => s.suits))]
+    .map(suit => tag("span", {class: "swatch suit-" + suit}, ""));
+  const count = b.hands[player], score = b.scores ? b.scores[player] : b.fame[player];
+  const mine = seats.filter(s => b.mine && s.name in b.mine).map(s =>
+    tag("span", {class: "mine", "data-seat": s.name}, `your coins: ${b.mine[s.name].join(" ") || "none"}`)).join("");
+  const claimed = b.claimed[player].map(t => tag("svg", {viewBox: `0 0 ${T} ${T}`}, tileSvg(0, 0, t, ""))).join("");
+  const stats = tag("span", {class: "hand", "data-hand": count}, `${count} coin${count === 1 ? "" : "s"} in hand`) +
+    ", " +
+    tag("span", {class: "fame", "data-fame": score},
+        b.scores ? `final score ${score}${winner ? " (wins)" : ""}` : `fame ${score}`);
+  return tag("div", {class: winner ? "player winner" : "player", "data-name": player},
+             swatches.join("") + tag("b", {}, esc(player)) + tag("span", {class: "stats"}, stats) + mine +
+             tag("div", {class: "claimed", "data-count": b.claimed[player].length}, claimed || "no tiles yet"));
+}
+function drawBoard(areas, b, meta) {
+  areas.board.innerHTML = pyramidSvg(b, meta);
+  areas.side.innerHTML = tag("div", {class: "players"}, meta.players.map(p => playerHtml(p, b, meta)).join(""));
 }
 """
