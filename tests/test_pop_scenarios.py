@@ -406,7 +406,8 @@ def test_the_steal_is_one_of_every_choice_of_the_victims_slots():
     assert GAME.public(choices[0]) == Steal((1, 2))
     with pytest.raises(IllegalAction, match="take 2 distinct slots from ben's hand"):
         GAME.check(t.state, DEALER, Steal((1, 0)))
-    with pytest.raises(NotYourDuty, match="waiting for dealer"):
+    with pytest.raises(NotYourDuty, match="the dealer must move 2 random cards from ben's hand to ann first: "
+                                          "waiting for dealer"):
         GAME.check(t.state, "ann", Stop())
 
 

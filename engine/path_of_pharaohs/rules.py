@@ -223,7 +223,10 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
         raise NotYourDuty(text, "the game is over")
     duty = owed[0]
     if duty.who != actor:
-        reason = f"not {actor}'s turn" if kind == "move" else f"{actor} owes nothing of the kind"
+        if duty.who == DEALER and actor == s.mover and s.phase != SETUP:
+            reason = f"the dealer must {duty.detail} first"
+        else:
+            reason = f"not {actor}'s turn" if kind == "move" else f"{actor} owes nothing of the kind"
         raise NotYourDuty(text, reason, (duty.who,))
     if duty.what != kind:
         raise NotYourDuty(text, f"{actor} must {duty.detail} first")
