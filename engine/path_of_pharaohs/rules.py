@@ -456,7 +456,7 @@ class Moves(Sequence):
 
     __slots__ = ("builds", "others", "by_card", "size")
 
-    def __init__(self, builds: list[tuple[int, tuple[tuple[Term, ...], ...]]], others: list[Action],
+    def __init__(self, builds: Sequence[tuple[int, tuple[tuple[Term, ...], ...]]], others: list[Action],
                  by_card: dict[int, list[int]]):
         self.builds, self.others, self.by_card = builds, others, by_card
         self.size = sum(len(fillings) for _, fillings in builds) + len(others)
@@ -491,21 +491,14 @@ class Moves(Sequence):
 def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     me = s.turn
     pyramid = s.pyramids[me]
-    builds = []
-    if pyramid[L1_MIDDLE] is None:
-        fillings = _middles(tuple(card for card in by_card if card <= 9 or card == WILD))
-        if fillings:
-            builds.append((L1_MIDDLE, fillings))
-    usable = None
-    for pos in UPPER:
-        if fillable(pyramid, pos):
-            if usable is None:
-                # a combination uses at most MAX_TERMS copies of a card: hands differing beyond that fill alike
-                usable = tuple(sorted(card for card, slots in by_card.items() if card <= 9 or card == WILD
-                                      for _ in range(min(len(slots), MAX_TERMS))))
-            fillings = _bridgings(to_bridge(pyramid, pos), usable)
-            if fillings:
-                builds.append((pos, fillings))
+    needs = tuple(None if not fillable(pyramid, pos) else -1 if pos == L1_MIDDLE else to_bridge(pyramid, pos)
+                  for pos in (L1_MIDDLE, *UPPER))
+    builds: tuple = ()
+    if needs != (None, None, None, None):
+        # a combination uses at most MAX_TERMS copies of a card: hands differing beyond that fill alike
+        held = tuple(sorted(card for card, slots in by_card.items() if card <= 9 or card == WILD
+                            for _ in range(min(len(slots), MAX_TERMS))))
+        builds = _builds(needs, held)
     players = s.table.players
     opponents = [p for p in range(len(players)) if p != me]
     others: list[Action] = []
@@ -524,6 +517,19 @@ def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
 
 
 _STOP = Stop()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+    """Every way to fill each position that can be filled (`needs`: None if it cannot, -1 for the
+    middle, else the value to bridge) from the `held` cards: (position, fillings) pairs."""
+    out = []
+    for pos, need in zip((L1_MIDDLE, *UPPER), needs):
+        if need is not None:
+            fillings = _middles(held) if pos == L1_MIDDLE else _bridgings(need, held)
+            if fillings:
+                out.append((pos, fillings))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=1 << 12)
