@@ -1,6 +1,10 @@
 """Random full-information Path of Pharaohs games per second of CPU time (one core), for 3, 4 and 6 players.
 
     python benchmarks/pop_playouts.py [--seconds 5]
+    python benchmarks/pop_playouts.py --soak 1000   # that many checked games per player count and policy
+
+The soak is the long run of tests/test_pop_properties.py: every card accounted for at every step,
+markers on the path, and every game ends.
 """
 
 from __future__ import annotations
@@ -10,7 +14,9 @@ import random
 import statistics
 import time
 
-from engine.path_of_pharaohs.driver import greedy_policy, random_game, random_policy
+from engine.path_of_pharaohs.driver import (FullInformation, greedy_policy, random_game, random_policy,
+                                            shuffled_deck)
+from engine.path_of_pharaohs.rules import card_total, duties, outcome
 from engine.path_of_pharaohs.state import Options
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
@@ -32,10 +38,38 @@ def games_per_second(n_players: int, policy, seconds: float, rounds: int = 5):
     return max(rates), statistics.median(rates), acts / games
 
 
+def soak(games: int) -> None:
+    """Play `games` checked games per configuration; print how they ended."""
+    print(f"{'configuration':<24}{'games':>8}{'to 13':>8}{'stalled':>9}{'max acts':>10}")
+    for n in (3, 4, 5, 6):
+        for policy, label in ((random_policy, "random"), (greedy_policy, "greedy")):
+            ends, longest = {"alexandria": 0, "stalled": 0}, 0
+            for seed in range(games):
+                rng, players = random.Random(seed), PLAYERS[:n]
+                game = FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
+                policies = {p: policy for p in players}
+                for _ in range(100_000):
+                    s = game.state
+                    assert card_total(s) == s.table.options.deck_size, f"game {seed}: a card lost"
+                    assert s.deck == len(game.deck) and 0 <= min(s.location) and max(s.location) <= 13
+                    if not duties(s):
+                        break
+                    game.step(policies, rng)
+                else:
+                    raise AssertionError(f"game {seed} with {n} players did not end")
+                ends[outcome(game.state).how] += 1
+                longest = max(longest, len(game.log))
+            print(f"{f'{n} players ({label})':<24}{games:>8}{ends['alexandria']:>8}{ends['stalled']:>9}{longest:>10}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per configuration")
+    parser.add_argument("--soak", type=int, default=0, help="instead, play this many checked games per configuration")
     args = parser.parse_args()
+    if args.soak:
+        soak(args.soak)
+        return
     print(f"{'configuration':<24}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
     for n in (3, 4, 6):
         for policy, label in ((random_policy, "random"), (greedy_policy, "greedy")):

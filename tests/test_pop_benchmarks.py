@@ -19,3 +19,14 @@ def test_pop_playouts_prints_a_row_per_player_count_and_policy():
     for line in lines[1:]:
         best, median, acts = map(int, line.split()[-3:])
         assert best >= median > 0 and 50 < acts < 1000
+
+
+def test_pop_soak_plays_checked_games_to_their_end():
+    done = subprocess.run([sys.executable, str(SCRIPT), "--soak", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["configuration", "games", "to", "13", "stalled", "max", "acts"]
+    assert len(lines) == 9
+    for line in lines[1:]:
+        games, won, stalled, longest = map(int, line.split()[-4:])
+        assert games == 2 and won + stalled == 2 and longest > 50

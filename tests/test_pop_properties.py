@@ -15,9 +15,9 @@ from engine.path_of_pharaohs.views import view
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 OPTIONS = [Options(), Options((2, 8, 1, 9))]
-GAMES = {3: 220, 4: 180, 5: 110, 6: 100}
-"""Random games per player count: with the greedy, mixed and sampled games below, 880 games in this
-file, in about 4 CPU-seconds (longer runs: benchmarks/pop_playouts.py)."""
+GAMES = {3: 160, 4: 130, 5: 80, 6: 70}
+"""Random games per player count: with the greedy, mixed and sampled games below, 720 games in this
+file (longer runs: `python benchmarks/pop_playouts.py --soak 1000`)."""
 
 
 def new_game(n_players: int, seed: int, options: Options = Options()) -> tuple[FullInformation, random.Random]:
