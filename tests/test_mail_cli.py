@@ -209,3 +209,27 @@ def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
                                             "): a game without any of your keys in it (cat, ann): not kept"]
     assert copy.read_bytes() != before and table("ben", "verify", copy).exit_code == 0
     assert [p.name for p in (tmp_path / "ben" / "games-files").glob("*.json")] == [copy.name]
+
+
+def test_show_and_status_name_who_is_late(tmp_path, monkeypatch):
+    """Entries carry their signer's clock: a game signed two hours ago with one hour a duty is late."""
+    import pbem.protocol
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PBEM_GAMES", str(tmp_path / "games"))
+    now = 1_800_000_000
+    monkeypatch.setattr(pbem.protocol.time, "time", lambda: now - 2 * 3600)  # the clock, for signers and readers
+    for name in ("ann", "ben"):
+        runner.invoke(app, ["key", "new", name, "--no-passphrase"])
+    (tmp_path / "games").mkdir()
+    made = runner.invoke(app, ["new", "sarcophagus", "-o", "games/g.json", "--as", "ann", "--player", "ann",
+                               "--player", "ben", "--deadline", "1h"])
+    assert made.exit_code == 0, made.output
+    monkeypatch.setattr(pbem.protocol.time, "time", lambda: now)
+    first = made.output.split("; ")[-1].split(" moves first")[0]
+    shown = runner.invoke(app, ["show", "games/g.json"])
+    assert shown.output.endswith(f"Deadline 1 h a duty: {first} to move for 2 h LATE\n")
+    status = runner.invoke(app, ["status"])
+    assert status.exit_code == 1  # this home holds both keys: "I" owe
+    assert status.output.endswith(f"you ({first}) to move for 2 h LATE  (deadline 1 h)\n")
