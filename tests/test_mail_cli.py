@@ -139,6 +139,7 @@ def test_a_rival_turn_is_flagged_as_a_fork_and_kept(table, tmp_path):
     assert checked.exit_code == 1 and "ben signed two different entries for seq 2" in checked.output
 
 
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")  # the implicit-TLS server: it is TLS
 def test_sending_needs_tls_and_never_writes_the_password(table, tmp_path, monkeypatch):
     """STARTTLS with a login against a real server; the password comes from the environment only."""
     if not shutil.which("openssl"):
@@ -170,6 +171,13 @@ def test_sending_needs_tls_and_never_writes_the_password(table, tmp_path, monkey
                       "--smtp-security", "none", "--since", "0")
         assert clear.output == "Error: --smtp-security none sends in clear: only to a server on this machine " \
                                "(localhost)\n"
+    # aiosmtpd offers AUTH only after its own STARTTLS unless told that the implicit TLS is enough
+    with smtp_server({"ben@example.org": tmp_path / "box"}, ssl_context=context, authenticator=authenticator,
+                     auth_required=True, auth_require_tls=False) as (port, implicit):
+        sent = table("ann", "mail", "game.json", "--as", "ann", "--send", "--smtp", f"localhost:{port}",
+                     "--smtp-user", "ann", "--smtp-security", "tls", "--since", "0")
+        assert sent.exit_code == 0, sent.output
+        assert len(implicit.received) == 1  # implicit TLS (port 465 style): encrypted from the first byte
     # smtplib tries each offered mechanism before it gives up, so the wrong password may come twice
     assert set(logins) == {(b"ann", b"wrong"), (b"ann", b"s3cret-horse")} and len(server.received) == 1
     for path in tmp_path.rglob("*"):
