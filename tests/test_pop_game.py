@@ -58,3 +58,17 @@ def test_the_dealer_sees_the_deck_order_and_the_finished_game_its_result():
     assert shown["status"] == "finished" and shown["winners"] == list(result.winners)
     assert shown["ranking"][0] == list(result.winners) and shown["scores"] == result.scores
     assert shown["duties"] == [] and shown["turn"] is None
+
+
+def test_the_public_record_replays_without_any_secret_to_the_same_state():
+    """What a verifier does: every act in its public form, checked with no knowledge at all."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = ["ann", "ben", "cat", "dan", "eve"][: 3 + seed % 3]
+        first = players[seed % len(players)]
+        game = FullInformation(Options(), players, shuffled_deck(Options(), rng), first, rng)
+        game.play({p: random_policy for p in players}, rng)
+        state = GAME.setup(Options(), players, first)
+        for actor, action in game.log:
+            state, _ = GAME.apply(state, actor, GAME.public(action))
+        assert state == game.state and GAME.outcome(state) == GAME.outcome(game.state)
