@@ -21,9 +21,12 @@ Hidden information, and how each act carries it (the input to a generic trust la
 - Everything else is public: bases, pyramids, Zero Block Value cards, Sandstorms in front, the
   discard pile, the path, the Sands of Time and the mummies.
 
-Chance acts as the DEALER, OpenSpiel style: its duties are "reveal", "deal", "shuffle" and "steal";
-the players' are "move" and "discard". `legal_actions(state, actor, knowledge)` takes what the actor
-privately knows: a player's slot -> card, or the dealer's `DealerKnowledge(deck, cards)`.
+Chance acts as the DEALER, OpenSpiel style: its duties are "reveal", "deal", "shuffle" and "steal"
+(the last three are not in engine.contract.DUTY_KINDS yet); the players' are "move" and "discard".
+One party owes at a time. `legal_actions(state, actor, knowledge)` takes what the actor privately
+knows: a player's slot -> card, or the dealer's `DealerKnowledge(deck, cards)`; `check` without
+knowledge accepts what only the trust layer can prove (a slot's card, the deck's top cards), so a
+verifier replays the public record with no secret at all.
 """
 
 from . import actions, notation, rules, views
