@@ -758,18 +758,19 @@ def mail_command(
 @app.command("inbox")
 @_handled
 def inbox_command(
-        paths: Annotated[list[Path], typer.Argument(help="Maildir folders, mbox files, .eml files or folders "
-                                                    "of them.")],
+        paths: Annotated[Optional[list[Path]], typer.Argument(help="Maildir folders, mbox files, .eml files or "
+                                                              "folders of them (default: $PBEM_MAIL, else "
+                                                              "$MAIL, else ~/Maildir).")] = None,
         games: GamesOption = None,
         again: Annotated[bool, typer.Option("--again", help="Read every mail again, also those applied "
                                             "before (after restoring or deleting a copy).")] = False) -> None:
     """Apply every pbem turn and game found in mail to the local copies; say what you owe now."""
     from . import copies
-    from .inbox import read
+    from .inbox import default_mailbox, read
     from .status import collect, line
 
     directory = copies.folder(games)
-    report = read(paths, directory, again)
+    report = read(paths or [default_mailbox()], directory, again)
     for path, first, last in report.updated.values():
         span = f"entry {last}" if first == last else f"entries {first}-{last}"
         typer.echo(f"Updated {path}: {span}.")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import mailbox
+import os
 from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
@@ -50,6 +51,15 @@ class Report:
 
 
 # ---------------------------------------------------------------- reading mail
+
+def default_mailbox() -> Path:
+    """$PBEM_MAIL, else $MAIL (the system's mbox or Maildir), else ~/Maildir if it exists."""
+    for candidate in (os.environ.get("PBEM_MAIL"), os.environ.get("MAIL"), str(Path.home() / "Maildir")):
+        if candidate and Path(candidate).expanduser().exists():
+            return Path(candidate).expanduser()
+    raise UsageError("say where your mail is: pbem inbox ~/Maildir (a Maildir, an mbox or .eml files), or set "
+                     "PBEM_MAIL")
+
 
 def _messages(path: Path) -> list[tuple[str, bytes]]:
     """(where, raw bytes) of every mail at a path: a Maildir, a folder of .eml files, an mbox, one file."""

@@ -50,19 +50,25 @@ def eml(path):
     return message_from_bytes(path.read_bytes(), policy=policy.default)
 
 
-def test_the_address_book(table, tmp_path):
+def test_the_address_book(table, tmp_path, monkeypatch):
     assert table("ann", "contact", "list").output == "ann              ann@example.org\nben              ben@example.org\n"
     bad = table("ann", "contact", "add", "cat", "cat@example.org\nBcc: eve@example.org")
     assert (bad.exit_code, bad.output) == (1, "Error: 'cat@example.org\\nBcc: eve@example.org' is not a mail address "
                                               "(write it as name@example.org)\n")
     assert table("ann", "contact", "add", "Cat", "cat@example.org").output.startswith("Error: 'Cat' is not a usable name")
+    for variable in ("PBEM_MAIL", "MAIL"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    nowhere = table("ann", "inbox")
+    assert (nowhere.exit_code, nowhere.output) == (1, "Error: say where your mail is: pbem inbox ~/Maildir (a Maildir, "
+                                                      "an mbox or .eml files), or set PBEM_MAIL\n")
     (tmp_path / "ann" / "contacts.json").unlink()
     missing = table("ann", "mail", "game.json", "--as", "ann")
     assert (missing.exit_code, missing.output) == (1, "Error: no mail address for ann, ben: add with 'pbem contact add "
                                                       "NAME ADDRESS'\n")
 
 
-def test_a_turn_by_mail_and_back(table, tmp_path):
+def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     first = table("ann", "mail", "game.json", "--as", "ann", "-o", "first.eml")
     game_id = json.loads((tmp_path / "game.json").read_text())["genesis"]["game_id"]
     short = game_id[:8]
@@ -83,6 +89,9 @@ def test_a_turn_by_mail_and_back(table, tmp_path):
     assert read.output.splitlines()[2].startswith(f"* sarcophagus {short}  ann, ben  #1  you (ben) to move for ")
     assert read.output.splitlines()[3] == f"    pbem play {copy} --as ben --mail"
     before = copy.read_bytes()
+    monkeypatch.setenv("PBEM_MAIL", str(tmp_path / "first.eml"))  # where the mail is by default
+    twice = table("ben", "inbox")
+    assert twice.output.splitlines()[0] == "Read 1 mail: nothing new." and copy.read_bytes() == before
     twice = table("ben", "inbox", "first.eml", tmp_path / "first.eml")
     assert twice.output.splitlines()[0] == "Read 2 mails: nothing new." and copy.read_bytes() == before
 
