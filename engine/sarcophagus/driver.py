@@ -11,14 +11,12 @@ from typing import Callable, Mapping, Sequence
 from engine.contract import DEALER, Duty, InvalidSetup
 
 from .actions import Action, Discard, Place
+from .deal import deal_unseen, layout_problem
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
-from .pieces import ALL_TILES, NULL, Tile, parse_tile
+from .pieces import NULL, Tile, parse_tile
 from .rules import apply, apply_checked, duties, legal_actions, opening, setup
 from .scoring import fame
 from .state import Options, State
-
-_SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
-
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -28,7 +26,7 @@ class Layout:
     under: tuple[Tile, ...]
 
     def __post_init__(self):
-        problem = layout_problem(self)
+        problem = layout_problem(self.pyramid, self.under)
         if problem:
             raise InvalidSetup(f"impossible layout: {problem}")
 
@@ -39,33 +37,9 @@ class Layout:
         }
 
 
-def layout_problem(layout: Layout) -> str | None:
-    if len(layout.pyramid) != 21 or len(layout.under) != 3:
-        return "it needs 21 pyramid tiles and 3 sarcophagus tiles"
-    tiles = list(layout.pyramid) + list(layout.under)
-    if sorted(tiles) != sorted(ALL_TILES):
-        return "it must use each of the 24 piecepack tiles once"
-    region = [layout.pyramid[p] for p in SARCOPHAGUS_POSITIONS] + list(layout.under)
-    if sorted(t.rank for t in region) != [NULL, NULL, 5, 5, 5, 5]:
-        return "the sarcophagus and the three tiles above it must be two nulls and the four 5s"
-    return None
-
-
 def deal(rng: random.Random) -> Layout:
-    """Shuffle and lay out as the setup rules say."""
-    nulls = [t for t in ALL_TILES if t.rank == NULL]
-    rng.shuffle(nulls)
-    pool = nulls[:2] + [t for t in ALL_TILES if t.rank == 5]
-    rest = nulls[2:] + [t for t in ALL_TILES if 1 <= t.rank <= 4]
-    rng.shuffle(pool)
-    rng.shuffle(rest)
-    pyramid: list[Tile | None] = [None] * 21
-    for pos in SARCOPHAGUS_POSITIONS:
-        pyramid[pos] = pool.pop()
-    for pos in range(21):
-        if pyramid[pos] is None:
-            pyramid[pos] = rest.pop()
-    return Layout(tuple(pyramid), tuple(pool))
+    """Shuffle and lay out as the setup rules say (deal.deal_unseen with nothing shown)."""
+    return Layout(*deal_unseen((None,) * 21, (None,) * 3, rng))
 
 
 def layout_from_names(pyramid: Mapping[str, str], sarcophagus: Mapping[str, str]) -> Layout:

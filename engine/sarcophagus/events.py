@@ -140,7 +140,3 @@ class Finished:
         won = " and ".join(self.winners)
         verb = "share the win" if len(self.winners) > 1 else "wins"
         return f"final scores: {shown}; {won} {verb}"
-
-
-Event = (Placed | Revealed | TieBreak | Claimed | TileDiscarded | SarcophagusTaken | Trap | TrapDiscard
-         | Passed | AllCoinsPlayed | Opened | PyramidEmpty | Finished)

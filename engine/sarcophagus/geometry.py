@@ -54,7 +54,6 @@ def _sides(r: int, c: int) -> tuple[int, int, int, int]:
 SIDE_MASKS = tuple(_sides(r, c) for r, c in POSITIONS)
 NEIGHBOUR_MASKS = tuple(top | left | right | bottom for top, left, right, bottom in SIDE_MASKS)
 NEIGHBOURS = tuple(tuple(i for i in range(len(POSITIONS)) if m >> i & 1) for m in NEIGHBOUR_MASKS)
-ROW_MASKS = tuple(_mask([(r, c) for c in range(1, r + 1)]) for r in range(1, ROWS + 1))
 
 
 def _chunk_positions(chunk: int) -> tuple[tuple[int, ...], ...]:

@@ -8,7 +8,6 @@ SUITS = ("sun", "moon", "crown", "arms")
 NULL, ACE = 0, 1
 RANK_NAMES = {0: "null", 1: "ace", 2: "2", 3: "3", 4: "4", 5: "5"}
 _RANK_ALIASES = {"null": 0, "0": 0, "n": 0, "ace": 1, "1": 1, "a": 1, "2": 2, "3": 3, "4": 4, "5": 5}
-COIN_VALUES = range(6)
 
 
 class Tile(NamedTuple):
@@ -32,8 +31,6 @@ class Tile(NamedTuple):
 
 
 ALL_TILES = tuple(Tile(s, r) for s in range(4) for r in range(6))
-SARCOPHAGUS_POOL_RANKS = (NULL, 5)
-"""The sarcophagus and the three tiles above it come from two nulls and the four 5s."""
 
 
 def parse_tile(text: str) -> Tile:

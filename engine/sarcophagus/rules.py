@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 
 from .actions import Action, Discard, Open, Place, Reveal
+from .deal import deal_problem, spots
 from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
                      Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
 from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position,
@@ -223,26 +224,8 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
 
 def _deal_problem(s: State, reveals: Sequence[tuple[int, Tile]], under: bool) -> str | None:
     """Is a reveal consistent with one piecepack dealt by the setup rules?"""
-    seen = {t: pos_name(p) for p, t in enumerate(s.tiles) if t is not None}
-    seen.update({t: f"the sarcophagus under {pos_name(p)}" for p, t in zip(SARCOPHAGUS_POSITIONS, s.under) if t})
-    region_nulls = sum(1 for p in SARCOPHAGUS_POSITIONS for t in (s.tiles[p],) if t and t.rank == NULL)
-    region_nulls += sum(1 for t in s.under if t and t.rank == NULL)
-    other_nulls = sum(1 for p, t in enumerate(s.tiles) if t and t.rank == NULL and p not in _SARCOPHAGUS_INDEX)
-    for pos, tile in reveals:
-        if tile in seen:
-            return f"{tile} is already at {seen[tile]}"
-        seen[tile] = pos_name(pos)
-        in_region = under or pos in _SARCOPHAGUS_INDEX
-        if in_region and tile.rank not in (NULL, 5):
-            return f"only nulls and 5s lie in or above the sarcophagus, not {tile}"
-        if not in_region and tile.rank == 5:
-            return f"a 5 lies only in or above the sarcophagus, not at {pos_name(pos)}"
-        if tile.rank == NULL:
-            region_nulls += in_region
-            other_nulls += not in_region
-            if region_nulls > 2 or other_nulls > 2:
-                return "the deal has two nulls in and above the sarcophagus and two elsewhere"
-    return None
+    placed = [(pos_name(pos), under or pos in _SARCOPHAGUS_INDEX, tile) for pos, tile in reveals]
+    return deal_problem(spots(s.tiles, s.under), placed)
 
 
 # ---------------------------------------------------------------- legality

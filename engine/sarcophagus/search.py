@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from engine.contract import DEALER, Duty
 
 from .actions import Action, Place
-from .geometry import SARCOPHAGUS_POSITIONS
-from .pieces import ALL_TILES, NULL, Tile
+from .deal import deal_unseen
+from .pieces import Tile
 from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome
 from .state import State
 
@@ -65,29 +65,7 @@ def determinize(state: State, observer: str, known: Mapping[int, int], rng: rand
     for slot, owner in enumerate(state.slot_seat):  # back in hand unopened: only the end audit reads it
         if slot not in values:
             values[slot] = 0
-    pyramid, under = _deal_unseen(state, rng)
-    return World(pyramid, under, values)
-
-
-def _deal_unseen(state: State, rng: random.Random) -> tuple[tuple, tuple]:
-    """The face-down tiles dealt from the unseen ones as the setup deals: two nulls and the four 5s in
-    and above the sarcophagus, the other two nulls and the ranks 1-4 elsewhere."""
-    seen = {t for t in state.tiles if t is not None} | {t for t in state.under if t is not None}
-    region_seen = [state.tiles[p] for p in SARCOPHAGUS_POSITIONS] + list(state.under)
-    unseen = [t for t in ALL_TILES if t not in seen]
-    nulls = [t for t in unseen if t.rank == NULL]
-    rng.shuffle(nulls)
-    region_nulls = 2 - sum(1 for t in region_seen if t is not None and t.rank == NULL)
-    region = nulls[:region_nulls] + [t for t in unseen if t.rank == 5]
-    rest = nulls[region_nulls:] + [t for t in unseen if 1 <= t.rank <= 4]
-    rng.shuffle(region)
-    rng.shuffle(rest)
-    pyramid = list(state.tiles)
-    for pos, tile in enumerate(pyramid):
-        if tile is None:
-            pyramid[pos] = region.pop() if pos in SARCOPHAGUS_POSITIONS else rest.pop()
-    under = tuple(tile if tile is not None else region.pop() for tile in state.under)
-    return tuple(pyramid), under
+    return World(*deal_unseen(state.tiles, state.under, rng), values)
 
 
 class _Node:
