@@ -81,20 +81,15 @@ def setup(options: Options, players: Sequence[str], first: str) -> State:
 
 # ---------------------------------------------------------------- reading the state
 
-def _most_coins(owners: list[int]) -> list[int]:
-    """The seats with the most coins among `owners` (one seat per coin), in seat order."""
+def leaders(s: State, pos: int) -> list[int]:
+    """The seats with the most coins on a tile, in seat order: one claims it, several are tied."""
+    owners = [s.slot_seat[slot] for slot in s.coins[pos]]
     distinct = sorted(set(owners))
     if len(distinct) == len(owners):
         return distinct
     counts = [owners.count(seat) for seat in distinct]
     best = max(counts)
     return [seat for seat, n in zip(distinct, counts) if n == best]
-
-
-def tied_seats(s: State, pos: int) -> list[int]:
-    """Seats sharing the most coins on a tile, when more than one does."""
-    tied = _most_coins([s.slot_seat[slot] for slot in s.coins[pos]])
-    return tied if len(tied) > 1 else []
 
 
 def _audit_due(s: State) -> bool:
@@ -119,7 +114,7 @@ def _openings(s: State) -> dict[str, tuple[int, ...]]:
     if s.cached_openings is not None:
         return s.cached_openings
     if s.tie is not None:
-        tied = tied_seats(s, s.tie)
+        tied = leaders(s, s.tie)
         slots = [slot for slot in s.coins[s.tie] if s.slot_seat[slot] in tied and s.slot_value[slot] is None]
     elif _audit_due(s):
         slots = [slot for slot, value in enumerate(s.slot_value) if value is None]
@@ -440,6 +435,7 @@ class _Play:
             before.table, before.present, before.face_up, before.tiles, before.coins, before.under,
             before.under_owner, before.slot_seat, before.slot_value, before.slot_back, before.hands, before.out,
             before.claimed, before.turn, before.placed, before.reveal, before.tie, before.traps, before.full,
+            before.entombed,
         )  # positional: measurably faster in the playout loop; order as in State
         self.seats = before.table.seats
         self.events: list = []
@@ -510,7 +506,7 @@ class _Play:
             if s.reveal:
                 return
             if s.tie is not None:
-                tied = self._tied(s.tie)
+                tied = leaders(s, s.tie)
                 if self._tie_waiting(s.tie, tied):
                     return
                 pos, s.tie = s.tie, None
@@ -570,22 +566,18 @@ class _Play:
             full &= full - 1
         return None
 
-    def _tied(self, pos: int) -> list[int]:
-        s = self.s
-        return _most_coins([s.slot_seat[slot] for slot in s.coins[pos]])
-
     def _assess(self, pos: int) -> None:
         s = self.s
         if not s.coins[pos]:
             self._remove(pos, None)
             return
-        tied = self._tied(pos)
-        if len(tied) == 1:
-            self._remove(pos, tied[0])
-        elif self._tie_waiting(pos, tied):
+        most = leaders(s, pos)
+        if len(most) == 1:
+            self._remove(pos, most[0])
+        elif self._tie_waiting(pos, most):
             s.tie = pos
         else:
-            self._resolve_tie(pos, tied)
+            self._resolve_tie(pos, most)
 
     def _tie_waiting(self, pos: int, tied: list[int]) -> bool:
         s = self.s
@@ -639,6 +631,7 @@ class _Play:
             self.events.append(Claimed(name, pos, tile))
             if k is not None:
                 s.under_owner = _with(s.under_owner, k, claimer)
+                s.entombed = _with(s.entombed, k, tuple(slot for slot in coins if slot_seat[slot] == claimer))
                 self.events.append(SarcophagusTaken(name, pos, entombed))
             if tile.rank == NULL:
                 s.traps += (claimer,)

@@ -92,6 +92,8 @@ class State:
 
     full: int = 0
     """Bit mask of the positions holding 4 coins (derived from `coins`, kept for speed)."""
+    entombed: tuple[tuple[int, ...], ...] = ((), (), ())
+    """The coin slots the taker of each sarcophagus tile left on it (out of hand for good)."""
     cached_duties: tuple | None = field(default=None, repr=False)
     """rules.duties, worked out once per state."""
     cached_openings: dict | None = field(default=None, repr=False)

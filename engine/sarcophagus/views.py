@@ -33,7 +33,6 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         }
         for p in range(21) if s.present >> p & 1
     }
-    on_tiles = {slot for coins in s.coins for slot in coins}
     sarcophagus = {}
     for k, pos in enumerate(SARCOPHAGUS_POSITIONS):
         owner = s.under_owner[k]
@@ -41,9 +40,7 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
             "tile": str(s.under[k]) if s.under[k] else None,
             "status": "buried" if owner is None else "discarded" if owner == DISCARDED else "taken",
             "holder": seats[owner].player if owner not in (None, DISCARDED) else None,
-            # a taker's coins out of hand but on no tile lie on the sarcophagus tile
-            "coins": [coin(slot) for slot in s.out[owner] if slot not in on_tiles]
-            if owner not in (None, DISCARDED) else [],
+            "coins": [coin(slot) for slot in s.entombed[k]],
         }
     hands: dict[str, int] = {p: 0 for p in s.table.players}
     claimed: dict[str, list[str]] = {p: [] for p in s.table.players}
