@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine.contract import InvalidSetup
-from engine.sarcophagus.deal import deal_problem, deal_unseen, layout_problem, spots
+from engine.sarcophagus.deal import UNDER, deal_problem, deal_unseen, layout_problem, shown_places
 from engine.sarcophagus.driver import Layout, deal
 from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, parse_pos
 from engine.sarcophagus.pieces import ALL_TILES, NULL, parse_tile
@@ -63,13 +63,19 @@ def test_a_layout_or_a_reveal_that_breaks_the_constraint_is_refused_with_why():
                                                      "nulls and the four 5s")
     with pytest.raises(InvalidSetup, match="impossible layout: the sarcophagus"):
         Layout(tuple(swapped), layout.under)
-    shown = spots([parse_tile("sun-null")] + [None] * 20, [None] * 3)
-    assert deal_problem(shown, [("2a", False, parse_tile("sun-null"))]) == "sun-null is already at 1a"
-    assert deal_problem(shown, [("2a", False, parse_tile("moon-5"))]) == (
-        "a 5 lies only in or above the sarcophagus, not at 2a")
-    assert deal_problem(shown, [("6c", True, parse_tile("moon-3"))]) == (
-        "only nulls and 5s lie in or above the sarcophagus, not moon-3")
-    assert deal_problem(shown, [("2a", False, parse_tile("moon-null")), ("2b", False, parse_tile("arms-null"))]) == (
+    shown = shown_places([parse_tile("sun-null")] + [None] * 20, [None, parse_tile("sun-5"), None])
+
+    def problem(*placed):
+        return deal_problem(shown, [(parse_pos(p) if p[0].isdigit() else UNDER + int(p[-1]), parse_tile(t))
+                                    for p, t in placed])
+
+    assert problem(("2a", "sun-null")) == "sun-null is already at 1a"
+    assert problem(("2a", "sun-5")) == "sun-5 is already at the sarcophagus under 6c"
+    assert problem(("2a", "moon-5")) == "a 5 lies only in or above the sarcophagus, not at 2a"
+    assert problem(("6c", "moon-3")) == "only nulls and 5s lie in or above the sarcophagus, not moon-3"
+    assert problem(("under 2", "moon-3")) == "only nulls and 5s lie in or above the sarcophagus, not moon-3"
+    assert problem(("2a", "moon-null"), ("2b", "arms-null")) == (
         "the deal has two nulls in and above the sarcophagus and two elsewhere")
-    assert deal_problem(shown, [(p, parse_pos(p) in SARCOPHAGUS_POSITIONS, parse_tile(t))
-                                for p, t in [("2a", "moon-null"), ("6c", "arms-null"), ("6d", "crown-null")]]) is None
+    assert problem(("2a", "moon-null"), ("6c", "arms-null"), ("under 0", "crown-null")) is None
+    assert problem(("6c", "arms-null"), ("under 0", "crown-null"), ("5c", "moon-null")) == (
+        "the deal has two nulls in and above the sarcophagus and two elsewhere")

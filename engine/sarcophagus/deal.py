@@ -17,39 +17,49 @@ from .pieces import ALL_TILES, NULL, Tile
 REGION_NULLS = 2
 """Nulls in the sarcophagus region; the other two lie elsewhere."""
 
+UNDER = 21
+"""Places are pyramid positions 0-20, then UNDER + k for the k-th sarcophagus tile."""
+REGION = frozenset(SARCOPHAGUS_POSITIONS) | {UNDER, UNDER + 1, UNDER + 2}
+_EVERY_TILE = frozenset(ALL_TILES)
+_NULLS = tuple(t for t in ALL_TILES if t.rank == NULL)
+_FIVES = tuple(t for t in ALL_TILES if t.rank == 5)
+_OTHERS = tuple(t for t in ALL_TILES if 1 <= t.rank <= 4)
 
-Spot = tuple[str, bool, Tile]
-"""Where a tile lies: its place in words, whether that is in the sarcophagus region, the tile."""
+
+def place_name(place: int) -> str:
+    if place >= UNDER:
+        return f"the sarcophagus under {pos_name(SARCOPHAGUS_POSITIONS[place - UNDER])}"
+    return pos_name(place)
 
 
-def deal_problem(shown: Iterable[Spot], placed: Iterable[Spot]) -> str | None:
-    """Can the tiles lie where `placed` puts them, beside the tiles already `shown`? None if so,
-    else why not."""
-    at: dict[Tile, str] = {}
+def shown_places(pyramid: Sequence[Tile | None], under: Sequence[Tile | None]) -> list[tuple[int, Tile]]:
+    """The tiles of a (partial) layout with their places."""
+    return [(p, t) for p, t in enumerate(pyramid) if t is not None] + [
+        (UNDER + k, t) for k, t in enumerate(under) if t is not None]
+
+
+def deal_problem(shown: Iterable[tuple[int, Tile]], placed: Iterable[tuple[int, Tile]]) -> str | None:
+    """Can the tiles lie at the places `placed` puts them, beside the tiles already `shown`? None if
+    so, else why not."""
+    at: dict[Tile, int] = {}
     nulls = {True: 0, False: 0}
-    for where, in_region, tile in shown:
-        at[tile] = where
-        nulls[in_region] += tile.rank == NULL
-    for where, in_region, tile in placed:
+    for place, tile in shown:
+        at[tile] = place
+        nulls[place in REGION] += tile.rank == NULL
+    for place, tile in placed:
         if tile in at:
-            return f"{tile} is already at {at[tile]}"
-        at[tile] = where
+            return f"{tile} is already at {place_name(at[tile])}"
+        at[tile] = place
+        in_region = place in REGION
         if in_region and tile.rank not in (NULL, 5):
             return f"only nulls and 5s lie in or above the sarcophagus, not {tile}"
         if not in_region and tile.rank == 5:
-            return f"a 5 lies only in or above the sarcophagus, not at {where}"
+            return f"a 5 lies only in or above the sarcophagus, not at {place_name(place)}"
         if tile.rank == NULL:
             nulls[in_region] += 1
             if nulls[in_region] > REGION_NULLS:
                 return "the deal has two nulls in and above the sarcophagus and two elsewhere"
     return None
-
-
-def spots(pyramid: Sequence[Tile | None], under: Sequence[Tile | None]) -> list[Spot]:
-    """The tiles of a (partial) layout where they lie, in words."""
-    found = [(pos_name(p), p in SARCOPHAGUS_POSITIONS, t) for p, t in enumerate(pyramid) if t is not None]
-    return found + [(f"the sarcophagus under {pos_name(p)}", True, t)
-                    for p, t in zip(SARCOPHAGUS_POSITIONS, under) if t is not None]
 
 
 def deal_unseen(pyramid: Sequence[Tile | None], under: Sequence[Tile | None],
@@ -58,17 +68,16 @@ def deal_unseen(pyramid: Sequence[Tile | None], under: Sequence[Tile | None],
     the tiles not shown, as the setup deals. With nothing shown, this is the setup's deal: the nulls
     shuffled and two of them joined to the 5s for the region, then the region's tiles and the others
     each shuffled and laid out, pyramid positions in order first."""
-    shown = {t for t in pyramid if t is not None} | {t for t in under if t is not None}
-    region_shown = [pyramid[p] for p in SARCOPHAGUS_POSITIONS] + list(under)
-    unseen = [t for t in ALL_TILES if t not in shown]
-    nulls = [t for t in unseen if t.rank == NULL]
+    shown = set(pyramid).union(under)
+    nulls = [t for t in _NULLS if t not in shown]
     rng.shuffle(nulls)
-    wanted = REGION_NULLS - sum(1 for t in region_shown if t is not None and t.rank == NULL)
-    region = nulls[:wanted] + [t for t in unseen if t.rank == 5]
-    rest = nulls[wanted:] + [t for t in unseen if 1 <= t.rank <= 4]
+    in_region = [pyramid[p] for p in SARCOPHAGUS_POSITIONS] + list(under)
+    wanted = REGION_NULLS - sum(1 for t in in_region if t is not None and t.rank == NULL)
+    region = nulls[:wanted] + [t for t in _FIVES if t not in shown]
+    rest = nulls[wanted:] + [t for t in _OTHERS if t not in shown]
     rng.shuffle(region)
     rng.shuffle(rest)
-    laid = [tile if tile is not None else region.pop() if pos in SARCOPHAGUS_POSITIONS else rest.pop()
+    laid = [tile if tile is not None else region.pop() if pos in REGION else rest.pop()
             for pos, tile in enumerate(pyramid)]
     left = iter(region)
     return tuple(laid), tuple(tile if tile is not None else next(left) for tile in under)
@@ -78,8 +87,8 @@ def layout_problem(pyramid: Sequence[Tile], under: Sequence[Tile]) -> str | None
     """Is this a whole deal the setup could make?"""
     if len(pyramid) != 21 or len(under) != 3:
         return "it needs 21 pyramid tiles and 3 sarcophagus tiles"
-    if sorted(list(pyramid) + list(under)) != sorted(ALL_TILES):
+    if set(pyramid).union(under) != _EVERY_TILE:  # 24 places, 24 distinct tiles: each once
         return "it must use each of the 24 piecepack tiles once"
-    if deal_problem((), spots(pyramid, under)):
+    if deal_problem((), shown_places(pyramid, under)):
         return "the sarcophagus and the three tiles above it must be two nulls and the four 5s"
     return None

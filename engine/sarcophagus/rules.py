@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 
 from .actions import Action, Discard, Open, Place, Reveal
-from .deal import deal_problem, spots
+from .deal import UNDER, deal_problem, shown_places
 from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
                      Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
 from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position,
@@ -219,8 +219,8 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
 
 def _deal_problem(s: State, reveals: Sequence[tuple[int, Tile]], under: bool) -> str | None:
     """Is a reveal consistent with one piecepack dealt by the setup rules?"""
-    placed = [(pos_name(pos), under or pos in _SARCOPHAGUS_INDEX, tile) for pos, tile in reveals]
-    return deal_problem(spots(s.tiles, s.under), placed)
+    placed = [(UNDER + _SARCOPHAGUS_INDEX[pos] if under else pos, tile) for pos, tile in reveals]
+    return deal_problem(shown_places(s.tiles, s.under), placed)
 
 
 # ---------------------------------------------------------------- legality
