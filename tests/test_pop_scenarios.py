@@ -60,7 +60,7 @@ class Table:
         self.game = FullInformation(Options(), players, cards(deck), players[0], random.Random(0))
         self.game.state = state
         self.game.known = known
-        self.game.cards = {slot: card for slot, card in enumerate(slots)}
+        self.game.cards.update(enumerate(slots))
         self.steal = 0
         self.events: list = []
 

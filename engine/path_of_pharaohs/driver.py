@@ -67,10 +67,12 @@ class FullInformation:
         self.rng = rng or random.Random(0)
         """The dealer's randomness for reshuffles."""
         self.log: list[tuple[str, Action]] = []
+        self._dealer = DealerKnowledge(self.deck, self.cards)
+        """A view of `deck` and `cards`, which change in place."""
 
     def knowledge(self, actor: str):
         if actor == DEALER:
-            return DealerKnowledge(self.deck, self.cards)
+            return self._dealer
         return self.known[actor]
 
     def act(self, actor: str, action: Action, checked: bool = False) -> tuple:
@@ -91,7 +93,7 @@ class FullInformation:
             for slot, card in zip(action.slots, cards):
                 self.cards[slot] = owner[slot] = card
         elif kind is Shuffle:
-            self.deck = list(before.discards)
+            self.deck[:] = before.discards
             self.rng.shuffle(self.deck)
         elif kind is Steal:
             thief, victim = self.known[before.mover], self.known[before.table.players[before.victim]]
