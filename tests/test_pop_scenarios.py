@@ -553,3 +553,9 @@ def test_notation_errors_are_named():
     for text in ["", "5@", "5@9z", "Q@ben", "discard", "deal ann 5", "Z@ben", "T@ben:2l", "+5@2l", "-0@2l"]:
         with pytest.raises(NotationError):
             GAME.parse_action(text)
+
+
+def test_a_bumped_marker_takes_b_where_a_is_held():
+    t = Table({"ann": "1 9"}, {"ann": {"1l": "3", "1m": "4"}}, at={"ann": (4, "A"), "ben": (5, "A"), "cat": (2, "A")})
+    assert t.play("ann", "1@2l", "stop")[3:5] == ["ann's marker takes 5", "ben is bumped back to 2B"]
+    assert t.where("cat") == (2, "A")
