@@ -146,21 +146,23 @@ def _compute_duties(s: State) -> tuple[Duty, ...]:
     if s.reveal:
         return _reveal_duties(s.reveal)
     if s.tie is not None:
-        where = pos_name(s.tie)
-        owed = _openings(s)
-        return tuple(Duty(p, "open", f"open your coins on {where} for the tie-break")
-                     for p in s.table.players if p in owed)
+        return _first_opener(s, f"open your coins on {pos_name(s.tie)} for the tie-break")
     if s.traps:
         return (Duty(s.table.seats[s.traps[0]].player, "discard", "discard a number tile to the trap"),)
     if not s.present:
         if _sarcophagus_unrevealed(s):
             return (Duty(DEALER, "reveal", "reveal the sarcophagus tiles"),)
-        owed = _openings(s)
-        return tuple(Duty(p, "open", "open every coin you placed, for the end audit")
-                     for p in s.table.players if p in owed)
+        return _first_opener(s, "open every coin you placed, for the end audit")
     seat = s.table.seats[s.turn]
     return _move_duties(seat.player, seat.suit_names if seat.name != seat.player else "",
                         forced_position(s.present) if s.placed == 0 else None)
+
+
+def _first_opener(s: State, detail: str) -> tuple[Duty, ...]:
+    """Openings are owed one player at a time, in seat order: two players opening at once on their own
+    copies of a mailed file would fork the game. (The dealer, holding every coin, may open all at once.)"""
+    owed = _openings(s)
+    return tuple(Duty(p, "open", detail) for p in s.table.players if p in owed)[:1]
 
 
 @functools.lru_cache(maxsize=256)
@@ -214,6 +216,19 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
                     f"left in hand when it was placed")
         if s.slot_back[k] is not None:
             returns.append((s.slot_back[k], value))
+    return None
+
+
+def audit_problem(s: State, opened: Sequence[tuple[int, int]]) -> tuple[str, str] | None:
+    """Whether opening these (slot, value) pairs proves that a player placed a coin they did not hold:
+    (the player, why), or None. What a verdict against a false coin rests on."""
+    values = list(s.slot_value)
+    for slot, value in opened:
+        values[slot] = value
+    for seat in sorted({s.slot_seat[slot] for slot, _ in opened}):
+        problem = _audit_seat(s, values, seat)
+        if problem:
+            return s.table.seats[seat].player, problem
     return None
 
 
@@ -310,13 +325,9 @@ def _check_open(s: State, actor: str, action: Open, text) -> Open:
         raise IllegalAction(text, f"{actor} must open exactly " + ", ".join(f"#{slot}" for slot in owed))
     if any(not 0 <= value <= 5 for _, value in action.values):
         raise IllegalAction(text, "a coin value is 0 to 5")
-    values = list(s.slot_value)
-    for slot, value in action.values:
-        values[slot] = value
-    for seat in sorted({s.slot_seat[slot] for slot in slots}):
-        problem = _audit_seat(s, values, seat)
-        if problem:
-            raise IllegalAction(text, problem)
+    problem = audit_problem(s, action.values)
+    if problem:
+        raise IllegalAction(text, problem[1])
     return Open(tuple(sorted(action.values)))
 
 
