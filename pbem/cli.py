@@ -239,7 +239,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
 
     rep, events = create(game, out, name, player, referee, option, layout, key, force, deadline)
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
-    typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.genesis.first} moves first.")
+    first = f"{rep.first} moves first" if rep.first else "the first player is drawn when everyone has joined"
+    typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.deal_text}; {first}.")
     for event in events:
         typer.echo(f"  {event}")
     typer.echo(next_line(rep))
@@ -267,14 +268,25 @@ def show(path: GameFileArg,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
-    from .render import board
+    from .render import board, pregame_text
 
     rep, _ = _replay(path)
     _note_seen(rep, path)
     observer, knowledge = _viewer(rep, name, key)
-    shown = rep.game.view(rep.state, observer, knowledge)
+    if rep.state is None:
+        shown = {"status": "joining" if rep.awaiting_join else "dealing"}
+    else:
+        shown = rep.game.view(rep.state, observer, knowledge)
+    shown.update(created_by=rep.genesis.author, deal=rep.deal_text)
+    if rep.verdict:
+        shown.update(status="forfeit", verdict={"against": rep.verdict.against, "reason": rep.verdict.reason,
+                                                "entry": rep.verdict.seq, "by": rep.verdict.by})
+    if rep.state is None or rep.verdict:
+        shown["duties"] = [{"who": d.who, "what": d.what, "detail": d.detail} for d in rep.duties()]
     if as_json:
         typer.echo(json.dumps(_json_view(rep, shown), indent=2))
+    elif rep.state is None:
+        typer.echo(pregame_text(rep))
     else:
         typer.echo(board(rep, shown))
     if rep.genesis.deadline_hours and not as_json:
@@ -386,7 +398,7 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
             fail(f"{path}: {exc}")
             continue
         found = sighting(rep)  # against the history as it was before this run
-        status = "finished" if rep.outcome() else "in progress"
+        status = "finished" if rep.over else "in progress"
         typer.echo(f"{path}: valid, {status}, {rep.seq} entr{'y' if rep.seq == 1 else 'ies'}. {next_line(rep)}")
         checked.append((path, rep, found))
     in_forked_pair = set()
@@ -772,7 +784,7 @@ def inbox_command(
     directory = copies.folder(games)
     report = read(paths or [default_mailbox()], directory, again)
     for path, first, last in report.updated.values():
-        span = f"entry {last}" if first == last else f"entries {first}-{last}"
+        span = "the invitation" if last == 0 else f"entry {last}" if first >= last else f"entries {first}-{last}"
         typer.echo(f"Updated {path}: {span}.")
     for problem in report.problems:
         typer.echo(f"Error: {problem}", err=True)
@@ -862,7 +874,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
         rep, events = take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
                                 seed=None if seed is None else seed + turns)[:2]
         turns += 1
-        if not quiet:
+        if not quiet and rep.state is not None:
             for event in events:
                 if drawing.notable(event):
                     typer.echo(f"  {event}")

@@ -318,6 +318,18 @@ def _ssh_tag(public: PublicKey) -> bytes:
     return _b64(sha256(public.wire)[:4])
 
 
+def addressed_to(blob: bytes, public: PublicKey) -> bool:
+    """Whether an age file's header has an ssh-ed25519 stanza for this key (its tag). Anyone can check
+    this; only the key's holder can tell whether the stanza really opens."""
+    stanzas = _parse_header(blob)[0]
+    return any(len(args) == 3 and args[0] == b"ssh-ed25519" and args[1] == _ssh_tag(public) for args, _ in stanzas)
+
+
+def recipient_count(blob: bytes) -> int:
+    """How many recipient stanzas an age file's header has."""
+    return len(_parse_header(blob)[0])
+
+
 def _ssh_tweak(public: PublicKey) -> bytes:
     return _hkdf(b"", public.wire, _SSH_LABEL)
 

@@ -70,7 +70,7 @@ def summary(rep: Replay, me: str, after: int) -> list[str]:
     authors = list(dict.fromkeys(e.author for e in rep.entries[after:]))
     span = f"entry {rep.seq}" if rep.seq == after + 1 else f"entries {after + 1}-{rep.seq}"
     game = f"{rep.game.title} {copies.short_id(rep.genesis.game_id)} ({', '.join(rep.players)})"
-    head = f"{', '.join(authors)} signed {span} of {game}." if after else f"{me} started {game}."
+    head = f"{', '.join(authors)} signed {span} of {game}." if rep.seq > after else f"{me} started {game}."
     events = [f"  {event}" for seq, event in rep.events if seq > after]
     if len(events) > SUMMARY_LINES:
         events = events[:SUMMARY_LINES] + [f"  ... and {len(events) - SUMMARY_LINES} more (pbem log shows all)"]
@@ -177,7 +177,7 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
     after = since if since is not None else copies.shared(game_id)
     if after is not None and not 0 <= after <= rep.seq:
         raise UsageError(f"--since {after}: the game has entries 0 to {rep.seq}")
-    if after is not None and after == rep.seq and not attach:
+    if after is not None and after == rep.seq and not attach and since != 0:  # --since 0: the whole game again
         raise UsageError(f"nothing new to mail: entry {rep.seq} was already mailed (--since N mails again from "
                          "entry N; --attach sends the whole file)")
     msg = compose(rep, me, after if after is None or after < rep.seq else None, attach)

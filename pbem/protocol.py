@@ -1,6 +1,10 @@
 """Signed entries applied to the engine: creating a game, replaying and checking a record, and a
 participant's acts. `apply_entry` is the one path every entry takes, whether we just wrote it or
 are verifying someone else's file.
+
+A game runs in three phases: every participant but the creator signs a `join` (in roster order, the
+referee first), the dealer posts the joint `deal`, then the game's own duties follow. A proven cheat
+at any point is a `verdict` that ends the game (pbem.acts).
 """
 
 from __future__ import annotations
@@ -13,25 +17,31 @@ import time
 from dataclasses import dataclass, field, replace
 
 from engine import find_game
-from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
+from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
 from engine.sarcophagus.actions import Open, Place, Reveal
 from engine.sarcophagus.driver import Layout
-from engine.sarcophagus.rules import legal_actions, opening
+from engine.sarcophagus.rules import audit_problem, legal_actions, opening
 
 from . import crypto
+from .acts import (Act, ConvictCoins, ConvictDeal, Deal, Dealt, Join, Joined, Unopenable, Verdict, format_act,
+                   is_act, parse_act)
 from .canonical import canonical
 from .crypto import Identity, PublicKey, X25519Identity
-from .dealing import TILE_KEYS, coin_key, coin_slot, layout_from_tiles, layout_tiles, random_layout, tile_key
-from .errors import (AuditFailed, BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
+from .dealing import (TILE_KEYS, coin_key, coin_slot, joint_deal, layout_from_tiles, layout_tiles, random_layout,
+                      tile_key, tile_salt)
+from .errors import (BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
                      NotOwed, PbemError, SealError, UnknownSigner, UsageError, WrongGame)
-from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, payload
+from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, core_id, payload
 
-COMMITMENT_DOMAIN = "pbem/commitment/v1"
+COMMITMENT_DOMAIN = "pbem/commitment/v2"
+SEED = "seed"
 
 
-def commit(game_id: str, owner: str, slot: str, value: int | str, salt: str) -> str:
-    """SHA-256 over a domain-separated canonical object binding game, owner, slot, value and salt."""
-    return crypto.sha256(canonical({"domain": COMMITMENT_DOMAIN, "game": game_id, "owner": owner, "slot": slot,
+def commit(binding: str, owner: str, slot: str, value: int | str, salt: str) -> str:
+    """SHA-256 over a domain-separated canonical object: what it is bound to (a coin: the genesis hash;
+    the dealer's tiles and seed: the genesis nonce), its owner (a coin: the owner's public key), the
+    slot, the value and a salt. Nothing committed in one game means anything in another."""
+    return crypto.sha256(canonical({"domain": COMMITMENT_DOMAIN, "game": binding, "owner": owner, "slot": slot,
                                     "value": value, "salt": salt})).hex()
 
 
@@ -70,6 +80,7 @@ class Replay:
     genesis: Genesis
     game: object
     state: object
+    """The game's state: None until the joint deal is posted."""
     roster: dict[str, PublicKey]
     referee: str | None
     entries: list[Entry] = field(default_factory=list)
@@ -78,6 +89,13 @@ class Replay:
     hashes: list[str] = field(default_factory=list)
     """The payload hash of the genesis and of every entry, in order (hashes[seq])."""
     events: list[tuple[int, object]] = field(default_factory=list)
+    contributions: list[str] = field(default_factory=list)
+    """Every share of the deal's randomness: the creator's, then each join's."""
+    seed_commitment: str | None = None
+    tile_commitments: dict[str, str] = field(default_factory=dict)
+    first: str | None = None
+    dealt_by: str | None = None
+    verdict: Verdict | None = None
 
     @property
     def record(self) -> GameFile:
@@ -96,11 +114,46 @@ class Replay:
     def seq(self) -> int:
         return len(self.entries)
 
-    def duties(self):
+    @property
+    def genesis_hash(self) -> str:
+        return self.hashes[0]
+
+    @property
+    def joiners(self) -> list[str]:
+        """Who must join, in order: the referee first (it commits the seed before anyone contributes),
+        then the players in seat order; never the creator, whose genesis is their acceptance."""
+        order = ([self.referee] if self.referee else []) + self.players
+        return [name for name in order if name != self.genesis.author]
+
+    @property
+    def awaiting_join(self) -> list[str]:
+        return self.joiners[len(self.contributions) - 1:]
+
+    @property
+    def deal_text(self) -> str:
+        g = self.genesis
+        if g.deal == "chosen":
+            return f"deal chosen by {g.author}"
+        return f"joint deal (seed committed by {self.referee or g.author}, shuffled with every join)"
+
+    def duties(self) -> tuple[Duty, ...]:
+        if self.verdict:
+            return ()
+        if self.awaiting_join:
+            return (Duty(self.awaiting_join[0], "join", "join the game (sign it and add randomness to the deal)"),)
+        if self.state is None:
+            return (Duty(DEALER, "deal", "deal the tiles and draw the first player"),)
         return self.game.duties(self.state)
 
     def outcome(self):
+        """The game's own result (scores and winners), or None while it runs or when a verdict ended it."""
+        if self.verdict or self.state is None:
+            return None
         return self.game.outcome(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.verdict is not None or self.outcome() is not None
 
 
 # ---------------------------------------------------------------- checking
@@ -110,6 +163,16 @@ def _verify_signature(signed: Genesis | Entry, signed_bytes: bytes, key: PublicK
         crypto.verify_signature(key, signed_bytes, _unb64(signed.signature))
     except (crypto.SignatureInvalid, SealError) as exc:
         raise BadSignature(str(exc), seq, signed.author) from None
+
+
+def _addressed(blob: str, recipients: list[PublicKey], native: int = 0) -> bool:
+    """A sealed blob whose header names exactly these ssh-ed25519 recipients (and `native` X25519 ones)."""
+    try:
+        raw = _unb64(blob)
+        return (crypto.recipient_count(raw) == len(recipients) + native
+                and all(crypto.addressed_to(raw, key) for key in recipients))
+    except SealError:
+        return False
 
 
 def start(g: Genesis) -> Replay:
@@ -137,21 +200,39 @@ def start(g: Genesis) -> Replay:
         raise UnknownSigner(f"{g.author!r} is not in the roster", 0, g.author)
     signed_bytes = canonical(payload(g))
     _verify_signature(g, signed_bytes, roster[g.author], 0)
-    if set(g.commitments) != set(TILE_KEYS):
-        raise bad("the genesis must commit to every hidden tile")
-    wanted = {"dealer", "table_key"} if g.dealer.mode == "table" else {"dealer"}
-    if set(g.sealed) != wanted:
-        raise bad("sealed secrets do not match the dealer mode")
-    if g.dealer.table_key is not None and len(_unb64(g.dealer.table_key)) != 32:
-        raise bad("the table key is not an X25519 key")
+    if g.game_id != core_id(g):
+        raise bad("the game id is not derived from the genesis (it must hash the invitation)")
+    referee = g.dealer.referee.name if g.dealer.referee else None
+    dealer_is_creator = g.author == referee if referee else True
+    if g.deal == "joint" and (g.seed is not None) != dealer_is_creator:
+        raise bad("the seed of a joint deal is committed by the dealer: in the genesis only if the dealer made it")
+    if g.deal == "chosen" and (set(g.commitments or {}) != set(TILE_KEYS) or g.first not in [p.name for p in g.players]):
+        raise bad("a chosen deal commits to every hidden tile and names a player to move first")
+    if g.dealer.mode == "table":
+        if g.dealer.table_key is None or len(_unb64(g.dealer.table_key)) != 32:
+            raise bad("the table key is not an X25519 key")
+        if set(g.sealed) != {"dealer", "table_key"}:
+            raise bad("a table-mode genesis seals the dealer's secret and the table key")
+        if not _addressed(g.sealed["table_key"], [roster[p.name] for p in g.players]):
+            raise bad("the table key must be sealed to every player, and to nobody else")
+        if not _addressed(g.sealed["dealer"], [], native=1):
+            raise bad("the dealer's secret must be sealed to the table key alone")
+    else:
+        wanted = {"dealer"} if (g.deal == "chosen" or dealer_is_creator) else set()
+        if set(g.sealed) != wanted:
+            raise bad("a referee-mode genesis seals the dealer's secret only if it holds the deal")
+        if wanted and not _addressed(g.sealed["dealer"], [roster[referee]]):
+            raise bad("the dealer's secret must be sealed to the referee alone")
     try:
         options = game.parse_options(g.options)
-        state = game.setup(options, [p.name for p in g.players], g.first)
+        state = game.setup(options, [p.name for p in g.players], g.first or g.players[0].name)
     except InvalidSetup as exc:
         raise bad(str(exc)) from None
-    referee = g.dealer.referee.name if g.dealer.referee else None
     head = crypto.sha256(signed_bytes).hex()
-    return Replay(g, game, state, roster, referee, head=head, hashes=[head])
+    rep = Replay(g, game, state if g.deal == "chosen" else None, roster, referee, head=head, hashes=[head],
+                 contributions=[g.contribution], seed_commitment=g.seed, tile_commitments=dict(g.commitments or {}),
+                 first=g.first)
+    return rep
 
 
 def actor_for(rep: Replay, action) -> str:
@@ -199,7 +280,26 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     _verify_signature(entry, signed_bytes, rep.roster[author], seq)
     if entry.prev != rep.head:
         raise BrokenChain("prev does not hash the entry before it", seq, author)
-    game = rep.game
+    if rep.verdict:
+        raise NotOwed(f"{entry.action}: the game is over: {rep.verdict}", seq, author)
+    if (entry.contribution is not None) != (entry.action == "join"):
+        raise IllegalMove("a join, and only a join, carries a contribution to the deal", seq, author)
+    if is_act(entry.action):
+        events = _apply_act(rep, entry, seq)
+    else:
+        events = _apply_move(rep, entry, seq)
+    rep.entries.append(entry)
+    rep.head = crypto.sha256(signed_bytes).hex()
+    rep.hashes.append(rep.head)
+    rep.events += [(seq, e) for e in events]
+    return list(events)
+
+
+def _apply_move(rep: Replay, entry: Entry, seq: int) -> list:
+    """A game action: owed by its author (or one they act for), legal, its attachments matching."""
+    game, author = rep.game, entry.author
+    if rep.state is None or rep.awaiting_join:
+        raise NotOwed(f"{entry.action}: the game has not started: {_waiting(rep)}", seq, author)
     try:
         action = game.parse_action(entry.action)
     except NotationError as exc:
@@ -212,22 +312,21 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     if not may_act_for(rep, author, actor, action):
         raise NotOwed(f"{entry.action}: {author} may not act for {actor}", seq, author)
     try:
-        action = game.check(rep.state, actor, action)
+        checked = game.check(rep.state, actor, action)
     except NotYourDuty as exc:
         raise NotOwed(exc.naming(party_names(rep)), seq, author) from None
     except IllegalAction as exc:
-        if isinstance(action, Open):  # openings that contradict earlier play: the audit's finding
-            raise AuditFailed(str(exc), seq, author) from None
+        if isinstance(action, Open):  # true openings that contradict earlier play convict the coins' owner
+            return _convict_coins(rep, entry, action.values, seq, str(exc))
         raise IllegalMove(str(exc), seq, author) from None
-    _check_attachments(rep, entry, action, actor, seq)
-    rep.state, events = game.apply(rep.state, actor, action)
+    _check_attachments(rep, entry, checked, actor, seq)
+    rep.state, events = game.apply(rep.state, actor, checked)
     if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
         events = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in events)
-    rep.entries.append(entry)
-    rep.head = crypto.sha256(signed_bytes).hex()  # record.payload_hash, without canonicalizing twice
-    rep.hashes.append(rep.head)
-    rep.events += [(seq, e) for e in events]
-    return list(events)
+    events = list(events)
+    if isinstance(checked, Reveal) and SEED in (entry.openings or {}):
+        events += _check_seed(rep, entry, seq, proving=False)
+    return events
 
 
 def _expect_keys(found: dict | None, wanted: set[str], what: str, seq: int, author: str) -> dict:
@@ -245,21 +344,125 @@ def _check_attachments(rep: Replay, entry: Entry, action, actor: str, seq: int) 
     sealed = _expect_keys(entry.sealed, new_coin, "sealed openings", seq, author)
     if isinstance(action, Reveal):
         opened = {tile_key(pos, action.under): str(tile) for pos, tile in action.tiles}
-        salts = _expect_keys(entry.openings, set(opened), "openings", seq, author)
+        final = action.under and g.deal == "joint"  # the last reveal opens the seed: the deal's audit
+        salts = _expect_keys(entry.openings, set(opened) | ({SEED} if final else set()), "openings", seq, author)
         for key, tile in opened.items():
-            if commit(g.game_id, DEALER, key, tile, salts[key]) != g.commitments[key]:
-                raise BadOpening(f"{key}={tile} does not match the tile committed at setup", seq, author)
+            if commit(g.nonce, DEALER, key, tile, salts[key]) != rep.tile_commitments[key]:
+                raise BadOpening(f"{key}={tile} does not match the tile committed in the deal", seq, author)
     elif isinstance(action, Open):
-        opened = {coin_key(slot): value for slot, value in action.values}
-        salts = _expect_keys(entry.openings, set(opened), "openings", seq, author)
-        for key, value in opened.items():
-            coin = rep.coins[coin_slot(key)]
-            if commit(g.game_id, coin.owner, key, value, salts[key]) != coin.commitment:
-                raise BadOpening(f"coin {key}={value} does not match its commitment", seq, author)
+        _check_coin_openings(rep, entry, action.values, seq)
     else:
         _expect_keys(entry.openings, set(), "openings", seq, author)
     for key in new_coin:
+        recipients = [rep.roster[actor]] + ([rep.roster[rep.referee]] if rep.referee else [])
+        if not _addressed(sealed[key], recipients):
+            whom = f"{actor} and the referee {rep.referee}" if rep.referee else actor
+            raise IllegalMove(f"the coin's value must be sealed to {whom}, and to nobody else", seq, author)
         rep.coins[coin_slot(key)] = Coin(actor, commitments[key], sealed[key])
+
+
+def _check_coin_openings(rep: Replay, entry: Entry, values, seq: int) -> None:
+    opened = {coin_key(slot): value for slot, value in values}
+    salts = _expect_keys(entry.openings, set(opened), "openings", seq, entry.author)
+    for key, value in opened.items():
+        coin = rep.coins[coin_slot(key)]
+        if commit(rep.genesis_hash, rep.roster[coin.owner].raw.hex(), key, value, salts[key]) != coin.commitment:
+            raise BadOpening(f"coin {key}={value} does not match its commitment", seq, entry.author)
+
+
+def _convict_coins(rep: Replay, entry: Entry, values, seq: int, why: str) -> list:
+    """Openings that match their commitments and prove an impossible hand: a verdict against the owner."""
+    state, author = rep.state, entry.author
+    slots = [slot for slot, _ in values]
+    if (len(set(slots)) != len(slots) or not all(0 <= slot < len(state.slot_seat) for slot in slots)
+            or any(state.slot_value[slot] is not None for slot in slots) or not all(0 <= v <= 5 for _, v in values)):
+        raise IllegalMove(f"{entry.action}: {why}", seq, author)
+    problem = audit_problem(state, values)
+    if problem is None:
+        raise IllegalMove(f"{entry.action}: {why}", seq, author)
+    _expect_keys(entry.commitments, set(), "commitments", seq, author)
+    _expect_keys(entry.sealed, set(), "sealed openings", seq, author)
+    _check_coin_openings(rep, entry, values, seq)
+    rep.verdict = Verdict(problem[0], f"placed a coin they did not hold: {problem[1]}", seq, author)
+    return [rep.verdict]
+
+
+def _apply_act(rep: Replay, entry: Entry, seq: int) -> list:
+    """A join, the deal or a verdict (pbem.acts): who may sign it, and what it must carry."""
+    author, g = entry.author, rep.genesis
+    try:
+        act: Act = parse_act(entry.action)
+    except UsageError as exc:
+        raise IllegalMove(str(exc), seq, author) from None
+    attachments = {"commitments": set(), "sealed": set(), "openings": set()}
+    if isinstance(act, Join):
+        if not rep.awaiting_join or rep.awaiting_join[0] != author:
+            waiting = f"waiting for {rep.awaiting_join[0]} to join" if rep.awaiting_join else "everyone has joined"
+            raise NotOwed(f"join: {author} may not join now ({waiting})", seq, author)
+        if entry.contribution is None:
+            raise IllegalMove("a join carries a contribution to the deal", seq, author)
+        if author == rep.referee and g.deal == "joint":  # the referee commits the seed it deals from
+            attachments["commitments"] = attachments["sealed"] = {SEED}
+    elif isinstance(act, Deal):
+        if not rep.duties() or rep.duties()[0].what != "deal":
+            raise NotOwed("deal: nothing is to be dealt now", seq, author)
+        if not may_act_for(rep, author, DEALER, act):
+            raise NotOwed(f"deal: {author} may not deal", seq, author)
+        if act.first not in rep.players:
+            raise IllegalMove(f"deal: {act.first!r} is not a player", seq, author)
+        attachments["commitments"] = set(TILE_KEYS)
+    elif isinstance(act, ConvictCoins):
+        if rep.state is None:
+            raise IllegalMove("verdict: no coin has been placed", seq, author)
+        return _convict_coins(rep, entry, act.values, seq, "these openings prove nothing against anyone")
+    elif isinstance(act, ConvictDeal):
+        if rep.state is None or rep.seed_commitment is None:
+            raise IllegalMove("verdict deal: there is no joint deal to check yet", seq, author)
+        attachments["openings"] = {SEED}
+    elif isinstance(act, Unopenable):
+        if author != rep.referee:
+            raise NotOwed("verdict unopenable: only the referee, who must open every coin, may say so", seq, author)
+        if rep.state is None or act.slot not in rep.coins or rep.state.slot_value[act.slot] is not None:
+            raise IllegalMove(f"verdict unopenable: there is no unopened coin #{act.slot}", seq, author)
+    for what, wanted in attachments.items():
+        _expect_keys(getattr(entry, what), wanted, what, seq, author)
+
+    if isinstance(act, Join):
+        rep.contributions.append(entry.contribution)
+        if SEED in attachments["commitments"]:
+            rep.seed_commitment = entry.commitments[SEED]
+            if not _addressed(entry.sealed[SEED], [rep.roster[author]]):
+                raise IllegalMove("the referee's seed must be sealed to the referee alone", seq, author)
+        return [Joined(author)]
+    if isinstance(act, Deal):
+        rep.tile_commitments, rep.first, rep.dealt_by = dict(entry.commitments), act.first, author
+        rep.state = rep.game.setup(rep.game.parse_options(g.options), rep.players, act.first)
+        return [Dealt(author, act.first)]
+    if isinstance(act, Unopenable):
+        owner = rep.coins[act.slot].owner
+        rep.verdict = Verdict(owner, f"the referee {author} says the sealed value of coin #{act.slot} does not open "
+                                     "(the referee's word: nobody else can check it)", seq, author)
+        return [rep.verdict]
+    return _check_seed(rep, entry, seq, proving=True)
+
+
+def _check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list:
+    """The opened seed against its commitment; the posted deal against the deal the seed gives. A deal
+    that differs convicts whoever posted it; a verdict that finds no difference is refused."""
+    g, author, seed = rep.genesis, entry.author, entry.openings[SEED]
+    if commit(g.nonce, DEALER, SEED, seed, "") != rep.seed_commitment:
+        raise BadOpening("the opened seed does not match the dealer's commitment", seq, author)
+    layout, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
+    tiles = layout_tiles(layout)
+    honest = first == rep.first and all(commit(g.nonce, DEALER, key, tiles[key], tile_salt(seed, key))
+                                        == rep.tile_commitments[key] for key in TILE_KEYS)
+    if honest:
+        if proving:
+            raise IllegalMove("verdict deal: the posted deal is exactly what the seed gives", seq, author)
+        return []
+    rep.verdict = Verdict(rep.dealt_by or "dealer", "posted a deal that the dealer's committed seed does not give",
+                          seq, author)
+    return [rep.verdict]
 
 
 def replay(record: GameFile) -> Replay:
@@ -273,7 +476,8 @@ def replay(record: GameFile) -> Replay:
 # ---------------------------------------------------------------- a participant
 
 class Session:
-    """One participant at the table: what their key opens, and the acts they sign."""
+    """One participant at the table: what their key opens, and the acts they sign. A session checks every
+    secret addressed to it when it first needs it, and turns what it can prove into a verdict."""
 
     def __init__(self, rep: Replay, name: str, identity: Identity):
         if name not in rep.roster:
@@ -282,7 +486,7 @@ class Session:
             raise KeyProblem(f"this key is not {name}'s key in this game (expected {rep.roster[name].fingerprint()})")
         self.rep, self.name, self.identity = rep, name, identity
         self._values: dict[int, tuple[int, str]] = {}
-        self._dealer: tuple[Layout, dict[str, str]] | None = None
+        self._secret: dict | None = None
 
     @property
     def is_referee(self) -> bool:
@@ -291,17 +495,28 @@ class Session:
     def can_deal(self) -> bool:
         return self.is_referee or (self.rep.mode == "table" and self.name in self.rep.players)
 
+    # -- what this key opens
+
+    def _unseal(self, blob: str, opener, binding: str, what: str) -> dict:
+        """A sealed JSON object, checked to be bound to this game."""
+        try:
+            secret = json.loads(crypto.unseal(_unb64(blob), opener))
+            if not isinstance(secret, dict) or secret.get("game") != binding:
+                raise ValueError("bound to another game")
+            return secret
+        except (PbemError, ValueError):
+            raise SealError(f"cannot open {what} with {self.name}'s key for this game") from None
+
     def _open_coin(self, slot: int) -> tuple[int, str]:
+        """A coin's value and salt from its sealed opening, which must be bound to this game, its owner's
+        key and its slot, and match its commitment: a blob carried over from another game opens nothing."""
         if slot not in self._values:
-            coin = self.rep.coins[slot]
-            try:
-                opening = json.loads(crypto.unseal(_unb64(coin.sealed), self.identity))
-                value, salt = opening["value"], opening["salt"]
-                fits = (opening.get("game"), opening.get("owner"), opening.get("slot")) == (
-                    self.rep.genesis.game_id, coin.owner, coin_key(slot))
-            except (SealError, ValueError, KeyError, TypeError):
-                raise SealError(f"cannot open the sealed value of coin #{slot}") from None
-            if not fits or commit(self.rep.genesis.game_id, coin.owner, coin_key(slot), value, salt) != coin.commitment:
+            coin, rep = self.rep.coins[slot], self.rep
+            owner_key = rep.roster[coin.owner].raw.hex()
+            opening = self._unseal(coin.sealed, self.identity, rep.genesis_hash, f"the sealed value of coin #{slot}")
+            value, salt = opening.get("value"), opening.get("salt")
+            if (opening.get("owner"), opening.get("slot")) != (owner_key, coin_key(slot)) or not isinstance(salt, str) \
+                    or commit(rep.genesis_hash, owner_key, coin_key(slot), value, salt) != coin.commitment:
                 raise SealError(f"the sealed value of coin #{slot} does not match its commitment")
             self._values[slot] = (value, salt)
         return self._values[slot]
@@ -311,26 +526,51 @@ class Session:
         return {slot: self._open_coin(slot)[0] for slot, coin in self.rep.coins.items()
                 if coin.owner == self.name or self.is_referee}
 
-    def dealer_secret(self) -> tuple[Layout, dict[str, str]]:
-        """The layout and its salts, opened through the table key (table mode) or the referee's key."""
-        if self._dealer is None:
-            g = self.rep.genesis
-            try:
-                if self.rep.mode == "table":
-                    table = json.loads(crypto.unseal(_unb64(g.sealed["table_key"]), self.identity))
-                    opener = X25519Identity(bytes.fromhex(table["table_key"]))
-                else:
-                    opener = self.identity
-                secret = json.loads(crypto.unseal(_unb64(g.sealed["dealer"]), opener))
-                tiles, salts = secret["layout"], secret["salts"]
-                layout = layout_from_tiles(tiles)
-            except (PbemError, ValueError, KeyError, TypeError, InvalidSetup):
-                raise SealError("cannot open the dealer's secret with this key") from None
-            for key in TILE_KEYS:
-                if commit(g.game_id, DEALER, key, tiles[key], salts[key]) != g.commitments[key]:
-                    raise SealError(f"the dealer's secret does not match the commitment for {key}")
-            self._dealer = (layout, salts)
-        return self._dealer
+    def _dealer_opener(self):
+        if self.rep.mode == "referee":
+            return self.identity
+        g = self.rep.genesis
+        table = self._unseal(g.sealed["table_key"], self.identity, g.game_id, f"the table key sealed by {g.author}")
+        try:
+            return X25519Identity(bytes.fromhex(table["table_key"]))
+        except (KeyError, TypeError, ValueError, SealError):
+            raise SealError(f"the table key sealed by {g.author} is malformed") from None
+
+    def dealer_secret(self) -> dict:
+        """What the dealer deals from, opened through the table key (table mode) or the referee's key, and
+        checked against its commitment: `seed` for a joint deal; `layout` and `salts` for a chosen one."""
+        if self._secret is None:
+            rep, g = self.rep, self.rep.genesis
+            if g.deal == "joint" and g.seed is None:  # the referee committed its seed in its join
+                join = next(e for e in rep.entries if e.author == rep.referee and e.action == "join")
+                secret = self._unseal(join.sealed[SEED], self.identity, rep.genesis_hash, "the referee's seed")
+            else:
+                secret = self._unseal(g.sealed["dealer"], self._dealer_opener(), g.game_id,
+                                      f"the dealer's secret sealed by {g.author}")
+            if g.deal == "joint":
+                if commit(g.nonce, DEALER, SEED, secret.get("seed"), "") != rep.seed_commitment:
+                    raise SealError("the dealer's seed does not match its commitment")
+            else:
+                try:
+                    tiles, salts = secret["layout"], secret["salts"]
+                    layout_from_tiles(tiles)
+                    matches = all(commit(g.nonce, DEALER, k, tiles[k], salts[k]) == rep.tile_commitments[k]
+                                  for k in TILE_KEYS)
+                except (KeyError, TypeError, InvalidSetup):
+                    matches = False
+                if not matches:
+                    raise SealError(f"the deal sealed by {g.author} does not match its commitments")
+            self._secret = secret
+        return self._secret
+
+    def layout(self) -> tuple[Layout, dict[str, str], str | None]:
+        """The layout, each tile's salt, and (a joint deal) the seed."""
+        secret, rep = self.dealer_secret(), self.rep
+        if rep.genesis.deal == "chosen":
+            return layout_from_tiles(secret["layout"]), secret["salts"], None
+        seed = secret["seed"]
+        layout, _ = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
+        return layout, {key: tile_salt(seed, key) for key in TILE_KEYS}, seed
 
     # -- acts
 
@@ -342,19 +582,22 @@ class Session:
 
     def entry_for(self, action, actor: str) -> Entry:
         """Turn a checked action into a signed entry, with its commitment, seal or openings."""
-        game, g = self.rep.game, self.rep.genesis
+        rep, game = self.rep, self.rep.game
         if isinstance(action, Place):
-            slot, salt = len(self.rep.state.slot_seat), _salt()
-            key = coin_key(slot)
-            opening = canonical({"game": g.game_id, "owner": actor, "slot": key, "value": action.value, "salt": salt})
-            recipients = [self.rep.roster[actor]] + ([self.rep.roster[self.rep.referee]] if self.rep.referee else [])
+            slot, salt = len(rep.state.slot_seat), _salt()
+            key, owner_key = coin_key(slot), rep.roster[actor].raw.hex()
+            opening = canonical({"game": rep.genesis_hash, "owner": owner_key, "slot": key, "value": action.value,
+                                 "salt": salt})
+            recipients = [rep.roster[actor]] + ([rep.roster[rep.referee]] if rep.referee else [])
             return self.sign({"action": game.format_action(game.public(action)),
-                              "commitments": {key: commit(g.game_id, actor, key, action.value, salt)},
+                              "commitments": {key: commit(rep.genesis_hash, owner_key, key, action.value, salt)},
                               "sealed": {key: _b64(crypto.seal(opening, recipients))}})
         if isinstance(action, Reveal):
-            _, salts = self.dealer_secret()
-            keys = [tile_key(pos, action.under) for pos, _ in action.tiles]
-            return self.sign({"action": game.format_action(action), "openings": {k: salts[k] for k in keys}})
+            _, salts, seed = self.layout()
+            openings = {k: salts[k] for k in (tile_key(pos, action.under) for pos, _ in action.tiles)}
+            if action.under and seed is not None:
+                openings[SEED] = seed
+            return self.sign({"action": game.format_action(action), "openings": openings})
         if isinstance(action, Open):
             return self.sign({"action": game.format_action(action),
                               "openings": {coin_key(s): self._open_coin(s)[1] for s, _ in action.values}})
@@ -362,39 +605,112 @@ class Session:
 
     def act(self, action) -> list:
         """Check an action with this participant's knowledge, sign it, apply it; returns the events."""
-        game = self.rep.game
+        rep, game = self.rep, self.rep.game
+        if rep.state is None or rep.awaiting_join:
+            raise UsageError(f"the game has not started: {_waiting(rep)}")
         # a move or a choice is always one's own; reveals are the dealer's, openings the coins' owner's
-        actor = actor_for(self.rep, action) if isinstance(action, (Reveal, Open)) else self.name
+        actor = actor_for(rep, action) if isinstance(action, (Reveal, Open)) else self.name
         if isinstance(action, Place) and action.value is None:
             raise UsageError("say which coin to place: its value, e.g. 4@3b or 4")
         try:
-            action = game.check(self.rep.state, actor or self.name, action, self.knowledge())
+            action = game.check(rep.state, actor or self.name, action, self.knowledge())
         except NotYourDuty as exc:
-            raise UsageError(exc.naming(party_names(self.rep))) from None
+            raise UsageError(exc.naming(party_names(rep))) from None
         except IllegalAction as exc:
             raise UsageError(str(exc)) from None
-        if not may_act_for(self.rep, self.name, actor, action):
+        if not may_act_for(rep, self.name, actor, action):
             raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
-        return apply_entry(self.rep, self.entry_for(action, actor))
+        return apply_entry(rep, self.entry_for(action, actor))
+
+    def _sign_act(self, act: Act, **attachments) -> list:
+        return apply_entry(self.rep, self.sign({"action": format_act(act), **attachments}))
+
+    def join(self) -> list:
+        """Accept the game: check every secret sealed to this key, then sign a join with fresh randomness
+        (the referee of a joint deal also commits to its secret seed, sealed to itself)."""
+        rep, g = self.rep, self.rep.genesis
+        if self.name in rep.players and rep.mode == "table" or (self.is_referee and g.deal == "chosen"):
+            self.dealer_secret()  # a creator who sealed the table or the deal badly is caught here, before play
+        attachments: dict = {"contribution": crypto.random_bytes(32).hex()}
+        if self.is_referee and g.deal == "joint":
+            seed = crypto.random_bytes(32).hex()
+            attachments["commitments"] = {SEED: commit(g.nonce, DEALER, SEED, seed, "")}
+            blob = crypto.seal(canonical({"game": rep.genesis_hash, "seed": seed}), [self.identity.public])
+            attachments["sealed"] = {SEED: _b64(blob)}
+        return self._sign_act(Join(), **attachments)
+
+    def deal(self) -> list:
+        """Post the joint deal: a commitment to every hidden tile and the first player, from the seed and
+        every contribution."""
+        layout, salts, seed = self.layout()
+        rep, g = self.rep, self.rep.genesis
+        _, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
+        tiles = layout_tiles(layout)
+        return self._sign_act(Deal(first), commitments={k: commit(g.nonce, DEALER, k, tiles[k], salts[k])
+                                                        for k in TILE_KEYS})
 
     def automatic(self) -> list:
-        """Fulfil every duty this participant can without a decision: reveals they may deal, and
-        openings they hold. Returns the events."""
+        """Fulfil every duty this participant can without a decision (joins, the deal, reveals they may
+        deal, openings they hold), after checking what they can check; returns the events."""
         events: list = []
         while True:
-            action = self._next_automatic()
-            if action is None:
+            verdict = self._cheat_found()
+            if verdict is not None:
+                return events + self._sign_act(*verdict)
+            step = self._next_automatic()
+            if step is None:
                 return events
-            events += self.act(action)
+            events += step()
+
+    def _cheat_found(self) -> tuple | None:
+        """A verdict this participant can prove now: a deal its seed contradicts (anyone holding the seed),
+        or (the referee, who opens every coin) a coin that does not open or was not in its owner's hand."""
+        rep = self.rep
+        if rep.verdict or rep.state is None:
+            return None
+        if rep.seed_commitment and self.can_deal() and rep.dealt_by != self.name:
+            layout, salts, seed = self.layout()
+            _, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
+            tiles = layout_tiles(layout)
+            if first != rep.first or any(commit(rep.genesis.nonce, DEALER, k, tiles[k], salts[k])
+                                         != rep.tile_commitments[k] for k in TILE_KEYS):
+                return ConvictDeal(), {"openings": {SEED: seed}}
+        if self.is_referee:
+            for slot in sorted(rep.coins):
+                if rep.state.slot_value[slot] is None:
+                    try:
+                        self._open_coin(slot)
+                    except SealError:
+                        return (Unopenable(slot),)
+            unopened = [(slot, self._values[slot][0]) for slot in sorted(rep.coins)
+                        if rep.state.slot_value[slot] is None]
+            problem = audit_problem(rep.state, unopened) if unopened else None
+            if problem:
+                theirs = tuple((slot, value) for slot, value in unopened if rep.coins[slot].owner == problem[0])
+                return ConvictCoins(theirs), {"openings": {coin_key(s): self._values[s][1] for s, _ in theirs}}
+        return None
 
     def _next_automatic(self):
-        for duty in self.rep.duties():
+        rep = self.rep
+        for duty in rep.duties():
+            if duty.what == "join" and duty.who == self.name:
+                return self.join
+            if duty.what == "deal" and self.can_deal():
+                return self.deal
             if duty.what == "reveal" and self.can_deal():
-                return legal_actions(self.rep.state, DEALER, self.dealer_secret()[0])[0]
+                action = legal_actions(rep.state, DEALER, self.layout()[0])[0]
+                return lambda: self.act(action)
             if duty.what == "open" and (duty.who == self.name or self.is_referee):
                 # a referee opens every owed coin in one entry; a player opens their own
-                return opening(self.rep.state, DEALER if self.is_referee else duty.who, self.knowledge())
+                action = opening(rep.state, DEALER if self.is_referee else duty.who, self.knowledge())
+                return lambda: self.act(action)
         return None
+
+
+def _waiting(rep: Replay) -> str:
+    duty = rep.duties()[0]
+    who = party_names(rep).get(duty.who, "any player (the table deals)" if duty.who == DEALER else duty.who)
+    return f"waiting for {who} to {duty.detail.split(' (')[0]}"
 
 
 # ---------------------------------------------------------------- a new game
@@ -402,35 +718,49 @@ class Session:
 def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, PublicKey]], creator: str,
              identity: Identity, referee: tuple[str, PublicKey] | None = None, layout: Layout | None = None,
              first: str | None = None, deadline_hours: int | None = None) -> Replay:
-    """Deal, commit and seal a new game, signed by `creator` (a player or the referee)."""
+    """The invitation, signed by `creator` (a player or the referee). A joint deal (the default) commits
+    the dealer's seed if the creator deals (table mode, or the referee itself); a referee invited by a
+    player commits its seed when it joins. `layout` makes a chosen deal, recorded as the creator's."""
     try:
         game = find_game(game_name)
         game.setup(game.parse_options(options), [p for p, _ in players], first or players[0][0])
     except (UnknownGame, InvalidSetup) as exc:
         raise UsageError(str(exc)) from None
-    game_id = crypto.random_bytes(16).hex()
-    layout = layout or random_layout()
-    first = first or random.SystemRandom().choice([p for p, _ in players])
-    tiles = layout_tiles(layout)
-    salts = {key: _salt() for key in TILE_KEYS}
-    secret = canonical({"game": game_id, "layout": tiles, "salts": salts})
-    keys = [key for _, key in players]
+    if layout is None and first is not None:
+        raise UsageError("the first player is drawn by the joint deal; choose it only with a chosen layout")
+    nonce = crypto.random_bytes(32).hex()
+    dealer_is_creator = referee is None or creator == referee[0]
+    body: dict = {"format": FORMAT, "nonce": nonce, "game": game.name, "options": dict(options),
+                  "players": [{"name": name, "key": _key_text(key)} for name, key in players],
+                  "contribution": crypto.random_bytes(32).hex(), "author": creator, "time": int(time.time()),
+                  **({"deadline_hours": deadline_hours} if deadline_hours else {})}
+    if layout is not None:
+        tiles = layout_tiles(layout)
+        salts = {key: _salt() for key in TILE_KEYS}
+        body.update(deal="chosen", first=first or random.SystemRandom().choice([p for p, _ in players]),
+                    commitments={key: commit(nonce, DEALER, key, tiles[key], salts[key]) for key in TILE_KEYS})
+        secret: dict | None = {"layout": tiles, "salts": salts}
+    else:
+        seed = crypto.random_bytes(32).hex()
+        body["deal"] = "joint"
+        if dealer_is_creator:
+            body["seed"] = commit(nonce, DEALER, SEED, seed, "")
+        secret = {"seed": seed} if dealer_is_creator else None
     if referee:
-        dealer = Dealer(mode="referee", referee=Participant(name=referee[0], key=_key_text(referee[1])))
-        sealed = {"dealer": _b64(crypto.seal(secret, [referee[1]]))}
+        body["dealer"] = Dealer(mode="referee", referee=Participant(name=referee[0], key=_key_text(referee[1])))
     else:
         table = X25519Identity.generate()
-        dealer = Dealer(mode="table", table_key=_b64(table.recipient.public))
-        sealed = {"dealer": _b64(crypto.seal(secret, [table.recipient])),
-                  "table_key": _b64(crypto.seal(canonical({"game": game_id, "table_key": table.secret.hex()}), keys))}
-    body = {
-        "format": FORMAT, "game_id": game_id, "game": game.name, "options": dict(options),
-        "players": [{"name": name, "key": _key_text(key)} for name, key in players],
-        "dealer": dealer.model_dump(exclude_none=True), "first": first,
-        "commitments": {key: commit(game_id, DEALER, key, tiles[key], salts[key]) for key in TILE_KEYS},
-        "sealed": sealed, "author": creator, "time": int(time.time()),
-        **({"deadline_hours": deadline_hours} if deadline_hours else {}),
-    }
+        body["dealer"] = Dealer(mode="table", table_key=_b64(table.recipient.public))
+    body["dealer"] = body["dealer"].model_dump(exclude_none=True)
+    game_id = core_id(body)
+    sealed = {}
+    if referee is None:
+        sealed["table_key"] = _b64(crypto.seal(canonical({"game": game_id, "table_key": table.secret.hex()}),
+                                               [key for _, key in players]))
+    if secret is not None:
+        opener = [referee[1]] if referee else [table.recipient]
+        sealed["dealer"] = _b64(crypto.seal(canonical({"game": game_id, **secret}), opener))
+    body.update(game_id=game_id, sealed=sealed)
     signature = _b64(identity.sign(canonical(body)))
     try:
         genesis = Genesis.model_validate({**body, "signature": signature})

@@ -14,7 +14,7 @@ from .canonical import canonical, parse_strict, pretty
 from .crypto import sha256
 from .errors import RecordError, UnknownFormat
 
-FORMAT = "pbem/1"
+FORMAT = "pbem/2"
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Base64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9+/]+={0,2}$", max_length=200_000)]
@@ -22,7 +22,8 @@ Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 UnixTime = Annotated[int, Field(ge=0, le=2**40)]
 """Seconds since 1970 by the signer's own clock: a claim the signature binds to its author, not a proof."""
 KeyLine = Annotated[str, Field(pattern=r"^ssh-ed25519 [A-Za-z0-9+/]+={0,2}$", max_length=200)]
-SlotKey = Annotated[str, Field(pattern=r"^(#[0-9]{1,4}|[1-6][a-f]|under-(5c|6[cd]))$")]
+SlotKey = Annotated[str, Field(pattern=r"^(#[0-9]{1,4}|[1-6][a-f]|under-(5c|6[cd])|seed)$")]
+"""What a commitment, sealed blob or opening is about: a coin `#N`, a tile place, or the dealer's `seed`."""
 
 
 class _Strict(BaseModel):
@@ -51,20 +52,42 @@ class Dealer(_Strict):
 
 
 class Genesis(_Strict):
-    format: Literal["pbem/1"]
+    """The invitation: who plays, how, and the dealer's commitment to the deal.
+
+    `game_id` is derived, not chosen: the first 32 hex digits of the SHA-256 of the genesis without
+    `game_id`, `sealed` and `signature` (`core_id`), so no two games share one and everything bound to it
+    stays in its game. A `joint` deal is shuffled from the dealer's committed `seed` and every
+    participant's `contribution`; a `chosen` deal is the creator's, committed tile by tile here."""
+
+    format: Literal["pbem/2"]
     game_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+    nonce: Hex64
     game: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
     options: dict[Annotated[str, Field(pattern=r"^[a-z_]{1,32}$")], Annotated[str, Field(max_length=32)]]
     players: Annotated[list[Participant], Field(min_length=1, max_length=8)]
     dealer: Dealer
-    first: Name
-    commitments: dict[SlotKey, Hex64]
+    deal: Literal["joint", "chosen"]
+    seed: Hex64 | None = None
+    """A joint deal whose dealer is the creator: the commitment to the dealer's secret seed."""
+    first: Name | None = None
+    """A chosen deal: who moves first (a joint deal's first player comes from the shuffle)."""
+    commitments: dict[SlotKey, Hex64] | None = None
+    """A chosen deal: every hidden tile, committed."""
+    contribution: Hex64
+    """The creator's share of the deal's randomness."""
     sealed: dict[Literal["dealer", "table_key"], Base64]
     author: Name
     time: UnixTime | None = None
     deadline_hours: Annotated[int, Field(ge=1, le=24 * 365)] | None = None
     """Hours each party has for a duty; who exceeds it is late (`pbem status`, `pbem show`)."""
     signature: Base64
+
+    @model_validator(mode="after")
+    def _fits_deal(self):
+        chosen = self.first is not None and self.commitments is not None and self.seed is None
+        if (self.deal == "chosen") != chosen or (self.deal == "joint" and (self.first or self.commitments)):
+            raise ValueError("a chosen deal has first and commitments and no seed; a joint deal neither")
+        return self
 
 
 class Entry(_Strict):
@@ -76,7 +99,10 @@ class Entry(_Strict):
     commitments: dict[SlotKey, Hex64] | None = None
     sealed: dict[SlotKey, Base64] | None = None
     openings: dict[SlotKey, Hex64] | None = None
-    """Salts of the values the action reveals (the values themselves are in the action)."""
+    """Salts of the values the action reveals (the values themselves are in the action); the dealer's
+    `seed` itself when it is opened."""
+    contribution: Hex64 | None = None
+    """A join's share of the deal's randomness."""
     time: UnixTime | None = None
     signature: Base64
 
@@ -94,6 +120,14 @@ def payload(signed: Genesis | Entry) -> dict:
 def payload_hash(signed: Genesis | Entry) -> str:
     """What the next entry's `prev` holds."""
     return sha256(canonical(payload(signed))).hex()
+
+
+def core_id(genesis: Genesis | dict) -> str:
+    """The game id a genesis must carry: a hash of everything in it but the id, the sealed blobs and
+    the signature (blobs sealed in the genesis bind to this id, so they cannot contain it)."""
+    body = genesis if isinstance(genesis, dict) else payload(genesis)
+    core = {k: v for k, v in body.items() if k not in ("game_id", "sealed", "signature")}
+    return sha256(canonical(core)).hex()[:32]
 
 
 def to_json(game: GameFile) -> str:

@@ -57,8 +57,7 @@ def next_duty(rep: Replay) -> tuple[list[str], str, str] | None:
         return None
     if rep.referee and all(d.what == "open" for d in duties):
         # the referee holds every coin's opening and settles a tie-break or the audit in one entry
-        owners = " and ".join(d.who for d in duties)
-        detail = duties[0].detail.replace("your coins", f"the coins of {owners}").replace("you placed", "placed")
+        detail = duties[0].detail.replace("your coins", "the tied coins").replace("you placed", "placed")
         return [rep.referee], "open", detail
     return list(dict.fromkeys(who_is(rep, d.who) for d in duties)), duties[0].what, duties[0].detail
 
@@ -66,12 +65,14 @@ def next_duty(rep: Replay) -> tuple[list[str], str, str] | None:
 def next_line(rep: Replay) -> str:
     owed = next_duty(rep)
     if owed is None:
-        return "Game over: " + result_text(rep) if rep.outcome() else "Nothing is owed."
+        return "Game over: " + result_text(rep) if rep.over else "Nothing is owed."
     holders, what, detail = owed
     return f"Next: {', '.join(holders)} ({what}: {detail})"
 
 
 def result_text(rep: Replay) -> str:
+    if rep.verdict:
+        return str(rep.verdict)
     result = rep.outcome()
     if result is None:
         return "in progress"
@@ -89,6 +90,16 @@ def board(rep: Replay, shown: dict, style: Style | None = None) -> str:
     return "\n".join([header, drawing, "", next_line(rep)])
 
 
+def pregame_text(rep: Replay) -> str:
+    """Before the deal there is no board: who created the game, how it is dealt, who has joined."""
+    joined = [name for name in rep.joiners if name not in rep.awaiting_join]
+    return "\n".join([
+        f"{rep.game.title}, {rep.mode} mode, {', '.join(rep.players)}; created by {rep.genesis.author}; {rep.deal_text}",
+        f"Joined: {', '.join([rep.genesis.author] + joined)}" + (f"; still to join: {', '.join(rep.awaiting_join)}"
+                                                                 if rep.awaiting_join else ""),
+        "", next_line(rep)])
+
+
 def log_text(rep: Replay, path: str) -> str:
     """The game as readable movetext with a header, one entry a line, what it caused beneath."""
     g = rep.genesis
@@ -96,7 +107,8 @@ def log_text(rep: Replay, path: str) -> str:
     header = [
         ("Game", g.game), ("GameId", g.game_id), ("Players", ", ".join(rep.players)),
         ("Dealer", f"referee {rep.referee}" if rep.referee else "table"), ("Options", options),
-        ("First", g.first), ("Entries", str(rep.seq)), ("Result", result_text(rep)), ("FinalHash", rep.head),
+        ("CreatedBy", g.author), ("Deal", rep.deal_text), ("First", rep.first or "not drawn yet"),
+        ("Entries", str(rep.seq)), ("Result", result_text(rep)), ("FinalHash", rep.head),
     ]
     lines = [f'[{key} "{value}"]' for key, value in header] + [""]
     events: dict[int, list] = {}

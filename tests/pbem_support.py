@@ -22,11 +22,24 @@ def sessions_for(rep: Replay) -> dict[str, Session]:
 
 
 def played_game(mode: str = "table", players=("ann", "ben", "cat"), seed: int = 1, finish: bool = True,
-                **kwargs) -> Replay:
+                started: bool = True, **kwargs) -> Replay:
+    """A game in `mode`: played to the end (`finish`), or up to its first move (`started`), or just made."""
     referee = ("ref", identity("ref").public) if mode == "referee" else None
     creator = "ref" if referee else players[0]
     rep = new_game("sarcophagus", kwargs.pop("options", {}), [(n, identity(n).public) for n in players], creator,
                    identity(creator), referee, **kwargs)
     if finish:
         play_out(sessions_for(rep), "greedy", random.Random(seed))
+    elif started:
+        start_play(rep)
     return rep
+
+
+def start_play(rep: Replay) -> dict[str, Session]:
+    """Everyone joins, the dealer deals and turns up the apex: up to the first move."""
+    sessions = sessions_for(rep)
+    dealer = rep.referee or rep.players[0]
+    while rep.duties()[0].what != "move":
+        duty = rep.duties()[0]
+        sessions[duty.who if duty.who in sessions else dealer].automatic()
+    return sessions

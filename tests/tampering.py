@@ -111,12 +111,13 @@ def mutations(original: dict, other: dict, rng: random.Random, flips: int = 300)
             block = d["entries"][s:s + w]
             d["entries"][s:s + w] = [block[k] for k in order]
         yield emit("reordered entries", reorder)
-    keys = sorted(original["genesis"]["commitments"])
+    deal = next(i for i, e in enumerate(entries) if e["action"].startswith("deal "))  # the tiles' commitments
+    keys = sorted(entries[deal]["commitments"])
     for _ in range(20):
         a, b = rng.sample(keys, 2)
 
         def swap(d, a=a, b=b):
-            c = d["genesis"]["commitments"]
+            c = d["entries"][deal]["commitments"]
             c[a], c[b] = c[b], c[a]
         yield emit("commitment swapped", swap)
 

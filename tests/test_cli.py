@@ -43,7 +43,8 @@ def write_layout(path, first):
     return path
 
 
-def new_game(home, players=("ann", "ben"), first="ben", extra=()):
+def new_game(home, players=("ann", "ben"), first="ben", extra=(), join=True):
+    """A game with a chosen deal, everyone joined (unless `join` is false)."""
     make_keys(*players)
     layout = write_layout(home / "layout.json", first)
     args = ["new", "sarcophagus", "-o", "game.json", "--as", players[0], "--layout", layout, *extra]
@@ -51,6 +52,9 @@ def new_game(home, players=("ann", "ben"), first="ben", extra=()):
         args += ["--player", p]
     result = pbem(*args)
     assert result.exit_code == 0, result.output
+    if join:
+        for p in players[1:]:  # each joins (exit 3 when the joiner then owes the first move)
+            assert pbem("play", "game.json", "--as", p).exit_code in (0, 3)
     return result
 
 
@@ -86,22 +90,25 @@ def test_a_key_with_a_passphrase_needs_it(home, monkeypatch):
 
 
 def test_new_and_first_moves(home):
-    result = new_game(home)
+    result = new_game(home, join=False)
     assert result.output == (
-        "Created game.json: Sarcophagus, ann, ben; table mode; ben moves first.\n"
-        "  1a is sun-3\n"
-        "Next: ben (move: place a coin on 1a (forced))\n"
+        "Created game.json: Sarcophagus, ann, ben; table mode; deal chosen by ann; ben moves first.\n"
+        "Next: ben (join: join the game (sign it and add randomness to the deal))\n"
     )
+    early = pbem("play", "game.json", "--as", "ann", "3")
+    assert (early.exit_code, early.output) == (1, "Error: the game has not started: waiting for ben to join the game\n")
     result = pbem("play", "game.json", "--as", "ben", "3", "2@2a")
     assert result.exit_code == 0, result.output
     assert result.output == (
+        "  ben joins the game\n"
+        "  1a is sun-3\n"
         "  ben placed coin #0 on 1a\n"
         "  2a is moon-4\n"
         "  2b is arms-4\n"
         "  ben placed coin #1 on 2a\n"
         "  3a is crown-2\n"
         "  3b is crown-ace\n"
-        "Wrote game.json (entries 2-5).\n"
+        "Wrote game.json (entries 1-6).\n"
         "Next: ann (move: place a coin on 1a (forced))\n"
     )
     shown = json.loads(pbem("show", "game.json", "--as", "ben", "--json").output)
@@ -146,7 +153,7 @@ def test_a_coin_you_do_not_hold(home):
     (b"{not json", "Error: broken.json: not valid JSON (line 1, column 2: Expecting property name enclosed in "
                    "double quotes)\n"),
     (b'{"genesis": {"format": "pbem/7"}}', "Error: broken.json: unknown record format 'pbem/7' (this pbem reads "
-                                           "'pbem/1')\n"),
+                                           "'pbem/2')\n"),
 ])
 def test_unreadable_files(home, content, message):
     make_keys("ann")
@@ -176,7 +183,7 @@ def test_armored_games_survive_an_email_body(home):
     result = pbem("play", "mail.txt", "--as", "ben", "3", "2@2a")
     assert result.exit_code == 0, result.output
     assert (home / "mail.txt").read_text().startswith(BEGIN)  # written back armored, in place
-    assert pbem("verify", "mail.txt").output.startswith("mail.txt: valid, in progress, 5 entries.")
+    assert pbem("verify", "mail.txt").output.startswith("mail.txt: valid, in progress, 6 entries.")
 
 
 def test_a_four_player_game_driven_only_through_the_cli_follows_the_rules(home):
@@ -199,6 +206,8 @@ def test_a_four_player_game_driven_only_through_the_cli_follows_the_rules(home):
             values.update(dict(parse_action(entry.action).values))
     engine_game = FullInformation(Options(), players, LAYOUT, "cat")
     for entry in record.entries:
+        if entry.action == "join":
+            continue
         action = parse_action(entry.action)
         if entry.action.startswith("@"):
             action = type(action)(action.pos, values[len(engine_game.state.slot_seat)])
@@ -225,15 +234,19 @@ def test_a_referee_mode_game(home):
     layout = write_layout(home / "layout.json", "ann")
     created = pbem("new", "sarcophagus", "-o", "game.json", "--as", "ref", "--player", "ann", "--player", "ben",
                    "--referee", "ref", "--layout", layout)
-    assert created.output == ("Created game.json: Sarcophagus, ann, ben; referee mode (referee ref); ann moves first.\n"
-                              "  1a is sun-3\n"
-                              "Next: ann (move: place a coin on 1a (forced))\n")
+    assert created.output == ("Created game.json: Sarcophagus, ann, ben; referee mode (referee ref); deal chosen by ref; "
+                              "ann moves first.\n"
+                              "Next: ann (join: join the game (sign it and add randomness to the deal))\n")
+    assert pbem("play", "game.json", "--as", "ann").output.splitlines()[-1] == \
+        "Next: ben (join: join the game (sign it and add randomness to the deal))"
+    assert pbem("play", "game.json", "--as", "ben").output.splitlines()[-1] == "Next: ref (reveal: turn up 1a)"
+    assert pbem("referee", "game.json", "--as", "ref").output.splitlines()[0] == "  1a is sun-3"
     played = pbem("play", "game.json", "--as", "ann", "3")
     assert played.output.splitlines()[-1] == "Next: ref (reveal: turn up 2a, 2b)"
     waiting = pbem("play", "game.json", "--as", "ann", "1@2a")
     assert waiting.output == "Error: 1@2a: not ann's turn: waiting for the referee ref\n"
     revealed = pbem("referee", "game.json", "--as", "ref")
-    assert revealed.output == ("  2a is moon-4\n  2b is arms-4\nWrote game.json (entry 3).\n"
+    assert revealed.output == ("  2a is moon-4\n  2b is arms-4\nWrote game.json (entry 5).\n"
                                "Next: ann (move: place your second coin on any face-up tile with room)\n")
     assert pbem("referee", "game.json", "--as", "ann").output == "Error: ann is not the referee of this game\n"
     for _ in range(400):
@@ -260,6 +273,9 @@ def test_the_referee_sees_every_coin_and_players_only_their_own(home):
     layout = write_layout(home / "layout.json", "ann")
     pbem("new", "sarcophagus", "-o", "game.json", "--as", "ref", "--player", "ann", "--player", "ben", "--referee",
          "ref", "--layout", layout)
+    pbem("play", "game.json", "--as", "ann")
+    pbem("play", "game.json", "--as", "ben")
+    pbem("referee", "game.json", "--as", "ref")
     pbem("play", "game.json", "--as", "ann", "4")
     pbem("referee", "game.json", "--as", "ref")
     pbem("play", "game.json", "--as", "ann", "1@2a")

@@ -10,7 +10,9 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.protocol import commit
-from pbem.record import from_json
+from pbem.canonical import canonical
+from pbem.crypto import PublicKey, sha256
+from pbem.record import from_json, payload
 
 from engine_support import layout_with
 
@@ -24,7 +26,7 @@ def pbem(*args):
 
 @pytest.fixture
 def game(tmp_path, monkeypatch):
-    """ann and ben, two turns played: entry 7 is ann's second coin (#3 = 2 on 2a)."""
+    """ann and ben, two turns played: entry 8 is ann's second coin (#3 = 2 on 2a); entry 1 is ben's join."""
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
     monkeypatch.chdir(tmp_path)
@@ -45,27 +47,29 @@ def run_printed(command: str, cwd):
 
 @needs_ssh_keygen
 def test_an_entry_and_its_sealed_coin_checked_by_stock_tools(game):
-    exported = pbem("export", "g.json", "out", "--entry", "7")
+    exported = pbem("export", "g.json", "out", "--entry", "8")
     key = game / "home" / "keys" / "ann"
     assert (exported.exit_code, exported.output) == (0, (
-        "out/entry-7.json, out/entry-7.json.sig, out/allowed_signers: to check the signature by ann, run\n"
-        "  ssh-keygen -Y verify -f out/allowed_signers -I ann -n pbem -s out/entry-7.json.sig < out/entry-7.json\n"
-        "out/entry-7-coin-3.age: the opening of coin #3, sealed to ann; to open it, run\n"
-        f"  age -d -i {key} out/entry-7-coin-3.age\n"))
+        "out/entry-8.json, out/entry-8.json.sig, out/allowed_signers: to check the signature by ann, run\n"
+        "  ssh-keygen -Y verify -f out/allowed_signers -I ann -n pbem -s out/entry-8.json.sig < out/entry-8.json\n"
+        "out/entry-8-coin-3.age: the opening of coin #3, sealed to ann; to open it, run\n"
+        f"  age -d -i {key} out/entry-8-coin-3.age\n"))
     check, open_coin = exported.output.splitlines()[1].strip(), exported.output.splitlines()[3].strip()
     good = run_printed(check, game)
     assert good.returncode == 0, good.stderr
     assert good.stdout.startswith('Good "pbem" signature for ann with ED25519 key SHA256:')
-    signed = (game / "out" / "entry-7.json").read_bytes()
-    (game / "out" / "entry-7.json").write_bytes(signed.replace(b'"@2a"', b'"@2b"'))
+    signed = (game / "out" / "entry-8.json").read_bytes()
+    (game / "out" / "entry-8.json").write_bytes(signed.replace(b'"@2a"', b'"@2b"'))
     assert run_printed(check, game).returncode != 0  # one changed byte, and the stock tool refuses it
     # the opening inside the blob is the coin's value and salt, and matches the commitment on record
     pyrage = pytest.importorskip("pyrage", reason="pyrage (rage's Python binding) is a test-only dependency")
-    opened = json.loads(pyrage.decrypt((game / "out" / "entry-7-coin-3.age").read_bytes(),
+    opened = json.loads(pyrage.decrypt((game / "out" / "entry-8-coin-3.age").read_bytes(),
                                        [pyrage.ssh.Identity.from_buffer(key.read_bytes())]))
-    entry = from_json((game / "g.json").read_bytes()).entries[6]
-    assert opened["value"] == 2
-    assert commit(entry.game_id, "ann", "#3", opened["value"], opened["salt"]) == entry.commitments["#3"]
+    record = from_json((game / "g.json").read_bytes())
+    entry, ann = record.entries[7], PublicKey.parse(record.genesis.players[0].key)
+    assert opened["value"] == 2 and opened["owner"] == ann.raw.hex()
+    genesis_hash = sha256(canonical(payload(record.genesis))).hex()  # a coin is bound to the genesis and its owner
+    assert commit(genesis_hash, ann.raw.hex(), "#3", opened["value"], opened["salt"]) == entry.commitments["#3"]
     if shutil.which("age"):
         by_age = run_printed(open_coin, game)
         assert by_age.returncode == 0 and json.loads(by_age.stdout) == opened, by_age.stderr
@@ -91,6 +95,6 @@ def test_the_genesis_and_the_table_key(game):
 
 
 def test_the_last_entry_by_default_and_a_missing_one(game):
-    assert pbem("export", "g.json", "out").output.startswith("out/entry-7.json, ")
-    missing = pbem("export", "g.json", "out", "--entry", "8")
-    assert (missing.exit_code, missing.output) == (1, "Error: --entry 8: this game has entries 0 (the genesis) to 7\n")
+    assert pbem("export", "g.json", "out").output.startswith("out/entry-8.json, ")
+    missing = pbem("export", "g.json", "out", "--entry", "9")
+    assert (missing.exit_code, missing.output) == (1, "Error: --entry 9: this game has entries 0 (the genesis) to 8\n")

@@ -37,6 +37,9 @@ def refereed(home):
     created = pbem("new", "sarcophagus", "-o", "game.json", "--as", "ref", "--player", "ann", "--player", "ben",
                    "--referee", "ref", "--layout", layout)
     assert created.exit_code == 0, created.output
+    for name in ("ann", "ben"):  # each joins; then the referee turns up the apex
+        assert pbem("play", "game.json", "--as", name).exit_code == 0
+    assert pbem("referee", "game.json", "--as", "ref").exit_code == 0
     return home
 
 
@@ -45,21 +48,21 @@ def test_the_referee_settles_a_tie_break_and_the_report_names_who_signed(referee
     pbem("referee", "game.json", "--as", "ref")
     pbem("play", "game.json", "--as", "ann", "1@1a")
     tied = pbem("play", "game.json", "--as", "ben", "2", "0@1a")
-    assert tied.output.splitlines()[-1] == "Next: ref (open: open the coins of ann on 1a for the tie-break)"
+    assert tied.output.splitlines()[-1] == "Next: ref (open: open the tied coins on 1a for the tie-break)"
     settled = pbem("referee", "game.json", "--as", "ref")
-    assert settled.output.splitlines()[0] == "  ref opens #0=3, #1=1"
-    assert "        ref opens #0=3, #1=1" in pbem("log", "game.json").output.splitlines()
+    assert settled.output.splitlines()[0] == "  ref opens #0=3, #1=1, #2=2, #3=0"
+    assert "        ref opens #0=3, #1=1, #2=2, #3=0" in pbem("log", "game.json").output.splitlines()
 
 
 def test_a_two_coin_turn_in_referee_mode_writes_the_first_coin_and_says_who_must_act(refereed):
     result = pbem("play", "game.json", "--as", "ann", "3", "1@1a")
     assert (result.exit_code, result.output) == (3, (
         "  ann placed coin #0 on 1a\n"
-        "Wrote game.json (entry 2).\n"
+        "Wrote game.json (entry 4).\n"
         "Next: ref (reveal: turn up 2a, 2b)\n"
         "Not played yet: 1@1a: the referee ref must act first (reveal: turn up 2a, 2b). Send them game.json, "
         "then run pbem play again.\n"))
-    assert pbem("verify", "game.json").output.startswith("game.json: valid, in progress, 2 entries.")
+    assert pbem("verify", "game.json").output.startswith("game.json: valid, in progress, 4 entries.")
     pbem("referee", "game.json", "--as", "ref")
     assert pbem("play", "game.json", "--as", "ann", "1@1a").exit_code == 0
 
@@ -84,6 +87,7 @@ def test_a_trap_is_answered_as_documented(home, monkeypatch):
     (home / "layout.json").write_text(json.dumps({**layout, "first": "ann"}))
     pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben", "--layout",
          "layout.json")
+    assert pbem("play", "g.json", "--as", "ben").exit_code == 0  # ben joins; ann moves first
     turns = [("ann", "3", "5@1a"), ("ben", "0", "0@2a"), ("ann", "4", "5@2a"), ("ben", "1", "1@2b"),
              ("ann", "4", "3@2b")]  # ann claims sun-3; then ties on 2a, and must wait for ben's opening
     results = [pbem("play", "g.json", "--as", *turn) for turn in turns]
@@ -116,7 +120,7 @@ def test_a_rewrite_keeps_the_file_mode_and_writes_through_a_symlink(home):
     assert pbem("play", "game.json", "--as", "ben", "3", "2@2a").exit_code == 0
     assert (home / "game.json").is_symlink()
     assert (home / "games" / "real.json").stat().st_mode & 0o777 == 0o600
-    assert pbem("verify", "games/real.json").output.startswith("games/real.json: valid, in progress, 5 entries.")
+    assert pbem("verify", "games/real.json").output.startswith("games/real.json: valid, in progress, 6 entries.")
 
 
 def test_writing_into_a_missing_folder_names_the_folder(home):
@@ -140,10 +144,11 @@ def test_dearmor_reverses_armor_and_an_output_named_json_is_json(home):
 
 
 def test_a_file_with_a_byte_order_mark_is_read(home):
-    new_game(home)
+    new_game(home, join=False)
+    pbem("play", "game.json", "--as", "ben")  # ben joins; the table turns up the apex
     (home / "bom.json").write_bytes(b"\xef\xbb\xbf" + (home / "game.json").read_bytes())
     result = pbem("verify", "bom.json")
-    assert result.exit_code == 0 and result.output.startswith("bom.json: valid, in progress, 1 entry. Next: ben")
+    assert result.exit_code == 0 and result.output.startswith("bom.json: valid, in progress, 2 entries. Next: ben")
 
 
 def test_a_move_out_of_turn_order_says_what_is_owed_first(home):
@@ -158,7 +163,7 @@ def test_show_json_names_the_referee_and_the_game(refereed):
     shown = json.loads(pbem("show", "game.json", "--json").output)
     game_id = json.loads((refereed / "game.json").read_text())["genesis"]["game_id"]
     assert {k: shown[k] for k in ("game", "game_id", "mode", "referee", "entries", "duties", "next")} == {
-        "game": "sarcophagus", "game_id": game_id, "mode": "referee", "referee": "ref", "entries": 2,
+        "game": "sarcophagus", "game_id": game_id, "mode": "referee", "referee": "ref", "entries": 4,
         "duties": [{"who": "ref", "what": "reveal", "detail": "turn up 2a, 2b"}],
         "next": {"who": ["ref"], "what": "reveal", "detail": "turn up 2a, 2b"}}
 

@@ -54,7 +54,7 @@ def views(rep, observer, knowledge):
 
 def hidden_tiles(rep, sessions) -> list[str]:
     """The names of the tiles still face down at the end of the record (from the dealer's secret)."""
-    layout, _ = next(s for s in sessions.values() if s.can_deal()).dealer_secret()
+    layout = next(s for s in sessions.values() if s.can_deal()).layout()[0]
     shown = rep.game.view(rep.state, None)
     on_top = {pos: spot["tile"] for pos, spot in shown["pyramid"].items()}
     hidden = [str(t) for pos, t in zip([p for p in _positions()], layout.pyramid)
@@ -148,11 +148,11 @@ def test_pbem_html_writes_the_page_beside_the_game_and_a_players_page_for_their_
     page_path = game.with_suffix(".html")
     assert result.exit_code == 0, result.output
     size = page_path.stat().st_size
-    assert result.output == f"Wrote {page_path} ({size // 1024} KB, 6 positions, public information only).\n"
+    assert result.output == f"Wrote {page_path} ({size // 1024} KB, 7 positions, public information only).\n"
     assert [f["board"]["pyramid"]["1a"][1] for f in data_of(page_path.read_text())["frames"]][-1] == [[1, None]]
     result = pbem("html", game, "-o", "ben.html", "--as", "ben")
     size = Path("ben.html").stat().st_size
-    assert result.output == f"Wrote ben.html ({size // 1024} KB, 6 positions, as ben sees it).\n"
+    assert result.output == f"Wrote ben.html ({size // 1024} KB, 7 positions, as ben sees it).\n"
     assert Path("ben.html").stat().st_mode & 0o777 == 0o600  # it holds ben's coin values
     assert data_of(Path("ben.html").read_text())["frames"][-1]["board"]["pyramid"]["1a"][1] == [[1, 3]]
     refused = pbem("html", game, "-o", game)

@@ -151,13 +151,7 @@ def forged_game(monkeypatch) -> bytes:
         forger = Forger()
         rep = new_game("sarcophagus", {}, [("mallory", forger.public), ("ann", identity("ann").public)], "ref", ref,
                        ("ref", ref.public), random_layout(), "mallory")
-        Session(rep, "ref", ref).automatic()  # the referee reveals the apex
-        salt = "00" * 32
-        opening = canonical({"game": rep.genesis.game_id, "owner": "mallory", "slot": "#0", "value": 5, "salt": salt})
-        entry = Session(rep, "mallory", forger).sign({
-            "action": "@1a", "commitments": {"#0": commit(rep.genesis.game_id, "mallory", "#0", 5, salt)},
-            "sealed": {"#0": base64.b64encode(crypto.seal(opening, [ref.public])).decode()}})
-        apply_entry(rep, entry)
+        Session(rep, "mallory", forger).join()  # a join "signed" by the identity point
         data = to_json(rep.record).encode()
         assert verify(from_json(data)).entries[-1].author == "mallory"  # without the check, the forged entry passes
     return data

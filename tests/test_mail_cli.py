@@ -73,20 +73,20 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     game_id = json.loads((tmp_path / "game.json").read_text())["genesis"]["game_id"]
     short = game_id[:8]
     assert (first.exit_code, first.output) == (0, f"Wrote first.eml to ben <ben@example.org>: [pbem sarcophagus "
-                                                  f"{short}] #1: ben to move\n")
+                                                  f"{short}] #0: ben to join\n")
     mail = eml(tmp_path / "first.eml")
     assert mail["From"] == "ann <ann@example.org>" and mail["Cc"] is None
     assert mail["Message-ID"].endswith(f".{game_id}@pbem.invalid>") and mail["In-Reply-To"] is None
     assert [p.get_filename() for p in mail.iter_attachments()] == [f"sarcophagus-{short}.json"]
     again = table("ann", "mail", "game.json", "--as", "ann")
-    assert (again.exit_code, again.output) == (1, "Error: nothing new to mail: entry 1 was already mailed (--since N "
+    assert (again.exit_code, again.output) == (1, "Error: nothing new to mail: entry 0 was already mailed (--since N "
                                                   "mails again from entry N; --attach sends the whole file)\n")
 
     copy = tmp_path / "ben" / "games-files" / f"sarcophagus-{short}.json"
     read = table("ben", "inbox", "first.eml")
     assert read.exit_code == 0, read.output
-    assert read.output.splitlines()[:2] == [f"Updated {copy}: entry 1.", "Read 1 mail: 1 game updated."]
-    assert read.output.splitlines()[2].startswith(f"* sarcophagus {short}  ann, ben  #1  you (ben) to move for ")
+    assert read.output.splitlines()[:2] == [f"Updated {copy}: the invitation.", "Read 1 mail: 1 game updated."]
+    assert read.output.splitlines()[2].startswith(f"* sarcophagus {short}  ann, ben  #0  you (ben) to join for ")
     assert read.output.splitlines()[3] == f"    pbem play {copy} --as ben --mail"
     before = copy.read_bytes()
     monkeypatch.setenv("PBEM_MAIL", str(tmp_path / "first.eml"))  # where the mail is by default
@@ -99,23 +99,23 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     assert status.exit_code == 1
     parsed = Status.model_validate_json(status.output)
     assert parsed.i_owe and [(d.party, d.what, d.since_entry, d.mine) for d in parsed.games[0].duties] == [
-        ("ben", "move", 1, True)]  # since the table revealed the apex
+        ("ben", "join", 0, True)]  # since the invitation
 
     played = table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--mail")
     assert played.exit_code == 0, played.output
-    assert played.output.splitlines()[-1] == (f"Wrote sarcophagus-{short}-5.eml to ann <ann@example.org>: "
-                                              f"[pbem sarcophagus {short}] #5: ann to move")
-    turn = eml(tmp_path / f"sarcophagus-{short}-5.eml")
+    assert played.output.splitlines()[-1] == (f"Wrote sarcophagus-{short}-6.eml to ann <ann@example.org>: "
+                                              f"[pbem sarcophagus {short}] #6: ann to move")
+    turn = eml(tmp_path / f"sarcophagus-{short}-6.eml")
     assert turn["In-Reply-To"].strip() == mail["Message-ID"] and mail["Message-ID"] in turn["References"]
     assert "-----BEGIN PBEM TURN-----" in turn.get_content() and not list(turn.iter_attachments())
-    assert turn.get_content().startswith(f"ben signed entries 2-5 of Sarcophagus {short} (ann, ben).\n"
-                                         "  ben placed coin #0 on 1a\n")
+    assert turn.get_content().startswith(f"ben signed entries 1-6 of Sarcophagus {short} (ann, ben).\n"
+                                         "  ben joins the game\n  1a is sun-3\n  ben placed coin #0 on 1a\n")
 
-    back = table("ann", "inbox", f"sarcophagus-{short}-5.eml")
-    assert back.output.splitlines()[0] == f"Updated {tmp_path / 'ann' / 'games-files' / copy.name}: entries 2-5."
+    back = table("ann", "inbox", f"sarcophagus-{short}-6.eml")
+    assert back.output.splitlines()[0] == f"Updated {tmp_path / 'ann' / 'games-files' / copy.name}: entries 1-6."
     ann_status = table("ann", "status")
     assert ann_status.exit_code == 1
-    assert ann_status.output.startswith(f"* sarcophagus {short}  ann, ben  #5  you (ann) to move for ")
+    assert ann_status.output.startswith(f"* sarcophagus {short}  ann, ben  #6  you (ann) to move for ")
     assert ann_status.output.endswith("  (deadline 24 h)\n")
     late = table("ann", "status", "--at", str(parsed.now + 25 * 3600))
     assert "you (ann) to move for 25 h LATE  (deadline 24 h)" in late.output
@@ -130,22 +130,22 @@ def test_a_rival_turn_is_flagged_as_a_fork_and_kept(table, tmp_path):
     table("ben", "inbox", "first.eml")
     copy = next((tmp_path / "ben" / "games-files").glob("*.json"))
     assert table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--mail").exit_code == 0
-    # ben signs a second version of entry 2 on another machine (no memory of the first) and mails it too
+    # ben signs a second version of his turn on another machine (no memory of the first) and mails it too
     shutil.copytree(tmp_path / "ben" / "keys", tmp_path / "ben2" / "keys")
     shutil.copy(tmp_path / "ben" / "contacts.json", tmp_path / "ben2" / "contacts.json")
     assert table("ben2", "play", "old.json", "--as", "ben", "3", "2@2b").exit_code == 0
-    assert table("ben2", "mail", "old.json", "--as", "ben", "--since", "1", "-o", "rival.eml").exit_code == 0
+    assert table("ben2", "mail", "old.json", "--as", "ben", "--since", "0", "-o", "rival.eml").exit_code == 0
     short = copy.stem.split("-")[1]
-    assert table("ann", "inbox", f"sarcophagus-{short}-5.eml").exit_code == 0
+    assert table("ann", "inbox", f"sarcophagus-{short}-6.eml").exit_code == 0
     kept = (tmp_path / "ann" / "games-files" / copy.name).read_bytes()
-    rival = table("ann", "inbox", "rival.eml", f"sarcophagus-{short}-5.eml")
+    rival = table("ann", "inbox", "rival.eml", f"sarcophagus-{short}-6.eml")
     assert rival.exit_code == 1
     lines = [line for line in rival.output.splitlines() if line.startswith("Error: FORK:")]
-    assert len(lines) == 1 and "entry 2 by ben: ben signed two different entries for seq 2: '@1a' in both" in lines[0]
+    assert len(lines) == 1 and "entry 1 by ben: ben signed two different entries for seq 1: 'join' in both" in lines[0]
     assert (tmp_path / "ann" / "games-files" / copy.name).read_bytes() == kept
     evidence = lines[0].split("pbem verify ")[1].rstrip(")").split()
     checked = table("ann", "verify", *evidence)
-    assert checked.exit_code == 1 and "ben signed two different entries for seq 2" in checked.output
+    assert checked.exit_code == 1 and "ben signed two different entries for seq 1" in checked.output
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")  # the implicit-TLS server: it is TLS
@@ -200,7 +200,7 @@ def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
     copy = next((tmp_path / "ben" / "games-files").glob("*.json"))
     short = copy.stem.split("-")[1]
     assert table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--mail").exit_code == 0
-    table("ann", "inbox", f"sarcophagus-{short}-5.eml")
+    table("ann", "inbox", f"sarcophagus-{short}-6.eml")
     ann_copy = tmp_path / "ann" / "games-files" / copy.name
     assert table("ann", "play", ann_copy, "--as", "ann", "--bot", "greedy", "--mail").exit_code == 0
     third = max(tmp_path.glob(f"sarcophagus-{short}-*.eml"), key=lambda p: int(p.stem.split("-")[-1]))
@@ -213,7 +213,7 @@ def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
     stranger = table("cat", "mail", "cat.json", "--as", "cat", "-o", "stranger.eml")
     assert stranger.exit_code == 0, stranger.output
     box = mailbox.mbox(tmp_path / "ben.mbox")  # newest first: the later turn waits for the earlier
-    for name in (third.name, f"sarcophagus-{short}-5.eml", "1.eml", "stranger.eml"):
+    for name in (third.name, f"sarcophagus-{short}-6.eml", "1.eml", "stranger.eml"):
         box.add((tmp_path / name).read_bytes())
     box.close()
     before = copy.read_bytes()

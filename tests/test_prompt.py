@@ -53,7 +53,7 @@ def test_the_prompt_takes_moves_and_reports_mistakes(tmp_path, monkeypatch):
         (b"9\n", [b"Error: '9': a coin value is 0 to 5, not '9'"], prompt),
         (b"3\n", [b"Your coins: 0 1 2 3 4 5. Tiles with room: 1a 2a 2b. Type e.g. 0@1a",
                    b"Your hand (ben): 0 0 1 1 2 2 3 4 4 5 5"], prompt),
-        (b"2@2a\n", [b"Wrote g.json (entries 2-5)."], b"Next: ann"),
+        (b"2@2a\n", [b"Wrote g.json (entries 1-6)."], b"Next: ann"),
     ]
     try:
         for typed, expected, until in dialogue:
@@ -67,5 +67,5 @@ def test_the_prompt_takes_moves_and_reports_mistakes(tmp_path, monkeypatch):
         proc.kill()
         os.close(main)
     record = json.loads((tmp_path / "g.json").read_text())
-    assert [e["action"] for e in record["entries"]][1:] == ["@1a", "reveal 2a=moon-4 2b=arms-4", "@2a",
+    assert [e["action"] for e in record["entries"]][2:] == ["@1a", "reveal 2a=moon-4 2b=arms-4", "@2a",
                                                            "reveal 3a=crown-2 3b=crown-ace"]

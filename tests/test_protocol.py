@@ -71,7 +71,7 @@ def test_a_player_cannot_place_a_coin_they_do_not_hold():
     rep = played_game("table", finish=False)
     sessions = sessions_for(rep)
     sessions["ann"].automatic()
-    first = rep.genesis.first
+    first = rep.first
     sessions[first].act(rep.game.parse_action("5"))
     sessions[first].automatic()
     with pytest.raises(UsageError, match="no coin of value 5 in your hand"):
@@ -154,7 +154,7 @@ def test_a_false_reveal_is_refused(game):
     i = first_index(game, "reveal 1a=")
     true_tile = game.entries[i].action.split("=")[1]
     false_tile = "moon-2" if true_tile != "moon-2" else "arms-2"
-    with pytest.raises(BadOpening, match=f"1a={false_tile} does not match the tile committed at setup"):
+    with pytest.raises(BadOpening, match=f"1a={false_tile} does not match the tile committed in the deal"):
         replay_with(game, i, resign(game.entries[i], action=f"reveal 1a={false_tile}"))
 
 
@@ -181,18 +181,19 @@ def test_equivocation_and_forks_are_reported():
     base = played_game("table", finish=False)
     sessions = sessions_for(base)
     sessions["ann"].automatic()
-    first = base.genesis.first
+    first = base.first
     record = base.record
     fork_a, fork_b = replay(record), replay(record)
     Session(fork_a, first, identity(first)).act(fork_a.game.parse_action("0"))
     Session(fork_b, first, identity(first)).act(fork_b.game.parse_action("1"))
-    with pytest.raises(Equivocation, match=f"^entry 2 by {first}: {first} signed two different entries for seq 2"):
+    n = record.entries[-1].seq + 1
+    with pytest.raises(Equivocation, match=f"^entry {n} by {first}: {first} signed two different entries for seq {n}"):
         compare(verify(fork_a.record).record, verify(fork_b.record).record)
     assert compare(record, fork_a.record) is None
     other = next(p for p in base.players if p != first)
-    forged = fork_b.record.model_copy(update={"entries": fork_b.entries[:1] + [
-        resign(fork_b.entries[1].model_copy(update={"author": other}))]})
-    with pytest.raises(Divergence, match="fork at entry 2"):
+    forged = fork_b.record.model_copy(update={"entries": fork_b.entries[:n - 1] + [
+        resign(fork_b.entries[n - 1].model_copy(update={"author": other}))]})
+    with pytest.raises(Divergence, match=f"fork at entry {n}"):
         compare(fork_a.record, forged)
 
 

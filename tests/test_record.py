@@ -43,7 +43,7 @@ def test_size_limit_is_checked_before_parsing(monkeypatch):
 
 def test_unknown_format_is_its_own_error():
     with pytest.raises(UnknownFormat):
-        from_json(b'{"genesis": {"format": "pbem/2"}, "entries": []}')
+        from_json(b'{"genesis": {"format": "pbem/1"}, "entries": []}')
 
 
 def test_models_refuse_extra_fields_and_wrong_types(finished_text):
