@@ -48,8 +48,8 @@ def _handled(func):
             where = f": {exc.filename}" if exc.filename else ""
             typer.echo(f"Error: {exc.strerror or exc}{where}", err=True)
             raise typer.Exit(1) from None
-        except KeyboardInterrupt:
-            typer.echo("Error: interrupted; nothing was written", err=True)
+        except (KeyboardInterrupt, typer.Abort):  # Abort: Ctrl-C or end of input at a prompt
+            typer.echo("\nError: interrupted; nothing was written", err=True)  # off the prompt's line
             raise typer.Exit(130) from None
 
     return wrapper
@@ -59,6 +59,23 @@ def _identity(name: str, key: str | None):
     from .keys import load_identity
 
     return load_identity(key or name)
+
+
+def _signer(rep, name: str, key: str | None):
+    """NAME's key, once NAME is known to be in the game: a typo is named before any key is looked for."""
+    from .errors import UsageError
+
+    if name not in rep.roster:
+        raise UsageError(f"--as {name}: not in this game{_did_you_mean(name, list(rep.roster))} (participants: "
+                         f"{', '.join(rep.roster)})")
+    return _identity(name, key)
+
+
+def _did_you_mean(name: str, names: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=1)
+    return f": did you mean {close[0]}?" if close else ""
 
 
 def _replay(path: Path):
@@ -99,6 +116,21 @@ def key_new(name: Annotated[str, typer.Argument(help="Your name, as the other pl
     typer.echo(identity.public.line())
 
 
+@key_app.command("add")
+@_handled
+def key_add(name: Annotated[str, typer.Argument(help="Your name in games.")],
+            source: Annotated[Path, typer.Option("--from", help="Your private key file, e.g. ~/.ssh/id_ed25519.")],
+            ) -> None:
+    """Use a key you already have under NAME, so that --as NAME finds it without --key (it is linked,
+    not copied)."""
+    from .keys import add_key
+
+    path, line = add_key(name, source)
+    typer.echo(f"Added key {name}: {path} -> {path.resolve()}")
+    typer.echo("Your public key (send this line to the other players):")
+    typer.echo(line)
+
+
 @key_app.command("list")
 @_handled
 def key_list() -> None:
@@ -123,7 +155,9 @@ def key_show(name: Annotated[str, typer.Argument(help="A key name (or a key file
 
 # ---------------------------------------------------------------- a new game
 
-def _named_keys(specs: list[str], what: str):
+def _named_keys(specs: list[str], what: str, own: tuple[str, object] | None = None):
+    """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
+    name, and a function giving the identity they sign with) the public half of that key."""
     from .errors import KeyProblem, UsageError
     from .keys import read_public
 
@@ -132,6 +166,9 @@ def _named_keys(specs: list[str], what: str):
         name, eq, key = spec.partition("=")
         if not name:
             raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
+        if own and not eq and name == own[0]:
+            out.append((name, own[1]().public))
+            continue
         try:
             out.append((name, read_public(key if eq else name)))
         except KeyProblem as exc:
@@ -197,13 +234,15 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
 
     if out.exists() and not force:
         raise UsageError(f"{out} already exists (use --force to replace it)")
-    roster = _named_keys(players, "player")
-    ref = _named_keys([referee], "referee")[0] if referee else None
-    identity = _identity(name, key)
+    named = [spec.partition("=")[0] for spec in players + ([referee] if referee else [])]
+    if name not in named:
+        raise UsageError(f"--as {name}: you must be one of the players or the referee{_did_you_mean(name, named)}")
+    signer = functools.cache(lambda: _identity(name, key))  # loaded once, after the others' keys are read
+    roster = _named_keys(players, "player", (name, signer))
+    ref = _named_keys([referee], "referee", (name, signer))[0] if referee else None
+    identity = signer()
     _one_key_per_seat(roster + ([ref] if ref else []))
     everyone = dict(roster + ([ref] if ref else []))
-    if name not in everyone:
-        raise UsageError(f"--as {name}: you must be one of the players or the referee")
     if not everyone[name].same_key(identity.public):
         raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
     dealt, first = _read_layout(layout) if layout else (None, None)
@@ -257,7 +296,7 @@ def _viewer(rep, name: str | None, key: str | None):
 
     if not name:
         return None, None
-    session = Session(rep, name, _identity(name, key))
+    session = Session(rep, name, _signer(rep, name, key))
     return (DEALER if session.is_referee else name), session.knowledge()
 
 
@@ -474,7 +513,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     if referee_only and name != rep.referee:
         raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
                          "(table mode): every player's program deals")
-    session = Session(rep, name, _identity(name, key))
+    session = Session(rep, name, _signer(rep, name, key))
     before = rep.seq
     events = session.automatic()
     moves = _split_moves(actions)

@@ -44,9 +44,13 @@ def _check_name(name: str) -> None:
                          "starting with a letter, at most 32 characters")
 
 
+def _is_path(name_or_path: str) -> bool:
+    return "/" in name_or_path or os.sep in name_or_path or name_or_path.startswith("~")
+
+
 def key_path(name_or_path: str) -> Path:
     """A key name in the key directory, or a path to a key file (e.g. ~/.ssh/id_ed25519)."""
-    if "/" in name_or_path or os.sep in name_or_path or name_or_path.startswith("~"):
+    if _is_path(name_or_path):
         return Path(name_or_path).expanduser()
     _check_name(name_or_path)
     return key_dir() / name_or_path
@@ -93,13 +97,16 @@ def read_public(name_or_path: str) -> PublicKey:
     raise KeyProblem(f"no public key {name_or_path!r} (give a key line, a .pub file or a key name)")
 
 
-def ask_passphrase(prompt: str) -> bytes:
-    """PBEM_PASSPHRASE, else a prompt on a terminal; NoPassphrase when neither is there."""
-    if PASSPHRASE_ENV in os.environ:
-        return os.environ[PASSPHRASE_ENV].encode()
+def ask_passphrase(name: str) -> bytes:
+    """PBEM_PASSPHRASE, else a prompt on a terminal; NoPassphrase saying how to give one when neither
+    is there (an empty PBEM_PASSPHRASE counts as none: no protected key has an empty passphrase)."""
+    given = os.environ.get(PASSPHRASE_ENV)
+    if given:
+        return given.encode()
     if sys.stdin is not None and sys.stdin.isatty():
-        return getpass.getpass(prompt).encode()
-    raise NoPassphrase(f"{prompt.rstrip(': ')}: set {PASSPHRASE_ENV} or run on a terminal")
+        return getpass.getpass(f"Passphrase for {name}: ").encode()
+    empty = f" and {PASSPHRASE_ENV} is empty" if given == "" else ""
+    raise NoPassphrase(f"{name} has a passphrase{empty}: set {PASSPHRASE_ENV} to it, or run on a terminal to be asked")
 
 
 def load_identity(name_or_path: str) -> Identity:
@@ -109,14 +116,47 @@ def load_identity(name_or_path: str) -> Identity:
         info = path.stat()
         data = path.read_bytes()
     except FileNotFoundError:
-        raise KeyProblem(f"no key {name_or_path!r} (looked for {path}; create one with 'pbem key new NAME')") from None
+        raise KeyProblem(f"no key {name_or_path!r} (looked for {path}){_keys_here(name_or_path)}") from None
     except OSError as exc:
         raise KeyProblem(f"cannot read key {path}: {exc.strerror}") from None
+    if data.lstrip().startswith((b"ssh-", b"ecdsa-", b"sk-")):
+        private = path.with_suffix("") if path.suffix == ".pub" else None
+        hint = f" ({private})" if private and private.exists() else ""
+        raise KeyProblem(f"{path} is a public key: give the private key file{hint}")
     if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise UnsafeKeyFile(f"key file {path} is readable by others: run 'chmod 600 {path}'")
-    name = path.name
+    name = f"key {path.name}"
     try:
-        return Identity.from_openssh(data, None, name=f"key {name}", comment=name)
+        return Identity.from_openssh(data, None, name=name, comment=path.name)
     except NoPassphrase:
-        passphrase = ask_passphrase(f"Passphrase for key {name}: ")
-        return Identity.from_openssh(data, passphrase, name=f"key {name}", comment=name)
+        passphrase = ask_passphrase(name)
+    if not passphrase:
+        raise KeyProblem(f"{name} has a passphrase, and none was typed")
+    return Identity.from_openssh(data, passphrase, name=name, comment=path.name)
+
+
+def _keys_here(name_or_path: str) -> str:
+    """The rest of a missing-key message: the keys there are, and how to add or make one."""
+    if _is_path(name_or_path):
+        return ""
+    found = ", ".join(name for name, _ in list_keys() if (key_dir() / name).exists())
+    there = f"; the keys here are {found}" if found else ""
+    return (f"{there}. Use your own key with 'pbem key add {name_or_path} --from ~/.ssh/id_ed25519', or make "
+            f"one with 'pbem key new {name_or_path}'")
+
+
+def add_key(name: str, private: Path) -> tuple[Path, str]:
+    """Remember an existing private key under NAME: a link to it in the key directory (the secret is
+    not copied) and NAME.pub beside it. Loads the key first, so a wrong file or passphrase shows now.
+    Returns the link and the public key line."""
+    _check_name(name)
+    path = key_dir() / name
+    if path.exists() or path.is_symlink():
+        raise UsageError(f"a key named {name!r} already exists at {path}")
+    source = Path(private).expanduser().absolute()
+    identity = load_identity(str(source))
+    line = " ".join(identity.public.line().split()[:2] + [name])  # the .pub is named NAME, like pbem's own
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.symlink(source, path)
+    write_atomic(path.with_name(name + ".pub"), (line + "\n").encode())
+    return path, line

@@ -80,7 +80,12 @@ def test_a_key_with_a_passphrase_needs_it(home, monkeypatch):
     monkeypatch.delenv("PBEM_PASSPHRASE")
     result = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben")
     assert result.exit_code == 1
-    assert result.output == "Error: Passphrase for key ann: set PBEM_PASSPHRASE or run on a terminal\n"
+    assert result.output == ("Error: key ann has a passphrase: set PBEM_PASSPHRASE to it, or run on a terminal "
+                             "to be asked\n")
+    monkeypatch.setenv("PBEM_PASSPHRASE", "")
+    result = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben")
+    assert result.output == ("Error: key ann has a passphrase and PBEM_PASSPHRASE is empty: set PBEM_PASSPHRASE "
+                             "to it, or run on a terminal to be asked\n")
     monkeypatch.setenv("PBEM_PASSPHRASE", "wrong")
     result = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben")
     assert result.output == "Error: wrong passphrase for key ann\n"
@@ -130,7 +135,7 @@ def test_new_and_first_moves(home):
     (["play", "game.json", "--as", "ben", "--key", "home/keys/ann", "3"],
      "Error: this key is not ben's key in this game (expected SHA256:"),
     (["play", "nothing.json", "--as", "ben", "3"], "Error: no such file: nothing.json\n"),
-    (["play", "game.json", "--as", "zed", "3"], "Error: no key 'zed' (looked for "),
+    (["play", "game.json", "--as", "zed", "3"], "Error: --as zed: not in this game (participants: ann, ben)\n"),
 ])
 def test_errors_are_one_line_and_leave_the_file_alone(home, args, message):
     new_game(home)

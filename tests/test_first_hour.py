@@ -2,7 +2,13 @@
 and exit code."""
 
 import json
+import os
+import pty
 import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -11,6 +17,7 @@ from pbem.cli import app
 
 from engine_support import layout_with
 from test_cli import new_game, write_layout
+from test_prompt import read_until
 
 runner = CliRunner()
 
@@ -176,3 +183,64 @@ def test_a_rewrite_is_never_more_open_than_asked(tmp_path):
     page.chmod(0o644)
     write_atomic(page, b"secret", mode=0o600)
     assert page.stat().st_mode & 0o777 == 0o600 and page.read_bytes() == b"secret"
+
+
+def test_an_as_typo_names_the_participants_and_a_missing_key_the_keys_there_are(home):
+    new_game(home)
+    assert pbem("play", "game.json", "--as", "bne", "3").output == (
+        "Error: --as bne: not in this game: did you mean ben? (participants: ann, ben)\n")
+    assert pbem("new", "sarcophagus", "-o", "h.json", "--as", "an", "--player", "ann", "--player", "ben").output == (
+        "Error: --as an: you must be one of the players or the referee: did you mean ann?\n")
+    (home / "home" / "keys" / "ben").rename(home / "ben-key")
+    result = pbem("play", "game.json", "--as", "ben", "3")
+    assert (result.exit_code, result.output) == (1, (
+        f"Error: no key 'ben' (looked for {home / 'home' / 'keys' / 'ben'}); the keys here are ann. Use your own "
+        "key with 'pbem key add ben --from ~/.ssh/id_ed25519', or make one with 'pbem key new ben'\n"))
+
+
+def test_a_key_of_ones_own_is_added_once_and_its_public_half_used(home):
+    for name in ("ann", "dan"):
+        pbem("key", "new", name, "--no-passphrase")
+    for suffix in ("", ".pub"):  # dan's key lives outside pbem's key directory, as ~/.ssh/id_ed25519 would
+        (home / "home" / "keys" / f"dan{suffix}").rename(home / f"id_dan{suffix}")
+    assert pbem("play", "x.json", "--as", "ann", "--key", "id_dan.pub").output == (
+        "Error: no such file: x.json\n")  # the game is read first
+    created = pbem("new", "sarcophagus", "-o", "g.json", "--as", "dan", "--key", "./id_dan.pub", "--player", "ann",
+                   "--player", "dan")
+    assert (created.exit_code, created.output) == (1, "Error: id_dan.pub is a public key: give the private key "
+                                                      "file (id_dan)\n")
+    created = pbem("new", "sarcophagus", "-o", "g.json", "--as", "dan", "--key", "./id_dan", "--player", "ann",
+                   "--player", "dan")
+    assert created.exit_code == 0, created.output
+    added = pbem("key", "add", "dan", "--from", "id_dan")
+    public = (home / "id_dan.pub").read_text().split()[:2]
+    assert added.output == (f"Added key dan: {home / 'home' / 'keys' / 'dan'} -> {home / 'id_dan'}\n"
+                            "Your public key (send this line to the other players):\n"
+                            f"{' '.join(public)} dan\n")
+    assert pbem("show", "g.json", "--as", "dan").exit_code == 0  # no --key any more
+    assert pbem("key", "list").output.splitlines()[1].startswith("dan              SHA256:")
+    again = pbem("key", "add", "dan", "--from", "id_dan")
+    assert again.output == f"Error: a key named 'dan' already exists at {home / 'home' / 'keys' / 'dan'}\n"
+
+
+def test_ctrl_c_at_the_prompt_says_nothing_was_written(home):
+    new_game(home)
+    before = (home / "game.json").read_bytes()
+    main, child = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "play", "game.json", "--as", "ben"], stdin=child,
+                            stdout=child, stderr=child, cwd=home, env={**os.environ, "COLUMNS": "100"})
+    os.close(child)
+    try:
+        read_until(main, b"Your move (empty to stop): ")
+        os.write(main, b"3\n")
+        screen = read_until(main, b"Tiles with room")
+        if not screen.endswith(b"(empty to stop): "):  # the second coin's prompt
+            read_until(main, b"(empty to stop): ")
+        time.sleep(0.5)  # as a person would: a signal before the read begins waits for the next line
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 130
+        assert read_until(main, b"written\r\n") == b"\r\nError: interrupted; nothing was written\r\n"
+    finally:
+        proc.kill()
+        os.close(main)
+    assert (home / "game.json").read_bytes() == before
