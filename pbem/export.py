@@ -92,4 +92,5 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
     return out
 
 
-_SEALED = {"dealer": "the dealer's secret (the deal and its salts)", "table_key": "the table key's secret"}
+_SEALED = {"dealer": "the dealer's secret (a joint deal's seed, or a chosen deal's tiles and salts)",
+           "table_key": "the table key's secret", "seed": "the referee's secret seed"}

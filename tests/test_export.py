@@ -1,6 +1,7 @@
 """`pbem export`: an entry's signature checks with the stock ssh-keygen, and its sealed blob opens with
 rage (and age where installed), running the very commands pbem prints."""
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -70,6 +71,9 @@ def test_an_entry_and_its_sealed_coin_checked_by_stock_tools(game):
     assert opened["value"] == 2 and opened["owner"] == ann.raw.hex()
     genesis_hash = sha256(canonical(payload(record.genesis))).hex()  # a coin is bound to the genesis and its owner
     assert commit(genesis_hash, ann.raw.hex(), "#3", opened["value"], opened["salt"]) == entry.commitments["#3"]
+    # the chain, as docs/security.md checks it: prev is the SHA-256 of the entry before's exported bytes
+    assert pbem("export", "g.json", "out", "--entry", "7").exit_code == 0
+    assert hashlib.sha256((game / "out" / "entry-7.json").read_bytes()).hexdigest() == entry.prev
     if shutil.which("age"):
         by_age = run_printed(open_coin, game)
         assert by_age.returncode == 0 and json.loads(by_age.stdout) == opened, by_age.stderr
@@ -82,9 +86,9 @@ def test_the_genesis_and_the_table_key(game):
     lines = exported.output.splitlines()
     assert lines[0] == "out/genesis.json, out/genesis.json.sig, out/allowed_signers: to check the signature by ann, run"
     assert run_printed(lines[1].strip(), game).returncode == 0
-    assert lines[2] == ("out/genesis-dealer.age: the dealer's secret (the deal and its salts), sealed to the table "
-                        "key (its secret is in genesis-table_key.age; age takes it only as an AGE-SECRET-KEY line, "
-                        "so this one has no one-line command)")
+    assert lines[2] == ("out/genesis-dealer.age: the dealer's secret (a joint deal's seed, or a chosen deal's tiles "
+                        "and salts), sealed to the table key (its secret is in genesis-table_key.age; age takes it "
+                        "only as an AGE-SECRET-KEY line, so this one has no one-line command)")
     assert lines[3] == "out/genesis-table_key.age: the table key's secret, sealed to ann, ben; to open it, run"
     pyrage = pytest.importorskip("pyrage", reason="pyrage (rage's Python binding) is a test-only dependency")
     ben = pyrage.ssh.Identity.from_buffer((game / "home" / "keys" / "ben").read_bytes())

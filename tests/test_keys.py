@@ -9,12 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem import crypto, ed25519
-from pbem.canonical import canonical
 from pbem.cli import app
 from pbem.crypto import PublicKey
 from pbem.dealing import random_layout
 from pbem.errors import BadGenesis, KeyProblem
-from pbem.protocol import Session, apply_entry, commit, new_game
+from pbem.protocol import Session, new_game
 from pbem.record import from_json, to_json
 from pbem.verify import verify
 
