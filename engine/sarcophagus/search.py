@@ -62,7 +62,7 @@ def determinize(state: State, observer: str, known: Mapping[int, int], rng: rand
                 left.remove(state.slot_value[slot])
         rng.shuffle(left)
         values.update(zip(hidden, left))
-    for slot, owner in enumerate(state.slot_seat):  # back in hand unopened: only the end audit reads it
+    for slot in range(len(state.slot_seat)):  # back in hand unopened: only the end audit reads it
         if slot not in values:
             values[slot] = 0
     return World(*deal_unseen(state.tiles, state.under, rng), values)
@@ -93,20 +93,22 @@ class Result:
 
 def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
            seconds: float | None = 1.0, iterations: int | None = None) -> Result:
-    """The move or discard `actor` owes now, by search within `seconds` or `iterations` (whichever
-    is given; `iterations` makes the result depend on `rng` alone)."""
+    """The move or discard `actor` owes now, by search for `seconds` (wall clock) or, if given,
+    `iterations` (at least 1; then the result depends on `rng` alone, not on the machine)."""
     legal = legal_actions(state, actor, known)
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
     root = _Node(None)
     start = time.perf_counter()
     done = 0
-    while (done < iterations) if iterations is not None else (time.perf_counter() - start < seconds):
+    while True:  # one iteration at least, however short the time
         _iterate(root, state, actor, determinize(state, actor, known, rng), rng)
         done += 1
+        if done == iterations or (iterations is None and time.perf_counter() - start >= seconds):
+            break
     elapsed = time.perf_counter() - start
     moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
-    best = max(root.children.items(), key=lambda item: item[1].visits)[0] if root.children else legal[0]
+    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
     return Result(best, done, elapsed, moves)
 
 
