@@ -617,7 +617,9 @@ class Session:
         except NotYourDuty as exc:
             raise UsageError(exc.naming(party_names(rep))) from None
         except IllegalAction as exc:
-            raise UsageError(str(exc)) from None
+            if not (isinstance(action, Open) and audit_problem(rep.state, action.values)):
+                raise UsageError(str(exc)) from None
+            # the true values of coins placed falsely: the program opens them anyway, and the record convicts
         if not may_act_for(rep, self.name, actor, action):
             raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
         return apply_entry(rep, self.entry_for(action, actor))
@@ -656,13 +658,14 @@ class Session:
         while True:
             verdict = self._cheat_found()
             if verdict is not None:
-                return events + self._sign_act(*verdict)
+                act, attachments = verdict
+                return events + self._sign_act(act, **attachments)
             step = self._next_automatic()
             if step is None:
                 return events
             events += step()
 
-    def _cheat_found(self) -> tuple | None:
+    def _cheat_found(self) -> tuple[Act, dict] | None:
         """A verdict this participant can prove now: a deal its seed contradicts (anyone holding the seed),
         or (the referee, who opens every coin) a coin that does not open or was not in its owner's hand."""
         rep = self.rep
@@ -681,7 +684,7 @@ class Session:
                     try:
                         self._open_coin(slot)
                     except SealError:
-                        return (Unopenable(slot),)
+                        return Unopenable(slot), {}
             unopened = [(slot, self._values[slot][0]) for slot in sorted(rep.coins)
                         if rep.state.slot_value[slot] is None]
             problem = audit_problem(rep.state, unopened) if unopened else None
