@@ -255,6 +255,18 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
                 if swapped != pairs:
                     yield forged(kind, "sent", i, lambda es, i, w=swapped: es[i].__setitem__(
                         "action", _with_values(es[i]["action"], w)))
+        if verb == "deal":  # the dealer's posted deal is checked when its seed is opened: built on only
+            players = [p["name"] for p in original["genesis"]["players"]]
+            first = entry["action"].split("=", 1)[1]
+            yield forged("false deal", "built on", i, lambda es, i, f=rng.choice([p for p in players if p != first]):
+                         es[i].__setitem__("action", f"deal first={f}"))
+            for _ in range(3):
+                a, b = rng.sample(sorted(entry["commitments"]), 2)
+
+                def swap(es, i, a=a, b=b):
+                    c = es[i]["commitments"]
+                    c[a], c[b] = c[b], c[a]
+                yield forged("false deal", "built on", i, swap)
         if "sealed" in entry:
             slot = next(iter(entry["sealed"]))
             donor = rng.choice(others)

@@ -60,7 +60,8 @@ def test_a_malicious_signer_re_signing_with_their_own_key_is_caught():
     for kind, mode, build in random.Random(7).sample(every, len(every)):
         one_each.setdefault((kind, mode), build)
     assert {kind for kind, _ in one_each} == {"false value", "false reveal", "another game's salt", "another game's blobs",
-                                              "another coin's commitment", "replayed entry", "reordered entries"}
+                                              "another coin's commitment", "replayed entry", "reordered entries",
+                                              "false deal"}
     tally = Tally()
     for (kind, _), build in one_each.items():
         judge_resigned(raw, build(), kind, tally)
