@@ -517,7 +517,8 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     before = rep.seq
     events = session.automatic()
     moves = _split_moves(actions)
-    while moves and not (rep.seq > before and _waiting_for_others(rep, name)):
+    joined = any(e.action == "join" and e.author == name for e in rep.entries[before:])
+    while moves and not (rep.seq > before and _waiting_for_others(rep, name, joined)):
         events += session.act(_parse_move(rep, name, moves.pop(0)))
         events += session.automatic()
     if not actions and bot:
@@ -562,10 +563,11 @@ def _owes(rep, name: str, *kinds: str):
     return next((d for d in rep.duties() if d.who == name and d.what in kinds), None)
 
 
-def _waiting_for_others(rep, name: str) -> bool:
-    """NAME owes nothing until someone else reveals or opens (then NAME may owe a move again)."""
+def _waiting_for_others(rep, name: str, joined: bool = False) -> bool:
+    """NAME owes nothing until someone else reveals or opens (then NAME may owe a move again), or, having
+    just joined, until the player the deal drew first has moved."""
     duties = rep.duties()
-    return bool(duties) and all(d.who != name and d.what in ("reveal", "open") for d in duties)
+    return bool(duties) and all(d.who != name and (joined or d.what in ("reveal", "open")) for d in duties)
 
 
 def _prompt_turn(session) -> list:

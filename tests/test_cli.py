@@ -294,3 +294,24 @@ def test_the_referee_sees_every_coin_and_players_only_their_own(home):
     assert values("--as", "ann") == {"1a": [4], "2a": [1]}
     assert values("--as", "ben") == {"1a": [None], "2a": [None]}
     assert values() == {"1a": [None], "2a": [None]}
+
+
+def test_a_joiner_drawn_second_has_his_join_written_and_his_moves_left(home):
+    """Bob does not know who moves first until he joins: when the deal draws Alice, his join stays."""
+    make_keys("ann", "ben")
+    for attempt in range(40):  # the joint deal draws ben first half the time: make games until it does not
+        made = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben",
+                    "--force")
+        assert made.exit_code == 0, made.output
+        result = pbem("play", "g.json", "--as", "ben", "3", "2@2a")
+        if "ann moves first" in result.output:
+            break
+    else:
+        raise AssertionError("the deal never drew ann first")
+    lines = result.output.splitlines()
+    assert result.exit_code == 3
+    assert lines[:2] == ["  ben joins the game",
+                         "  the tiles are dealt (shuffled from the dealer's seed and every join); ann moves first"]
+    assert lines[-3:] == ["Wrote g.json (entries 1-3).", "Next: ann (move: place a coin on 1a (forced))",
+                          "Not played yet: 3 2@2a: ann must act first (move: place a coin on 1a (forced)). Send them "
+                          "g.json, then run pbem play again."]
