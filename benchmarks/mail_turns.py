@@ -27,6 +27,7 @@ from pbem.crypto import Identity
 from pbem.gamefile import save
 from pbem.protocol import Session, new_game, replay
 from pbem.record import GameFile, to_json
+import itertools
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 IDS = {n: Identity.generate(n) for n in PLAYERS}
@@ -48,7 +49,7 @@ def mailed_game(seed: int, stop_at: int | None = None):
 
 def block_sizes(rep, ends) -> list[tuple[int, int]]:
     """(bytes, entries) of each turn block after the first mail (which carries the whole file)."""
-    return [(len(turns.to_block(turns.make(rep, a, b))), b - a) for a, b in zip(ends, ends[1:]) if b > a]
+    return [(len(turns.to_block(turns.make(rep, a, b))), b - a) for a, b in itertools.pairwise(ends) if b > a]
 
 
 def status_timings(count: int) -> None:

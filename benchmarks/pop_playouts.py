@@ -47,11 +47,11 @@ def soak(games: int) -> None:
             for seed in range(games):
                 rng, players = random.Random(seed), PLAYERS[:n]
                 game = FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
-                policies = {p: policy for p in players}
+                policies = dict.fromkeys(players, policy)
                 for _ in range(100_000):
                     s = game.state
                     assert card_total(s) == s.table.options.deck_size, f"game {seed}: a card lost"
-                    assert s.deck == len(game.deck) and 0 <= min(s.location) and max(s.location) <= 13
+                    assert s.deck == len(game.deck) and min(s.location) >= 0 and max(s.location) <= 13
                     if not duties(s):
                         break
                     game.step(policies, rng)

@@ -66,8 +66,8 @@ def main() -> None:
         data = text.encode()
         record = from_json(data)
         jobs = bare_checks(text)
-        full, full_median = best_of(args.repeat, lambda: verify(from_json(data)))
-        bare, _ = best_of(args.repeat, lambda: [key.verify(sig, msg) for key, sig, msg in jobs])
+        full, full_median = best_of(args.repeat, lambda data=data: verify(from_json(data)))
+        bare, _ = best_of(args.repeat, lambda jobs=jobs: [key.verify(sig, msg) for key, sig, msg in jobs])
         entries = len(record.entries)
         print(f"{mode} mode, 4 players: {entries} entries, {len(data):,} bytes "
               f"({len(data) // (entries + 1):,} bytes per entry)")

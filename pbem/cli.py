@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NamedTuple, Optional
+from typing import Annotated, NamedTuple
 
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -25,7 +25,7 @@ contact_app = typer.Typer(no_args_is_help=True, help="The address book: each par
 app.add_typer(contact_app, name="contact")
 
 AsName = Annotated[str, typer.Option("--as", help="Your name in the game (and your key's name).")]
-KeyOption = Annotated[Optional[str], typer.Option("--key", help="Key file to use instead of the one named --as "
+KeyOption = Annotated[str | None, typer.Option("--key", help="Key file to use instead of the one named --as "
                                                               "(e.g. ~/.ssh/id_ed25519).")]
 GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON, or an email holding an armored game).")]
 
@@ -265,12 +265,12 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
         name: AsName,
         player: Annotated[list[str], typer.Option("--player", help="NAME=PUBKEY, in seat order; PUBKEY is a "
                                                   "key line, a .pub file or a key name. Repeat per player.")],
-        referee: Annotated[Optional[str], typer.Option(help="NAME=PUBKEY of a referee: referee mode.")] = None,
-        option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],
-        layout: Annotated[Optional[Path], typer.Option(help="A fixed deal (JSON), for tests and tutorials.")] = None,
+        referee: Annotated[str | None, typer.Option(help="NAME=PUBKEY of a referee: referee mode.")] = None,
+        option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],  # noqa: B006 (typer copies it)
+        layout: Annotated[Path | None, typer.Option(help="A fixed deal (JSON), for tests and tutorials.")] = None,
         key: KeyOption = None,
         force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False,
-        deadline: Annotated[Optional[str], typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
+        deadline: Annotated[str | None, typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
                                                         "'pbem status' and 'show' name who is late.")] = None,
         ) -> None:
     """Start a game: deal, commit every hidden tile, seal the secrets, sign, write the file."""
@@ -303,7 +303,7 @@ def _viewer(rep, name: str | None, key: str | None):
 @app.command("show")
 @_handled
 def show(path: GameFileArg,
-         name: Annotated[Optional[str], typer.Option("--as", help="Show your own coin values too.")] = None,
+         name: Annotated[str | None, typer.Option("--as", help="Show your own coin values too.")] = None,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
@@ -352,9 +352,9 @@ def _json_view(rep, shown: dict) -> dict:
 @app.command("html")
 @_handled
 def html_page(path: GameFileArg,
-              out: Annotated[Optional[Path], typer.Option("-o", "--output", help="The page to write (default: "
+              out: Annotated[Path | None, typer.Option("-o", "--output", help="The page to write (default: "
                                                           "the game file's name with .html).")] = None,
-              name: Annotated[Optional[str], typer.Option("--as", help="Add what NAME may see: their own "
+              name: Annotated[str | None, typer.Option("--as", help="Add what NAME may see: their own "
                                                           "coin values.")] = None,
               key: KeyOption = None) -> None:
     """Write the game as one web page that replays it entry by entry (no network, opens from disk)."""
@@ -464,7 +464,7 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
 @_handled
 def export(path: GameFileArg,
            directory: Annotated[Path, typer.Argument(help="Where to write the files (made if missing).")],
-           entry: Annotated[Optional[int], typer.Option("--entry", help="Which entry: 0 is the genesis; "
+           entry: Annotated[int | None, typer.Option("--entry", help="Which entry: 0 is the genesis; "
                                                          "default the last.")] = None) -> None:
     """Write one entry as files that ssh-keygen and age check without pbem, and print the commands."""
     from .export import export_entry
@@ -625,11 +625,11 @@ def _report(turn: Turn, path: Path) -> None:
     typer.echo(next_line(turn.rep))
 
 
-BotOption = Annotated[Optional[str], typer.Option(
+BotOption = Annotated[str | None, typer.Option(
     help="Let a computer player choose: greedy, random or mcts (a search that knows only what you know).")]
 ThinkOption = Annotated[float, typer.Option(min=0.01, help="Seconds the mcts bot thinks about each move.")]
-SeedOption = Annotated[Optional[int], typer.Option(help="Seed of the bot's random choices, to repeat them.")]
-IterationsOption = Annotated[Optional[int], typer.Option(
+SeedOption = Annotated[int | None, typer.Option(help="Seed of the bot's random choices, to repeat them.")]
+IterationsOption = Annotated[int | None, typer.Option(
     min=1, help="Search iterations a move for the mcts bot instead of --think (the same with --seed on any machine).")]
 
 
@@ -662,14 +662,14 @@ def _still_owed(turn: Turn, path: Path, name: str) -> str | None:
                             "what to do.")
 @_handled
 def play(path: GameFileArg, name: AsName,
-         actions: Annotated[Optional[list[str]], typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
+         actions: Annotated[list[str] | None, typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
                                                                 "discard moon-4. None: a prompt on a terminal.")] = None,
          key: KeyOption = None,
          bot: BotOption = None,
          think: ThinkOption = 1.0,
          seed: SeedOption = None,
          iterations: IterationsOption = None,
-         out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
+         out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
          mail: Annotated[bool, typer.Option("--mail", help="Then write the turn as an email (.eml) for the others."
                                             )] = False,
          send: Annotated[bool, typer.Option("--send", help="Then send the turn by SMTP ($PBEM_SMTP, "
@@ -700,7 +700,7 @@ def play(path: GameFileArg, name: AsName,
 @app.command("referee")
 @_handled
 def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
-            out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
+            out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
     """The referee's duties in referee mode: every reveal owed, and openings for tie-breaks and the audit."""
     turn = take_turn(path, name, [], key, out=out, referee_only=True)
     if not turn.written:
@@ -711,7 +711,7 @@ def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
 @app.command("armor")
 @_handled
 def armor_file(path: GameFileArg,
-               out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write it here instead "
+               out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
                                                            "of printing it.")] = None) -> None:
     """Print the game as an armored text block, to paste into an email body (the reverse: dearmor)."""
     from .gamefile import armor, load
@@ -724,7 +724,7 @@ def armor_file(path: GameFileArg,
 @app.command("dearmor")
 @_handled
 def dearmor_file(path: GameFileArg,
-                 out: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write it here instead "
+                 out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
                                                              "of printing it.")] = None) -> None:
     """Print the game as plain JSON: the reverse of armor (reads a saved email too)."""
     from .gamefile import load
@@ -770,7 +770,7 @@ def contact_list() -> None:
         typer.echo(f"{name:<16} {address}")
 
 
-GamesOption = Annotated[Optional[Path], typer.Option("--games", help="The folder of local game copies "
+GamesOption = Annotated[Path | None, typer.Option("--games", help="The folder of local game copies "
                                                      "(default: $PBEM_GAMES, else PBEM_HOME/games-files).")]
 
 
@@ -791,14 +791,14 @@ def _mail_turn(rep, name: str, out: Path | None, send: bool, attach: bool, since
 @_handled
 def mail_command(
         path: GameFileArg, name: AsName,
-        out: Annotated[Optional[Path], typer.Option("-o", "--output", help="The .eml to write (default: "
+        out: Annotated[Path | None, typer.Option("-o", "--output", help="The .eml to write (default: "
                                                     "GAME-ID-ENTRY.eml here).")] = None,
         send: Annotated[bool, typer.Option("--send", help="Send by SMTP instead of writing a file.")] = False,
         attach: Annotated[bool, typer.Option("--attach", help="Attach the whole game file too.")] = False,
-        since: Annotated[Optional[int], typer.Option(help="Mail the entries after this one (default: after the "
+        since: Annotated[int | None, typer.Option(help="Mail the entries after this one (default: after the "
                                                      "last entry mailed or received).")] = None,
-        smtp: Annotated[Optional[str], typer.Option(envvar="PBEM_SMTP", help="SMTP server HOST[:PORT].")] = None,
-        smtp_user: Annotated[Optional[str], typer.Option(envvar="PBEM_SMTP_USER", help="SMTP login; the password "
+        smtp: Annotated[str | None, typer.Option(envvar="PBEM_SMTP", help="SMTP server HOST[:PORT].")] = None,
+        smtp_user: Annotated[str | None, typer.Option(envvar="PBEM_SMTP_USER", help="SMTP login; the password "
                                                          "comes from $PBEM_SMTP_PASSWORD or a prompt.")] = None,
         smtp_security: Annotated[str, typer.Option(envvar="PBEM_SMTP_SECURITY", help="starttls (port 587), tls "
                                                    "(465) or none (localhost only).")] = "starttls",
@@ -811,7 +811,7 @@ def mail_command(
 @app.command("inbox")
 @_handled
 def inbox_command(
-        paths: Annotated[Optional[list[Path]], typer.Argument(help="Maildir folders, mbox files, .eml files or "
+        paths: Annotated[list[Path] | None, typer.Argument(help="Maildir folders, mbox files, .eml files or "
                                                               "folders of them (default: $PBEM_MAIL, else "
                                                               "$MAIL, else ~/Maildir).")] = None,
         games: GamesOption = None,
@@ -850,7 +850,7 @@ def inbox_command(
 def status_command(
         games: GamesOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON object (schemas/status.schema.json).")] = False,
-        at: Annotated[Optional[int], typer.Option(help="Judge lateness at this time (Unix seconds) instead of "
+        at: Annotated[int | None, typer.Option(help="Judge lateness at this time (Unix seconds) instead of "
                                                   "now.")] = None) -> None:
     """Every game here, one line each, mine first. Exit status 1 when I owe something, else 0."""
     from . import copies
@@ -876,7 +876,7 @@ def status_command(
 @app.command("demo")
 @_handled
 def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many computer players.")] = 3,
-         directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to put the files "
+         directory: Annotated[Path | None, typer.Option("--dir", help="Where to put the files "
                                                            "(default: a new temporary directory).")] = None,
          referee_mode: Annotated[bool, typer.Option("--referee", help="Add a referee bot (referee mode).")] = False,
          quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,

@@ -39,7 +39,8 @@ def path_for(directory: Path, genesis: Genesis) -> Path:
 def game_id_of(path: Path) -> str | None:
     """The game id in a file, read cheaply (no verification), or None if unreadable."""
     try:
-        return json.loads(path.read_bytes())["genesis"]["game_id"]
+        game_id = json.loads(path.read_bytes())["genesis"]["game_id"]
+        return game_id if isinstance(game_id, str) else None
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -96,7 +96,7 @@ class PublicKey:
     comment: str = ""
 
     @classmethod
-    def parse(cls, line: str) -> "PublicKey":
+    def parse(cls, line: str) -> PublicKey:
         """From an OpenSSH public key line: `ssh-ed25519 AAAA... comment`. Refuses other key types and
         any 32 bytes that are not a sound Ed25519 key (see pbem/ed25519.py)."""
         parts = line.strip().split(None, 2)
@@ -131,7 +131,7 @@ class PublicKey:
         """As `ssh-keygen -l` prints it."""
         return "SHA256:" + base64.b64encode(sha256(self.wire)).decode().rstrip("=")
 
-    def same_key(self, other: "PublicKey") -> bool:
+    def same_key(self, other: PublicKey) -> bool:
         return self.raw == other.raw
 
 
@@ -144,16 +144,16 @@ class Identity:
         self.public = PublicKey(raw, comment)
 
     @classmethod
-    def generate(cls, comment: str = "") -> "Identity":
+    def generate(cls, comment: str = "") -> Identity:
         return cls(Ed25519PrivateKey.generate(), comment)
 
     @classmethod
-    def from_seed(cls, seed: bytes, comment: str = "") -> "Identity":
+    def from_seed(cls, seed: bytes, comment: str = "") -> Identity:
         return cls(Ed25519PrivateKey.from_private_bytes(seed), comment)
 
     @classmethod
     def from_openssh(cls, data: bytes, passphrase: bytes | None, name: str = "the key",
-                     comment: str = "") -> "Identity":
+                     comment: str = "") -> Identity:
         """Load an OpenSSH private key file's bytes; names the problem if it cannot."""
         try:
             key = _lazy().serialization.load_ssh_private_key(data, passphrase)
@@ -165,7 +165,7 @@ class Identity:
             if passphrase is not None and "checksum" in str(exc).lower():
                 raise WrongPassphrase(f"wrong passphrase for {name}") from None
             raise KeyProblem(f"{name} is not a readable OpenSSH private key") from None
-        except Exception:  # cryptography raises several types for corrupt key files
+        except Exception:  # noqa: BLE001 (cryptography raises several types for corrupt key files)
             raise KeyProblem(f"{name} is not a readable OpenSSH private key") from None
         if not isinstance(key, Ed25519PrivateKey):
             raise KeyProblem(f"{name} is not an ed25519 key (pbem uses ssh-ed25519 keys only)")
@@ -310,7 +310,7 @@ class X25519Identity:
         self.recipient = X25519Recipient(_raw_public(_lazy().X25519PrivateKey.from_private_bytes(secret)))
 
     @classmethod
-    def generate(cls) -> "X25519Identity":
+    def generate(cls) -> X25519Identity:
         return cls(os.urandom(32))
 
 
@@ -377,7 +377,7 @@ def _parse_header(blob: bytes) -> tuple[list[tuple[list[bytes], bytes]], bytes, 
     if not blob.startswith(_AGE_INTRO):
         raise SealError("sealed blob: not an age v1 file")
     at = len(_AGE_INTRO)
-    stanzas = []
+    stanzas: list[tuple[list[bytes], bytes]] = []
     while True:
         end = blob.find(b"\n", at)
         if end < 0:

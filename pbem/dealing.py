@@ -6,7 +6,7 @@ Keys name the places in commitments and openings: `1a`..`6f` for pyramid tiles, 
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine.sarcophagus.driver import Layout, deal, layout_from_names
 from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, pos_name

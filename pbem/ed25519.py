@@ -14,7 +14,10 @@ P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493  # the order of the base point
 D = -121665 * pow(121666, P - 2, P) % P
 SQRT_M1 = pow(2, (P - 1) // 4, P)
-_IDENTITY = (0, 1, 1, 0)  # extended coordinates (X, Y, Z, T), x = X/Z, y = Y/Z, xy = T/Z
+Point = tuple[int, int, int, int]
+"""A point in extended coordinates."""
+
+_IDENTITY: Point = (0, 1, 1, 0)  # extended coordinates (X, Y, Z, T), x = X/Z, y = Y/Z, xy = T/Z
 
 
 class BadPoint(ValueError):
@@ -42,7 +45,7 @@ def decode(raw: bytes) -> tuple[int, int]:
     return x, y
 
 
-def _add(p, q):
+def _add(p: Point, q: Point) -> Point:
     """Point addition on the twisted Edwards curve -x^2 + y^2 = 1 + d x^2 y^2 (add-2008-hwcd-3)."""
     x1, y1, z1, t1 = p
     x2, y2, z2, t2 = q
@@ -54,7 +57,7 @@ def _add(p, q):
     return e * f % P, g * h % P, f * g % P, e * h % P
 
 
-def _double(p):
+def _double(p: Point) -> Point:
     """2p, cheaper than _add(p, p) (dbl-2008-hwcd with a = -1)."""
     x1, y1, z1, _ = p
     a, b, c = x1 * x1 % P, y1 * y1 % P, 2 * z1 * z1 % P
@@ -64,7 +67,7 @@ def _double(p):
     return e * f % P, g * h % P, f * g % P, e * h % P
 
 
-def _multiply(scalar: int, point):
+def _multiply(scalar: int, point: Point) -> Point:
     result = _IDENTITY
     for bit in bin(scalar)[2:]:
         result = _double(result)
@@ -73,7 +76,7 @@ def _multiply(scalar: int, point):
     return result
 
 
-def _is_identity(point) -> bool:
+def _is_identity(point: Point) -> bool:
     x, y, z, _ = point
     return x % P == 0 and (y - z) % P == 0
 

@@ -27,8 +27,7 @@ from .acts import (Act, ConvictCoins, ConvictDeal, Deal, Dealt, Join, Joined, Un
                    is_act, parse_act)
 from .canonical import canonical
 from .crypto import Identity, PublicKey, X25519Identity
-from .dealing import (TILE_KEYS, coin_key, coin_slot, joint_deal, layout_from_tiles, layout_tiles, random_layout,
-                      tile_key, tile_salt)
+from .dealing import (TILE_KEYS, coin_key, coin_slot, joint_deal, layout_from_tiles, layout_tiles, tile_key, tile_salt)
 from .errors import (BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
                      NotOwed, PbemError, SealError, UnknownSigner, UsageError, WrongGame)
 from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, core_id, payload
@@ -631,7 +630,7 @@ class Session:
         """Accept the game: check every secret sealed to this key, then sign a join with fresh randomness
         (the referee of a joint deal also commits to its secret seed, sealed to itself)."""
         rep, g = self.rep, self.rep.genesis
-        if self.name in rep.players and rep.mode == "table" or (self.is_referee and g.deal == "chosen"):
+        if (self.name in rep.players and rep.mode == "table") or (self.is_referee and g.deal == "chosen"):
             self.dealer_secret()  # a creator who sealed the table or the deal badly is caught here, before play
         attachments: dict = {"contribution": crypto.random_bytes(32).hex()}
         if self.is_referee and g.deal == "joint":
@@ -767,7 +766,7 @@ def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, P
     signature = _b64(identity.sign(canonical(body)))
     try:
         genesis = Genesis.model_validate({**body, "signature": signature})
-    except Exception as exc:  # pydantic ValidationError: a bad name or option reaches here
+    except Exception as exc:  # noqa: BLE001 (pydantic ValidationError: a bad name or option reaches here)
         raise UsageError(f"cannot make this game: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") from None
     return replay(GameFile(genesis=genesis, entries=[]))
 

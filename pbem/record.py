@@ -6,7 +6,7 @@ it is the replay of the log. Signed bytes are the RFC 8785 form of an object min
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -43,7 +43,7 @@ class Dealer(_Strict):
     table_key: Base64 | None = None
 
     @model_validator(mode="after")
-    def _fits_mode(self):
+    def _fits_mode(self) -> Dealer:
         if self.mode == "table" and (self.table_key is None or self.referee is not None):
             raise ValueError("a table-mode dealer has a table_key and no referee")
         if self.mode == "referee" and (self.referee is None or self.table_key is not None):
@@ -83,7 +83,7 @@ class Genesis(_Strict):
     signature: Base64
 
     @model_validator(mode="after")
-    def _fits_deal(self):
+    def _fits_deal(self) -> Genesis:
         chosen = self.first is not None and self.commitments is not None and self.seed is None
         if (self.deal == "chosen") != chosen or (self.deal == "joint" and (self.first or self.commitments)):
             raise ValueError("a chosen deal has first and commitments and no seed; a joint deal neither")
@@ -112,7 +112,7 @@ class GameFile(_Strict):
     entries: Annotated[list[Entry], Field(max_length=10_000)]
 
 
-def payload(signed: Genesis | Entry) -> dict:
+def payload(signed: Genesis | Entry) -> dict[str, Any]:
     """The signed part of a genesis or an entry, as plain JSON values."""
     return signed.model_dump(exclude={"signature"}, exclude_none=True)
 
@@ -122,7 +122,7 @@ def payload_hash(signed: Genesis | Entry) -> str:
     return sha256(canonical(payload(signed))).hex()
 
 
-def core_id(genesis: Genesis | dict) -> str:
+def core_id(genesis: Genesis | dict[str, Any]) -> str:
     """The game id a genesis must carry: a hash of everything in it but the id, the sealed blobs and
     the signature (blobs sealed in the genesis bind to this id, so they cannot contain it)."""
     body = genesis if isinstance(genesis, dict) else payload(genesis)

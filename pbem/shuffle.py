@@ -12,7 +12,8 @@ This text is the specification: `verify` recomputes a deal with it, and so can a
 from __future__ import annotations
 
 import hashlib
-from typing import MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _SPAN = 2**64
@@ -41,7 +42,7 @@ class SeededRandom:
             if x < limit:
                 return x % n
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]

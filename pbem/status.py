@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -35,7 +35,7 @@ class Duty(_Model):
     what: Annotated[str, Field(description="The kind of act owed: move, discard, open, reveal.")]
     since_entry: Annotated[int, Field(ge=0, description="The entry after which this party began to owe "
                                                         "(0: the genesis).")]
-    since: Annotated[Optional[int], Field(description="Signed time of that entry (Unix seconds), if it has one.")]
+    since: Annotated[int | None, Field(description="Signed time of that entry (Unix seconds), if it has one.")]
     late: bool = False
     mine: bool = False
 
@@ -45,12 +45,12 @@ class Game(_Model):
     game: str
     game_id: str
     players: list[str]
-    referee: Optional[str]
+    referee: str | None
     keys: dict[str, str] = Field(description="Each participant's public key line, from the genesis.")
     entries: int
     finished: bool
-    result: Optional[str]
-    deadline_hours: Optional[int]
+    result: str | None
+    deadline_hours: int | None
     duties: list[Duty]
     me: list[str] = Field(default_factory=list, description="My names in this game (my keys in the roster).")
     i_owe: bool = False
@@ -80,12 +80,12 @@ class Since:
     """When each party's current duty began, followed entry by entry through a replay."""
 
     def __init__(self, rep, began: dict[str, int] | None = None):
-        self.began = {who: rep.seq for who in holders(rep)} if began is None else dict(began)
+        self.began = dict.fromkeys(holders(rep), rep.seq) if began is None else dict(began)
 
     def step(self, rep) -> None:
         self.began = {who: self.began.get(who, rep.seq) for who in holders(rep)}
 
-    def copy(self) -> "Since":
+    def copy(self) -> Since:
         return Since(None, self.began)
 
 

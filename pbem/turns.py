@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Annotated, Callable, Literal
+from typing import Annotated, Literal
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from pbem.bots import play_out
 from pbem.crypto import Identity
@@ -12,7 +12,7 @@ from pbem.protocol import Replay, Session, new_game
 NAMES = ["ann", "ben", "cat", "dan", "ref"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def identity(name: str) -> Identity:
     return Identity.from_seed(bytes([NAMES.index(name) + 1]) * 32, comment=name)
 

@@ -216,7 +216,7 @@ def test_a_four_player_game_driven_only_through_the_cli_follows_the_rules(home):
         action = parse_action(entry.action)
         if entry.action.startswith("@"):
             action = type(action)(action.pos, values[len(engine_game.state.slot_seat)])
-        actor = {"reveal": "dealer"}.get(entry.action.split()[0], None)
+        actor = {"reveal": "dealer"}.get(entry.action.split()[0])
         if actor is None and entry.action.startswith("open"):
             slot = action.values[0][0]
             actor = players[engine_game.state.slot_seat[slot]]

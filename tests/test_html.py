@@ -57,7 +57,7 @@ def hidden_tiles(rep, sessions) -> list[str]:
     layout = next(s for s in sessions.values() if s.can_deal()).layout()[0]
     shown = rep.game.view(rep.state, None)
     on_top = {pos: spot["tile"] for pos, spot in shown["pyramid"].items()}
-    hidden = [str(t) for pos, t in zip([p for p in _positions()], layout.pyramid)
+    hidden = [str(t) for pos, t in zip(list(_positions()), layout.pyramid)
               if pos in on_top and on_top[pos] is None]
     hidden += [str(t) for pos, t in zip(("5c", "6c", "6d"), layout.under) if shown["sarcophagus"][pos]["tile"] is None]
     return hidden

@@ -106,9 +106,9 @@ def test_points_off_the_curve_and_other_key_types_are_refused():
     off_curve = next(y for y in range(2, 100) if not _on_curve(y))
     assert refusal(off_curve.to_bytes(32, "little")) == \
         "the ssh-ed25519 public key is not a point on the Ed25519 curve: it cannot be anyone's key"
-    with pytest.raises(KeyProblem, match="^ssh-rsa keys are not supported: pbem uses ssh-ed25519 keys only"):
+    with pytest.raises(KeyProblem, match=r"^ssh-rsa keys are not supported: pbem uses ssh-ed25519 keys only"):
         PublicKey.parse("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ rsa@host")
-    with pytest.raises(KeyProblem, match="^ecdsa-sha2-nistp256 keys are not supported"):
+    with pytest.raises(KeyProblem, match=r"^ecdsa-sha2-nistp256 keys are not supported"):
         PublicKey.parse("ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTY=")
     with pytest.raises(KeyProblem, match="data is malformed"):
         PublicKey.parse(key_line(bytes(31)))
@@ -158,7 +158,7 @@ def forged_game(monkeypatch) -> bytes:
 
 def test_a_small_order_key_and_its_forged_entries_are_refused(monkeypatch, tmp_path):
     data = forged_game(monkeypatch)
-    with pytest.raises(BadGenesis, match="^the genesis by ref: mallory's key: the ssh-ed25519 public key is a "
+    with pytest.raises(BadGenesis, match=r"^the genesis by ref: mallory's key: the ssh-ed25519 public key is a "
                                          r"small-order point"):
         verify(from_json(data))
     (tmp_path / "forged.json").write_bytes(data)

@@ -84,6 +84,6 @@ def test_three_players_play_a_whole_game_by_mail(tmp_path, monkeypatch):
     assert all("valid, finished" in line for line in checked.output.splitlines())
     assert len({c.read_bytes() for c in copies}) == 1  # one history, byte for byte
     # a turn block, not the whole file, after the first mail; and one thread: each mail replies to the one before
-    later = [m for m in server.received[1:]]
+    later = list(server.received[1:])
     assert all(b"BEGIN PBEM TURN" in m and b"filename=" not in m for m in later)
     assert all(b"In-Reply-To:" in m for m in later)

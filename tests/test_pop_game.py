@@ -33,7 +33,7 @@ def test_the_public_form_of_a_deal_or_a_steal_carries_no_card():
 def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
     rng = random.Random(5)
     game = FullInformation(Options(), ["ann", "ben", "cat", "dan"], shuffled_deck(Options(), rng), "cat", rng)
-    players = {p: random_policy for p in game.state.table.players}
+    players = dict.fromkeys(game.state.table.players, random_policy)
     for _ in range(60):
         game.step(players, rng)
     state = game.state
@@ -67,7 +67,7 @@ def test_the_public_record_replays_without_any_secret_to_the_same_state():
         players = ["ann", "ben", "cat", "dan", "eve"][: 3 + seed % 3]
         first = players[seed % len(players)]
         game = FullInformation(Options(), players, shuffled_deck(Options(), rng), first, rng)
-        game.play({p: random_policy for p in players}, rng)
+        game.play(dict.fromkeys(players, random_policy), rng)
         state = GAME.setup(Options(), players, first)
         for actor, action in game.log:
             state, _ = GAME.apply(state, actor, GAME.public(action))

@@ -59,9 +59,9 @@ def check_invariants(game: FullInformation, deep: bool) -> None:
 
 def play_checked(n_players: int, seed: int, policy, options: Options = Options(), look: bool = False):
     game, rng = new_game(n_players, seed, options)
-    policies = {p: policy for p in game.state.table.players}
+    policies = dict.fromkeys(game.state.table.players, policy)
     turn = game.state.turn
-    for step in range(20_000):
+    for _step in range(20_000):
         s = game.state
         check_invariants(game, deep=s.turn != turn or s.phase == OVER)
         turn = s.turn
@@ -143,7 +143,7 @@ def test_legal_actions_are_exactly_what_check_accepts():
     compared = {"move": 0, "discard": 0, "steal": 0}
     for seed in range(10):
         game, rng = new_game(3 + seed % 4, seed)
-        policies = {p: random_policy for p in game.state.table.players}
+        policies = dict.fromkeys(game.state.table.players, random_policy)
         steps = 0
         while duties(game.state) and steps < 60:
             duty = duties(game.state)[0]
@@ -177,7 +177,7 @@ def test_legal_actions_are_exactly_what_check_accepts():
 def test_the_dealer_deals_exactly_what_the_deck_holds():
     """The dealer's acts from legal_actions are the ones check accepts with the dealer's knowledge."""
     game, rng = new_game(4, 7)
-    policies = {p: random_policy for p in game.state.table.players}
+    policies = dict.fromkeys(game.state.table.players, random_policy)
     dealer_acts = 0
     while duties(game.state):
         duty = duties(game.state)[0]

@@ -47,7 +47,7 @@ class Table:
             spec = (pyramids or {}).get(p, {"1l": "5", "1r": "5"})  # by default, a base dealt
             pyramid_of.append(tuple(filled(spec[name], name) if name in spec else None
                                     for name in ("1l", "1m", "1r", "2l", "2r", "3")))
-        where = {p: (0, None) for p in players}
+        where = dict.fromkeys(players, (0, None))
         where.update({p: (loc, {"A": A, "B": B, None: None}[sp]) for p, (loc, sp) in (at or {}).items()})
         zero_masks = tuple(sum(1 << parse_pos(x) for x in (zeros or {}).get(p, ())) for p in players)
         state = State(
@@ -389,7 +389,7 @@ def test_a_thief_takes_two_random_cards_beyond_seven_and_a_stolen_thief_plays_at
     t = Table({"ann": "T 1 2 3 4 5 6", "ben": "T 9", "cat": "8"}, deck="0 0 0 0 0 0")
     t.steal = 0  # the randomness picks ben's slots #7 and #8: his Thief and his 9
     assert t.play("ann", "T@ben") == ["ann plays a Thief on ben", "ann takes 2 random cards from ben"]
-    assert len(t.state.hands[0]) == 8 and t.hand("ann") == sorted("1 2 3 4 5 6 T 9".split())
+    assert len(t.state.hands[0]) == 8 and t.hand("ann") == sorted(["1", "2", "3", "4", "5", "6", "T", "9"])
     assert t.state.hands[1] == ()
     t.refuse("ann", "T@ben", "ben holds no cards")
     assert t.play("ann", "T@cat")[1] == "ann takes 1 random card from cat"  # one card if that is all
@@ -418,7 +418,7 @@ def test_drawing_three_then_discarding_down_to_seven():
     t.refuse("ann", "discard 1 0", "not enough 0")
     t.refuse("ben", "discard 1 2", "not ben's turn|owes nothing", NotYourDuty)
     assert t.play("ann", "discard 9 1")[0] == "ann discards 9 1"
-    assert t.hand("ann") == sorted("2 3 4 5 6 7 8".split())
+    assert t.hand("ann") == sorted(["2", "3", "4", "5", "6", "7", "8"])
     assert t.state.deck == 1 and duties(t.state)[0].who == "ben"
 
 

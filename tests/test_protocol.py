@@ -113,7 +113,7 @@ def test_a_changed_byte_breaks_the_signature(game):
 def test_a_removed_entry_breaks_the_sequence(game):
     entries = list(game.entries)
     del entries[3]
-    with pytest.raises(BadSequence, match="^entry 5 by .*: seq is 5, expected 4$"):
+    with pytest.raises(BadSequence, match=r"^entry 5 by .*: seq is 5, expected 4$"):
         replay(game.record.model_copy(update={"entries": entries}))
 
 

@@ -57,5 +57,5 @@ def test_tie_on_moon_4_goes_to_the_higher_total():
 
 def test_scoring_example_is_33():
     tiles = [parse_tile(t) for t in
-             "sun-5 moon-2 moon-3 moon-4 moon-5 crown-2 crown-3 arms-4".split()]
+             ["sun-5", "moon-2", "moon-3", "moon-4", "moon-5", "crown-2", "crown-3", "arms-4"]]
     assert fame(tiles) == 33

@@ -59,7 +59,7 @@ def play_checked(n_players, options, seed, policy, look_at_views=True) -> FullIn
     rng = random.Random(seed)
     players = PLAYERS[n_players]
     game = FullInformation(options, players, deal(rng), rng.choice(players))
-    policies = {p: policy for p in players}
+    policies = dict.fromkeys(players, policy)
     for _ in range(2000):
         check_invariants(game, look_at_views)
         if not duties(game.state):
@@ -109,7 +109,7 @@ def test_legal_actions_are_exactly_the_placements_check_accepts():
         players = PLAYERS[2 + seed % 3]
         options = Options("pooled" if seed % 2 else "seats")
         game = FullInformation(options, players, deal(rng), rng.choice(players))
-        policies = {p: random_policy for p in players}
+        policies = dict.fromkeys(players, random_policy)
         while duties(game.state):
             duty = duties(game.state)[0]
             if duty.what == "move":

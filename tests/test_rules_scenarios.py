@@ -120,7 +120,7 @@ def test_an_unrevealed_sarcophagus_tile_is_not_a_number_tile_for_a_trap():
 def test_when_every_hand_is_empty_the_forced_tile_is_assessed_as_it_stands():
     coins = {"5a": ["a", "a", "b"], "5b": ["a", "b", "c"], "5c": ["a", "b", "c"], "5d": ["a", "b", "c"],
              "5e": ["a", "c", "c"], "6a": ["b", "b", "c"]}
-    tiles = {p: t for p, t in zip(coins, ["sun-2", "sun-3", "sun-5", "moon-2", "moon-3", "moon-4"])}
+    tiles = dict(zip(coins, ["sun-2", "sun-3", "sun-5", "moon-2", "moon-3", "moon-4"]))
     s = build(ABC, coins, tiles, removed=ROWS_1_TO_4, turn="c", placed=1)
     s = dataclasses.replace(s, reveal=(parse_pos("6b"),))
     assert s.hands == (0, 0, 0)
@@ -181,11 +181,11 @@ def test_tie_for_most_fame_goes_to_fewest_tiles_and_then_is_shared():
 
 def test_errors_name_the_action_and_the_reason():
     s = build(ABC, {"1a": ["a"]}, {"1a": "sun-2", "2a": "moon-2"}, placed=1)
-    with pytest.raises(IllegalAction, match="^5@2b: 2b is face down$"):
+    with pytest.raises(IllegalAction, match=r"^5@2b: 2b is face down$"):
         apply(s, "a", Place(parse_pos("2b"), 5))
     with pytest.raises(IllegalAction, match="say where this one goes"):
         apply(s, "a", Place(None, 5))
-    with pytest.raises(NotYourDuty, match="^0@2a: not b's turn: waiting for a$"):
+    with pytest.raises(NotYourDuty, match=r"^0@2a: not b's turn: waiting for a$"):
         act(s, "b", "0@2a")
     from engine.sarcophagus.rules import check
     with pytest.raises(IllegalAction, match=r"no coin of value 5 in your hand \(you hold 0, 1, 2, 3, 4\)"):

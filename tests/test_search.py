@@ -19,7 +19,7 @@ PLAYERS = ["ann", "ben", "cat"]
 
 def _until_ann_chooses(game: FullInformation, rng: random.Random, placements: int) -> None:
     """Random play until ann owes a move with several choices, after at least `placements` coins."""
-    policies = {p: random_policy for p in game.state.table.players}
+    policies = dict.fromkeys(game.state.table.players, random_policy)
     while True:
         duty = duties(game.state)[0]
         if (duty.who == "ann" and duty.what == "move" and len(game.state.slot_seat) >= placements

@@ -436,7 +436,7 @@ class Steals(Sequence):
     """Every choice of slots a steal may take from the victim's hand, made only when asked for:
     the trust layer's randomness picks one."""
 
-    __slots__ = ("choices", "cards")
+    __slots__ = ("cards", "choices")
 
     def __init__(self, hand: tuple[int, ...], cards: Mapping[int, int] | None):
         self.choices = list(combinations(sorted(hand), min(STEAL_COUNT, len(hand))))
@@ -454,7 +454,7 @@ class Moves(Sequence):
     """A mover's legal acts, each made only when asked for: a hand with a Wild can fill a position
     a hundred ways, and a random player looks at one of them."""
 
-    __slots__ = ("builds", "others", "by_card", "size")
+    __slots__ = ("builds", "by_card", "others", "size")
 
     def __init__(self, builds: Sequence[tuple[int, tuple[tuple[Term, ...], ...]]], others: list[Action],
                  by_card: dict[int, list[int]]):
@@ -580,17 +580,14 @@ def _bridgings(need: int, held: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]
 
 
 def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
-    for card in cards:
-        if cards.count(card) > counts.get(card, 0):
-            return False
-    return True
+    return all(cards.count(card) <= counts.get(card, 0) for card in cards)
 
 
 class Discards(Sequence):
     """Every choice of cards to discard, each made only when asked for (which copy of a card goes
     does not matter: the lowest slots holding it)."""
 
-    __slots__ = ("choices", "by_card")
+    __slots__ = ("by_card", "choices")
 
     def __init__(self, by_card: dict[int, list[int]], k: int):
         self.by_card = by_card
@@ -645,7 +642,7 @@ def outcome(s: State) -> Outcome | None:
     if s.phase != OVER:
         return None
     players = s.table.players
-    scores = {p: loc for p, loc in zip(players, s.location)}
+    scores = dict(zip(players, s.location))
     winners = tuple(players[i] for i in s.winners)
     rest = sorted({scores[p] for p in players if p not in winners}, reverse=True)
     ranking = (winners,) + tuple(tuple(p for p in players if p not in winners and scores[p] == loc)
@@ -660,7 +657,7 @@ def _with(items: tuple, i: int, value) -> tuple:
 class _Play:
     """Builds the next state in place from one copy, then returns it settled."""
 
-    __slots__ = ("s", "events", "names")
+    __slots__ = ("events", "names", "s")
 
     def __init__(self, before: State):
         self.s = before.copy()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engine.contract import DEALER, Duty, InvalidSetup
 
@@ -155,5 +155,5 @@ class FullInformation:
 def random_game(players: Sequence[str], options: Options, rng: random.Random, policy: Policy = random_policy):
     """Deal and play one whole game; returns the driver at the end."""
     game = FullInformation(options, players, deal(rng), rng.choice(list(players)))
-    game.play({p: policy for p in players}, rng)  # raises if the game does not end
+    game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end
     return game

@@ -346,7 +346,7 @@ _PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
 class Placements(Sequence):
     """Every (target, coin value) placement, made only when asked for: a turn may offer a hundred."""
 
-    __slots__ = ("targets", "values", "width", "size")
+    __slots__ = ("size", "targets", "values", "width")
 
     def __init__(self, targets: Sequence[int], values: Sequence[int | None]):
         self.targets, self.values, self.width = targets, values, len(values)
@@ -439,7 +439,7 @@ class _Play:
     that follow on their own, then returned by `apply`. The new State is never seen half-built: it
     leaves `apply` only once settled. Fields stay tuples, rebuilt only where the action changes them."""
 
-    __slots__ = ("s", "seats", "events", "changed")
+    __slots__ = ("changed", "events", "s", "seats")
 
     def __init__(self, before: State):
         self.s = State(
@@ -592,14 +592,11 @@ class _Play:
 
     def _tie_waiting(self, pos: int, tied: list[int]) -> bool:
         s = self.s
-        for slot in s.coins[pos]:
-            if s.slot_value[slot] is None and s.slot_seat[slot] in tied:
-                return True
-        return False
+        return any(s.slot_value[slot] is None and s.slot_seat[slot] in tied for slot in s.coins[pos])
 
     def _resolve_tie(self, pos: int, tied: list[int]) -> None:
         s = self.s
-        totals = {seat: 0 for seat in tied}
+        totals = dict.fromkeys(tied, 0)
         for slot in s.coins[pos]:
             if s.slot_seat[slot] in totals:
                 totals[s.slot_seat[slot]] += s.slot_value[slot]

@@ -27,8 +27,8 @@ def fame(tiles) -> int:
 
 def score(table, claimed: tuple[tuple[Tile, ...], ...]) -> Outcome:
     """Each seat scores on its own; a player's seats add up (the `seats` two-player reading)."""
-    scores = {p: 0 for p in table.players}
-    held = {p: 0 for p in table.players}
+    scores = dict.fromkeys(table.players, 0)
+    held = dict.fromkeys(table.players, 0)
     for seat, tiles in zip(table.seats, claimed):
         scores[seat.player] += fame(tiles)
         held[seat.player] += len(tiles)

@@ -3,7 +3,7 @@ observer's own coin values when they pass their own knowledge."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engine.contract import DEALER
 
@@ -42,9 +42,9 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
             "holder": seats[owner].player if owner not in (None, DISCARDED) else None,
             "coins": [coin(slot) for slot in s.entombed[k]],
         }
-    hands: dict[str, int] = {p: 0 for p in s.table.players}
+    hands: dict[str, int] = dict.fromkeys(s.table.players, 0)
     claimed: dict[str, list[str]] = {p: [] for p in s.table.players}
-    running: dict[str, int] = {p: 0 for p in s.table.players}
+    running: dict[str, int] = dict.fromkeys(s.table.players, 0)
     for seat, count, tiles in zip(seats, s.hands, s.claimed):
         hands[seat.player] += count
         claimed[seat.player] += [str(t) for t in tiles]
