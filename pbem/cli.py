@@ -8,12 +8,17 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 import typer  # noqa: E402
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .crypto import Identity
 
 app = typer.Typer(
     name="pbem", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -155,7 +160,7 @@ def key_show(name: Annotated[str, typer.Argument(help="A key name (or a key file
 
 # ---------------------------------------------------------------- a new game
 
-def _named_keys(specs: list[str], what: str, own: tuple[str, object] | None = None):
+def _named_keys(specs: list[str], what: str, own: tuple[str, Callable[[], Identity]] | None = None):
     """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
     name, and a function giving the identity they sign with) the public half of that key."""
     from .errors import KeyProblem, UsageError

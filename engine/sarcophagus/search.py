@@ -71,7 +71,7 @@ def determinize(state: State, observer: str, known: Mapping[int, int], rng: rand
 class _Node:
     """A node of the observer's tree: reached by `mover` playing the action that keys it."""
 
-    __slots__ = ("mover", "children", "visits", "reward", "available")
+    __slots__ = ("available", "children", "mover", "reward", "visits")
 
     def __init__(self, mover: str | None):
         self.mover = mover
