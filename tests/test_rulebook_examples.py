@@ -1,4 +1,4 @@
-"""The examples of the rules text itself (seeds/sarcophagus-v2.0.txt), played from fixed layouts."""
+"""The examples of the rules text itself (../shared/seeds/sarcophagus-v2.0.txt), played from fixed layouts."""
 
 from engine.sarcophagus.geometry import parse_pos
 from engine.sarcophagus.pieces import parse_tile
