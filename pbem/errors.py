@@ -46,8 +46,6 @@ class NotForYou(SealError):
 class VerifyError(PbemError):
     """A record that fails verification at one entry (`seq` 0 is the genesis)."""
 
-    reason = "invalid"
-
     def __init__(self, detail: str, seq: int | None = None, author: str | None = None):
         self.detail, self.seq, self.author = detail, seq, author
         where = "the genesis" if seq == 0 else f"entry {seq}" if seq is not None else "the record"
@@ -56,55 +54,51 @@ class VerifyError(PbemError):
 
 
 class BadSignature(VerifyError):
-    reason = "bad signature"
+    """A signature that does not verify under its author's key."""
 
 
 class UnknownSigner(VerifyError):
-    reason = "signer not in the roster"
+    """An author who is not in the roster."""
 
 
 class WrongGame(VerifyError):
-    reason = "entry of another game"
+    """An entry that belongs to another game."""
 
 
 class BrokenChain(VerifyError):
-    reason = "prev hash does not match"
+    """An entry whose `prev` is not the hash of the one before it."""
 
 
 class BadSequence(VerifyError):
-    reason = "seq out of order"
+    """An entry whose `seq` is out of order."""
 
 
 class NotOwed(VerifyError):
-    reason = "author owes no such act"
+    """An act its author does not owe now."""
 
 
 class IllegalMove(VerifyError):
-    reason = "illegal action"
+    """An action the rules forbid."""
 
 
 class BadOpening(VerifyError):
-    reason = "opening does not match its commitment"
+    """Opening does not match its commitment."""
 
 
 class BadGenesis(VerifyError):
-    reason = "genesis malformed"
-
-
-class BlobChanged(VerifyError):
-    reason = "sealed blob altered"
+    """A malformed genesis."""
 
 
 class AuditFailed(VerifyError):
-    reason = "end-of-game audit failed"
+    """The end-of-game audit failed: an opened value its owner could not have played."""
 
 
 class Equivocation(VerifyError):
-    reason = "two different entries signed for one seq"
+    """Two different entries signed for one seq."""
 
 
 class Divergence(VerifyError):
-    reason = "the files fork"
+    """Two files of one game that fork."""
 
 
 class StaleFile(PbemError):
