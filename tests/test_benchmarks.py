@@ -1,5 +1,6 @@
 """The engine benchmarks still run and print what the README says (their figures are not tested)."""
 
+import os
 import re
 import subprocess
 import sys
@@ -25,9 +26,32 @@ def test_engine_playouts_prints_a_row_per_configuration():
         assert best >= median > 0 and 80 < acts < 140
 
 
-def test_engine_instructions_plays_its_games_under_valgrind_by_the_same_script():
-    # the counted run is the script itself with --play; without valgrind it is a plain playout
-    assert run("engine_instructions.py", "--play", "2") == ""
+FAKE_CALLGRIND = """#!/bin/sh
+# Stands in for valgrind (a real count takes ~6 CPU-seconds a game: benchmarks/ is where it runs). It
+# runs the command it is given, as callgrind would, and reports 1,000 + 7,000,000 per game played.
+[ "$1" = --tool=callgrind ] && [ "$2" = --callgrind-out-file=/dev/null ] || exit 2
+shift 2
+"$@" || exit 3
+echo "==1== Collected : $((1000 + 7000000 * $(echo "$@" | sed 's/.*--play //')))" >&2
+"""
+
+
+def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
+    """The script hands callgrind itself with --play N (and N = 0 for the interpreter's own cost), and
+    prints the difference per game; without valgrind it says so."""
+    fake = tmp_path / "bin" / "valgrind"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_CALLGRIND)
+    fake.chmod(0o755)
+    script = [sys.executable, str(BENCHMARKS / "engine_instructions.py"), "--games", "2"]
+    counted = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
+                             env={**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"})
+    assert (counted.returncode, counted.stderr) == (0, "")
+    assert counted.stdout == "4 players: 7.00 million instructions per game (2 games, seed 4)\n"
+    missing = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
+                             env={**os.environ, "PATH": str(tmp_path / "empty")})
+    assert (missing.returncode, missing.stdout) == (1, "")
+    assert missing.stderr == "Error: valgrind is not installed (Debian: apt install valgrind)\n"
 
 
 def test_bot_strength_prints_a_win_share_with_its_interval():

@@ -2,6 +2,9 @@
 
 import base64
 import json
+import os
+import subprocess
+import sys
 
 from typer.testing import CliRunner
 
@@ -52,6 +55,18 @@ def test_no_secret_in_output_errors_or_the_game_file(tmp_path, monkeypatch):
     assert '"value"' not in game_text and "salt" not in game_text
 
 
-def test_tracebacks_are_off_and_would_carry_no_locals():
+def test_a_crash_prints_no_local_values(tmp_path):
+    """typer's pretty tracebacks are off: on a bug they would print every frame's locals, a passphrase
+    among them. A bug is planted where `pbem key list` reads the keys, with a passphrase in a local."""
     assert app.pretty_exceptions_enable is False
-    assert app.pretty_exceptions_show_locals is False or app.pretty_exceptions_enable is False
+    planted = ("import pbem.cli, pbem.keys\n"
+               "def list_keys():\n"
+               f"    passphrase = {PASSPHRASE!r}\n"
+               "    raise RuntimeError('a bug')\n"
+               "pbem.keys.list_keys = list_keys\n"
+               "pbem.cli.main()\n")
+    crashed = subprocess.run([sys.executable, "-c", planted, "key", "list"], capture_output=True, text=True,
+                             env={**os.environ, "PBEM_HOME": str(tmp_path)}, timeout=60, check=False)
+    assert crashed.returncode == 1
+    assert crashed.stderr.strip().endswith("RuntimeError: a bug")
+    assert PASSPHRASE not in crashed.stderr + crashed.stdout
