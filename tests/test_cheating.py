@@ -141,7 +141,7 @@ def test_the_referee_opens_nothing_carried_over_from_another_game():
     apply_entry(two, copied)  # nobody but the referee can tell
     two_sessions["ref"].automatic()
     assert two.entries[-1].action == "verdict unopenable #0" and two.verdict.against == mover
-    assert not any(e.action.startswith("open") or e.openings and "#0" in e.openings for e in two.entries)
+    assert not any(e.action.startswith("open") or (e.openings and "#0" in e.openings) for e in two.entries)
 
 
 def test_a_copied_invitation_is_refused_by_the_referee_before_it_deals():
