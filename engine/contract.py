@@ -16,6 +16,11 @@ DEALER = "dealer"
 DUTY_KINDS = ("move", "open", "reveal", "discard")
 
 
+def winners_text(winners: Sequence[str]) -> str:
+    """Who won, as every message says it: "ann wins", "ann and ben share the win"."""
+    return f"{' and '.join(winners)} {'share the win' if len(winners) > 1 else 'wins'}"
+
+
 class Duty(NamedTuple):
     """Someone owes an act now: `what` is one of DUTY_KINDS; `detail` says it in words.
     A NamedTuple: every state has its duties, and a tuple is the cheapest immutable record."""

@@ -95,10 +95,11 @@ def _replay(path: Path):
 
 def _new_passphrase(name: str) -> bytes:
     from .errors import NoPassphrase
-    from .keys import PASSPHRASE_ENV
+    from .keys import PASSPHRASE_ENV, passphrase_given
 
-    if PASSPHRASE_ENV in os.environ:
-        return os.environ[PASSPHRASE_ENV].encode()
+    given = passphrase_given()
+    if given is not None:
+        return given.encode()
     if not sys.stdin.isatty():
         raise NoPassphrase(f"a passphrase for key {name} is needed: set {PASSPHRASE_ENV}, run on a terminal, "
                            "or use --no-passphrase")
@@ -890,6 +891,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
     """Play a whole game among computer players through the same files and commands, then verify it."""
     import tempfile
 
+    from engine.contract import DEALER
+
     from .bots import BOTS
     from .errors import UsageError
     from .games import presentation
@@ -915,8 +918,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
     turns = 0
     while rep.duties():
         who = rep.duties()[0].who
-        if who == "dealer":
-            who = rep.referee or names[0]
+        if who == DEALER:
+            who = rep.dealer_signer or names[0]
         rep, events = take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
                                 seed=None if seed is None else seed + turns)[:2]
         turns += 1

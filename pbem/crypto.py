@@ -159,7 +159,7 @@ class Identity:
             key = _lazy().serialization.load_ssh_private_key(data, passphrase)
         except TypeError:
             if passphrase is None:
-                raise NoPassphrase(f"{name} is protected by a passphrase: set PBEM_PASSPHRASE or run on a terminal") from None
+                raise NoPassphrase(f"{name} is protected by a passphrase") from None  # pbem.keys asks for it
             raise KeyProblem(f"{name} is not protected by a passphrase, but one was given") from None
         except ValueError as exc:
             if passphrase is not None and "checksum" in str(exc).lower():

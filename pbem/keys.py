@@ -97,10 +97,15 @@ def read_public(name_or_path: str) -> PublicKey:
     raise KeyProblem(f"no public key {name_or_path!r} (give a key line, a .pub file or a key name)")
 
 
+def passphrase_given() -> str | None:
+    """The passphrase in PBEM_PASSPHRASE, if set: the one place pbem reads it."""
+    return os.environ.get(PASSPHRASE_ENV)
+
+
 def ask_passphrase(name: str) -> bytes:
     """PBEM_PASSPHRASE, else a prompt on a terminal; NoPassphrase saying how to give one when neither
     is there (an empty PBEM_PASSPHRASE counts as none: no protected key has an empty passphrase)."""
-    given = os.environ.get(PASSPHRASE_ENV)
+    given = passphrase_given()
     if given:
         return given.encode()
     if sys.stdin is not None and sys.stdin.isatty():

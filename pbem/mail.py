@@ -43,8 +43,8 @@ def owing(rep: Replay) -> list[str]:
     for duty in rep.duties():
         if duty.who != DEALER:
             names.append(duty.who)
-        elif rep.referee:
-            names.append(rep.referee)
+        elif rep.dealer_signer:
+            names.append(rep.dealer_signer)
     return list(dict.fromkeys(names))
 
 

@@ -110,6 +110,12 @@ class Replay:
         return self.genesis.dealer.mode
 
     @property
+    def dealer_signer(self) -> str | None:
+        """Who signs the dealer's acts: the referee in referee mode; None at a table, where any player's
+        program deals (the one definition: the checks, the messages, status and mail use it)."""
+        return self.referee if self.mode == "referee" else None
+
+    @property
     def seq(self) -> int:
         return len(self.entries)
 
@@ -251,6 +257,10 @@ def actor_for(rep: Replay, action) -> str:
     return ""
 
 
+TABLE_DEALS = "any player (the table deals)"
+"""The dealer's duty at a table, as messages name its holder."""
+
+
 def party_names(rep: Replay) -> dict[str, str]:
     """How messages name the rules' parties: in referee mode the dealer is a person or bot with a name."""
     return {DEALER: f"the referee {rep.referee}"} if rep.referee else {}
@@ -262,7 +272,7 @@ def may_act_for(rep: Replay, author: str, actor: str, action) -> bool:
     if author == actor and actor != rep.referee:
         return True
     if actor == DEALER:
-        return author == rep.referee if rep.mode == "referee" else author in rep.players
+        return author == rep.dealer_signer if rep.dealer_signer else author in rep.players
     return author == rep.referee and isinstance(action, Open)
 
 
@@ -711,7 +721,7 @@ class Session:
 
 def _waiting(rep: Replay) -> str:
     duty = rep.duties()[0]
-    who = party_names(rep).get(duty.who, "any player (the table deals)" if duty.who == DEALER else duty.who)
+    who = party_names(rep).get(duty.who, TABLE_DEALS if duty.who == DEALER else duty.who)
     return f"waiting for {who} to {duty.detail.split(' (')[0]}"
 
 

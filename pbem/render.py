@@ -7,9 +7,9 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-from engine.contract import DEALER
+from engine.contract import DEALER, winners_text
 
-from .protocol import Replay
+from .protocol import TABLE_DEALS, Replay
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def who_is(rep: Replay, who: str) -> str:
     """A duty holder as people say it: the dealer is the referee, or any player at a table."""
     if who != DEALER:
         return who
-    return rep.referee if rep.mode == "referee" else "any player (the table deals)"
+    return rep.dealer_signer or TABLE_DEALS
 
 
 def next_duty(rep: Replay) -> tuple[list[str], str, str] | None:
@@ -77,8 +77,7 @@ def result_text(rep: Replay) -> str:
     if result is None:
         return "in progress"
     scores = ", ".join(f"{p} {s}" for p, s in result.scores.items())
-    verb = "share the win" if len(result.winners) > 1 else "wins"
-    return f"{scores}; {' and '.join(result.winners)} {verb}"
+    return f"{scores}; {winners_text(result.winners)}"
 
 
 def board(rep: Replay, shown: dict, style: Style | None = None) -> str:

@@ -71,7 +71,7 @@ def holders(rep) -> dict[str, str]:
 
     out: dict[str, str] = {}
     for duty in rep.duties():
-        who = duty.who if duty.who != DEALER else (rep.referee or TABLE)
+        who = duty.who if duty.who != DEALER else (rep.dealer_signer or TABLE)
         out.setdefault(who, duty.what)
     return out
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.contract import winners_text
+
 from .cards import ACTION_NAMES, card_name, pos_name, space_name
 
 
@@ -207,8 +209,6 @@ class Finished:
     how: str
 
     def __str__(self) -> str:
-        won = " and ".join(self.winners)
         if self.how == "alexandria":
-            return f"{won} reaches Alexandria and wins"
-        verb = "share the win" if len(self.winners) > 1 else "wins"
-        return f"a full round without a card placed or drawn: the game is over; {won} {verb}"
+            return f"{' and '.join(self.winners)} reaches Alexandria and wins"
+        return f"a full round without a card placed or drawn: the game is over; {winners_text(self.winners)}"

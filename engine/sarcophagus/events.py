@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.contract import winners_text
+
 from .geometry import pos_name
 from .pieces import Tile
 
@@ -137,6 +139,4 @@ class Finished:
 
     def __str__(self) -> str:
         shown = ", ".join(f"{p} {s}" for p, s in self.scores)
-        won = " and ".join(self.winners)
-        verb = "share the win" if len(self.winners) > 1 else "wins"
-        return f"final scores: {shown}; {won} {verb}"
+        return f"final scores: {shown}; {winners_text(self.winners)}"
