@@ -227,8 +227,11 @@ def test_ctrl_c_at_the_prompt_says_nothing_was_written(home):
     new_game(home)
     before = (home / "game.json").read_bytes()
     main, child = pty.openpty()
+    # Ctrl-C's default action restored in the child: a suite started in the background (`pytest &`)
+    # ignores SIGINT, and Python keeps that ignored, so the signal would never arrive
     proc = subprocess.Popen([sys.executable, "-m", "pbem.cli", "play", "game.json", "--as", "ben"], stdin=child,
-                            stdout=child, stderr=child, cwd=home, env={**os.environ, "COLUMNS": "100"})
+                            stdout=child, stderr=child, cwd=home, env={**os.environ, "COLUMNS": "100"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(child)
     try:
         read_until(main, b"Your move (empty to stop): ")
