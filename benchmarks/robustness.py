@@ -70,7 +70,8 @@ def main() -> None:
     print(f"accepted with a changed meaning:  {len(tally.changed)}   (must be 0)")
     print(f"crashes while verifying:          {len(tally.crashes)}   (must be 0)")
     signed = run_resigned(seed=0)
-    print(f"re-signed by a seat's own key:    {signed.tried}   (false values, reveals and deals, replayed, reordered, other blobs)")
+    print(f"re-signed by a seat's own key:    {signed.tried}   "
+          "(false values, reveals and deals, replayed, reordered, other blobs)")
     print(f"  rejected:                       {sum(signed.rejected.values())}")
     for name, count in signed.rejected.most_common():
         print(f"    {name:<28}  {count}")
