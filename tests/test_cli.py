@@ -299,7 +299,7 @@ def test_the_referee_sees_every_coin_and_players_only_their_own(home):
 def test_a_joiner_drawn_second_has_his_join_written_and_his_moves_left(home):
     """Bob does not know who moves first until he joins: when the deal draws Alice, his join stays."""
     make_keys("ann", "ben")
-    for attempt in range(40):  # the joint deal draws ben first half the time: make games until it does not
+    for _attempt in range(40):  # the joint deal draws ben first half the time: make games until it does not
         made = pbem("new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben",
                     "--force")
         assert made.exit_code == 0, made.output
