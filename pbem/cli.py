@@ -444,7 +444,8 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
             continue
         found = sighting(rep)  # against the history as it was before this run
         status = "finished" if rep.over else "in progress"
-        typer.echo(f"{path}: valid, {status}, {rep.seq} entr{'y' if rep.seq == 1 else 'ies'}. {next_line(rep)}")
+        chosen = f" ({rep.deal_text}: not shuffled jointly)" if rep.genesis.deal == "chosen" else ""
+        typer.echo(f"{path}: valid, {status}, {rep.seq} entr{'y' if rep.seq == 1 else 'ies'}. {next_line(rep)}{chosen}")
         checked.append((path, rep, found))
     in_forked_pair = set()
     for i, (first_path, first, _) in enumerate(checked):

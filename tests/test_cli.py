@@ -123,6 +123,8 @@ def test_new_and_first_moves(home):
     assert shown["pyramid"]["2a"]["tile"] == "moon-4" and shown["pyramid"]["3c"]["tile"] is None
     assert shown["hands"] == {"ann": 12, "ben": 10}
     assert shown["claimed"] == {"ann": [], "ben": []}
+    assert pbem("verify", "game.json").output.endswith(" (deal chosen by ann: not shuffled jointly)\n")
+    assert json.loads(pbem("show", "game.json", "--json").output)["deal"] == "deal chosen by ann"
     public = json.loads(pbem("show", "game.json", "--json").output)
     assert public["pyramid"]["1a"]["coins"][0]["value"] is None
 
