@@ -1,4 +1,5 @@
-"""Invariants over thousands of random games, for every player count and option."""
+"""Invariants over hundreds of random games, for every player count and option (thousands: the soak in
+benchmarks/engine_playouts.py)."""
 
 import random
 
@@ -17,7 +18,8 @@ CONFIGS = [
     (2, Options("pooled", False)), (2, Options("seats", False)), (3, Options(bottom_edge_free=False)),
     (4, Options(bottom_edge_free=False)),
 ]
-GAMES_PER_CONFIG = 300
+GAMES_PER_CONFIG = 100
+"""Games per configuration here; `benchmarks/engine_playouts.py --soak 300` is the long run."""
 
 
 def check_invariants(game: FullInformation, look_at_views: bool) -> None:
