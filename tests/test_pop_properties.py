@@ -15,8 +15,8 @@ from engine.path_of_pharaohs.views import view
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 OPTIONS = [Options(), Options((2, 8, 1, 9))]
-GAMES = {3: 160, 4: 130, 5: 80, 6: 70}
-"""Random games per player count: with the greedy, mixed and sampled games below, 720 games in this
+GAMES = {3: 80, 4: 65, 5: 40, 6: 35}
+"""Random games per player count: with the greedy, mixed and sampled games below, ~500 games in this
 file (longer runs: `python benchmarks/pop_playouts.py --soak 1000`)."""
 
 

@@ -7,7 +7,7 @@ from pbem.errors import VerifyError
 
 from tampering import EXAMPLES, Tally, judge, mutations
 
-PER_KIND = 8
+PER_KIND = 6
 """Mutations verified of each kind: every kind is tried, and a full verify costs ~30 ms, so the run over
 all 2,000+ (and over the other example game too) is benchmarks/robustness.py's."""
 
@@ -31,7 +31,7 @@ def test_every_changed_copy_is_rejected_with_a_named_error():
             judge(raw, mutated, kind, tally)
     assert tally.crashes == []
     assert tally.changed == []
-    assert tally.tried == sum(min(PER_KIND, len(c)) for c in by_kind.values()) >= 80
+    assert tally.tried == sum(min(PER_KIND, len(c)) for c in by_kind.values()) >= 60
     assert sum(tally.rejected.values()) >= tally.tried - 3  # the rest: equivalent, or the game minus its last entry
     assert set(tally.rejected) >= {"BadSignature", "BadSequence", "RecordError"}
 
