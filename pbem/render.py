@@ -84,8 +84,8 @@ def board(rep: Replay, shown: dict, style: Style | None = None) -> str:
     """One view of the game for a terminal: a header, the game's own drawing, and who is next."""
     from .games import presentation
 
-    chosen = f"; {rep.deal_text}" if rep.genesis.deal == "chosen" else ""
-    header = f"{rep.game.title}, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}{chosen}"
+    made = f"created by {rep.genesis.author}" + (", who chose the deal" if rep.genesis.deal == "chosen" else "")
+    header = f"{rep.game.title}, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}; {made}"
     drawing = presentation(rep.genesis.game).board_text(shown, style or terminal_style())
     return "\n".join([header, drawing, "", next_line(rep)])
 

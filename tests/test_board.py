@@ -66,7 +66,7 @@ Map: [M41] is moon-4 with 1 coin, [░░·] face down, no coin; 2@3b: row 3, ti
 def test_the_board_has_row_labels_letters_and_a_legend_and_hides_others_values(game):
     result = pbem("show", game)
     assert result.exit_code == 0
-    assert result.output == "Sarcophagus, table mode, ann, ben; entry 6; deal chosen by ann\n" + MAP + """
+    assert result.output == "Sarcophagus, table mode, ann, ben; entry 6; created by ann, who chose the deal\n" + MAP + """
 Coins: 1a ben:?   2a ben:?
 Sarcophagus: 5c buried   6c buried   6d buried
 Player  hand  fame   holds
@@ -91,7 +91,7 @@ def test_a_finished_game_shows_every_players_tiles_and_the_scores(game):
     result = pbem("show", game.parent / "final.json")
     assert result.exit_code == 0
     assert result.output == """\
-Sarcophagus, table mode, ann, ben, cat; entry 123; deal chosen by ann
+Sarcophagus, table mode, ann, ben, cat; entry 123; created by ann, who chose the deal
 Tiles: S=sun M=moon C=crown A=arms, then rank n=null a=ace 2-5 (M4 is moon-4).
 
 The pyramid is empty: every tile has been claimed or discarded.
