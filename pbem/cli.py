@@ -524,6 +524,8 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     before = rep.seq
     events = session.automatic()
     moves = _split_moves(actions)
+    for text in moves:  # a typo is an error before anything is signed, even a move that would have to wait
+        _check_syntax(rep, text)
     joined = any(e.action == "join" and e.author == name for e in rep.entries[before:])
     while moves and not (rep.seq > before and _waiting_for_others(rep, name, joined)):
         events += session.act(_parse_move(rep, name, moves.pop(0)))
@@ -547,6 +549,21 @@ def _split_moves(words: list[str]) -> list[str]:
         else:
             moves.append(word)
     return moves
+
+
+def _check_syntax(rep, text: str) -> None:
+    """NotationError unless `text` reads as a move (or, one word, as a trap's answer)."""
+    from engine.contract import NotationError
+
+    try:
+        rep.game.parse_action(text)
+    except NotationError:
+        if len(text.split()) != 1:
+            raise
+        try:
+            rep.game.parse_action("discard " + text)
+        except NotationError:
+            rep.game.parse_action(text)  # the first error, as the user typed it
 
 
 def _parse_move(rep, name: str, text: str):
