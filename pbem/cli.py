@@ -409,7 +409,7 @@ def log(path: GameFileArg) -> None:
 
     rep, _ = _replay(path)
     _note_seen(rep, path)
-    typer.echo(log_text(rep, str(path)))
+    typer.echo(log_text(rep))
 
 
 @app.command("verify")

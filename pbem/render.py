@@ -100,7 +100,7 @@ def pregame_text(rep: Replay) -> str:
         "", next_line(rep)])
 
 
-def log_text(rep: Replay, path: str) -> str:
+def log_text(rep: Replay) -> str:
     """The game as readable movetext with a header, one entry a line, what it caused beneath."""
     g = rep.genesis
     options = " ".join(f"{k}={v}" for k, v in sorted(g.options.items())) or "defaults"
