@@ -2,20 +2,28 @@
 
 from typing import TYPE_CHECKING
 
-from .contract import Game, UnknownGame
+from .contract import AnyGame, UnknownGame
 from .sarcophagus import GAME as _SARCOPHAGUS
 
-if TYPE_CHECKING:  # mypy holds the second game to the contract too, before pbem/ can host it
-    from .path_of_pharaohs import GAME as _PATH_OF_PHARAOHS
-
-    _SECOND: Game = _PATH_OF_PHARAOHS
-
-GAMES: dict[str, Game] = {
+GAMES: dict[str, AnyGame] = {
     _SARCOPHAGUS.name: _SARCOPHAGUS,
 }
 
+if TYPE_CHECKING:  # mypy holds each game to the contract with its own types (the second before pbem/ hosts it)
+    from collections.abc import Mapping
 
-def find_game(name: str) -> Game:
+    from . import path_of_pharaohs, sarcophagus
+    from .contract import Game
+    from .path_of_pharaohs.actions import Action as PathAction
+    from .path_of_pharaohs.rules import DealerKnowledge
+    from .sarcophagus.actions import Action as SarcophagusAction
+
+    _FIRST: Game[sarcophagus.Options, sarcophagus.State, SarcophagusAction, Mapping[int, int]] = _SARCOPHAGUS
+    _SECOND: Game[path_of_pharaohs.Options, path_of_pharaohs.State, PathAction,
+                  Mapping[int, int] | DealerKnowledge] = path_of_pharaohs.GAME
+
+
+def find_game(name: str) -> AnyGame:
     try:
         return GAMES[name.lower()]
     except KeyError:

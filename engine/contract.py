@@ -8,12 +8,19 @@ others' secrets. Chance is a duty of the dealer, like OpenSpiel's chance player.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 DEALER = "dealer"
 """The actor who holds what nobody else may see: face-down tiles, the deck order."""
 
-DUTY_KINDS = ("move", "open", "reveal", "discard")
+DUTY_KINDS = ("move", "discard", "open", "reveal", "deal", "shuffle", "steal")
+"""What a duty asks for, by what the trust layer must do about hidden information:
+- "move", "discard": a player's own choice, public once made (a hidden item it plays is opened with it);
+- "open": a player (or the dealer, who holds every opening) opens values committed earlier;
+- "reveal": the dealer turns a hidden item face up for all (a face-down tile, the deck's top card);
+- "deal": the dealer deals hidden items privately to one player (cards into a hand);
+- "shuffle": the dealer puts public items into a fresh secret order (a discard pile becoming the deck);
+- "steal": the dealer moves hidden items from one player to another, chosen by fair randomness."""
 
 
 def winners_text(winners: Sequence[str]) -> str:
@@ -74,20 +81,45 @@ class UnknownGame(RuleError, LookupError):
     """No game of that name in the registry."""
 
 
-class Game(Protocol):
-    """One game's rules as pure functions over immutable states (boardgame.io's shape)."""
+class Outcome(Protocol):
+    """How a finished game ended, as the trust layer reports it."""
+
+    @property
+    def scores(self) -> Mapping[str, int]: ...
+    @property
+    def winners(self) -> tuple[str, ...]: ...
+
+
+OptionsT = TypeVar("OptionsT")
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+KnowledgeT = TypeVar("KnowledgeT", contravariant=True)
+"""What an actor privately knows (a player's hidden values, the dealer's deck): only ever given."""
+
+
+class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
+    """One game's rules as pure functions over immutable states (boardgame.io's shape), typed by its
+    options, state, action and private knowledge. engine/__init__.py has mypy hold each game to it."""
 
     name: str
     title: str
 
-    def parse_options(self, raw: Mapping[str, str]) -> Any: ...
-    def setup(self, options: Any, players: Sequence[str], first: str) -> Any: ...
-    def duties(self, state: Any) -> tuple[Duty, ...]: ...
-    def legal_actions(self, state: Any, actor: str, knowledge: Any = None) -> Sequence[Any]: ...
-    def check(self, state: Any, actor: str, action: Any, knowledge: Any = None) -> Any: ...
-    def apply(self, state: Any, actor: str, action: Any) -> tuple[Any, tuple[Any, ...]]: ...
-    def public(self, action: Any) -> Any: ...
-    def view(self, state: Any, observer: str | None, knowledge: Any = None) -> dict[str, Any]: ...
-    def outcome(self, state: Any) -> Any: ...
-    def parse_action(self, text: str) -> Any: ...
-    def format_action(self, action: Any) -> str: ...
+    def parse_options(self, raw: Mapping[str, str]) -> OptionsT: ...
+    def setup(self, options: OptionsT, players: Sequence[str], first: str) -> StateT: ...
+    def duties(self, state: StateT) -> tuple[Duty, ...]: ...
+    def legal_actions(self, state: StateT, actor: str, knowledge: KnowledgeT | None = None) -> Sequence[ActionT]: ...
+    def check(self, state: StateT, actor: str, action: ActionT, knowledge: KnowledgeT | None = None) -> ActionT: ...
+    def apply(self, state: StateT, actor: str, action: ActionT) -> tuple[StateT, tuple[Any, ...]]:
+        """The next state and what happened: the game's own event dataclasses, which read as text."""
+        ...
+    def public(self, action: ActionT) -> ActionT: ...
+    def view(self, state: StateT, observer: str | None, knowledge: KnowledgeT | None = None) -> dict[str, Any]:
+        """JSON values for one observer (Any: a game's view is its own JSON shape)."""
+        ...
+    def outcome(self, state: StateT) -> Outcome | None: ...
+    def parse_action(self, text: str) -> ActionT: ...
+    def format_action(self, action: ActionT) -> str: ...
+
+
+AnyGame = Game[Any, Any, Any, Any]
+"""A game from the registry, whichever it is: each is checked against its own types where it is defined."""

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from engine import find_game
-from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
+from engine.contract import DEALER, AnyGame, Duty, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
 from engine.sarcophagus.actions import Open, Place, Reveal
 from engine.sarcophagus.driver import Layout
 from engine.sarcophagus.rules import audit_problem, legal_actions, opening
@@ -77,7 +77,7 @@ class Replay:
     """A record replayed and checked up to its last entry."""
 
     genesis: Genesis
-    game: object
+    game: AnyGame
     state: object
     """The game's state: None until the joint deal is posted."""
     roster: dict[str, PublicKey]
@@ -329,10 +329,10 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list:
             return _convict_coins(rep, entry, action.values, seq, str(exc))
         raise IllegalMove(str(exc), seq, author) from None
     _check_attachments(rep, entry, checked, actor, seq)
-    rep.state, events = game.apply(rep.state, actor, checked)
+    rep.state, applied = game.apply(rep.state, actor, checked)
     if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
-        events = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in events)
-    events = list(events)
+        applied = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in applied)
+    events = list(applied)
     if isinstance(checked, Reveal) and SEED in (entry.openings or {}):
         events += _check_seed(rep, entry, seq, proving=False)
     return events

@@ -22,7 +22,7 @@ Hidden information, and how each act carries it (the input to a generic trust la
   discard pile, the path, the Sands of Time and the mummies.
 
 Chance acts as the DEALER, OpenSpiel style: its duties are "reveal", "deal", "shuffle" and "steal"
-(the last three are not in engine.contract.DUTY_KINDS yet); the players' are "move" and "discard".
+(engine.contract.DUTY_KINDS says what each asks of the trust layer); the players' are "move" and "discard".
 One party owes at a time. `legal_actions(state, actor, knowledge)` takes what the actor privately
 knows: a player's slot -> card, or the dealer's `DealerKnowledge(deck, cards)`; `check` without
 knowledge accepts what only the trust layer can prove (a slot's card, the deck's top cards), so a
@@ -35,8 +35,8 @@ from .state import Options, State
 
 
 class PathOfPharaohs:
-    """The game's entry for the engine registry: the contract of engine.contract.Game. Not in
-    engine.GAMES yet: pbem/ cannot host it until the generic contract (issue 10) exists."""
+    """The game's entry for the engine registry: the contract of engine.contract.Game (mypy holds it
+    to it: engine/__init__.py). Not in engine.GAMES yet: pbem/ still knows Sarcophagus (issue 10)."""
 
     name = "path-of-pharaohs"
     title = "Path of Pharaohs"
