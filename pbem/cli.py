@@ -208,27 +208,13 @@ def _parse_options(specs: list[str]) -> dict[str, str]:
     return options
 
 
-def _read_layout(path: Path):
-    from engine.contract import InvalidSetup
-
+def _read_layout(game: str, path: Path):
+    """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
     from .canonical import parse_strict
-    from .dealing import layout_from_tiles
-    from .errors import UsageError
+    from .games import presentation
     from .gamefile import read_bytes
 
-    data = parse_strict(read_bytes(path))
-    if not isinstance(data, dict) or not isinstance(data.get("pyramid"), dict) or \
-            not isinstance(data.get("sarcophagus"), dict):
-        raise UsageError(f"layout {path}: expected {{\"pyramid\": {{...}}, \"sarcophagus\": {{...}}, \"first\": NAME}}")
-    tiles = {**data["pyramid"], **{f"under-{k}": v for k, v in data["sarcophagus"].items()}}
-    try:
-        return layout_from_tiles(tiles), data.get("first")
-    except KeyError as exc:
-        where = exc.args[0].replace("under-", "the sarcophagus under ")
-        raise UsageError(f"layout {path}: no tile given for {where} (give all 21 pyramid tiles and the 3 under "
-                         "5c, 6c, 6d)") from None
-    except (InvalidSetup, ValueError, AttributeError) as exc:
-        raise UsageError(f"layout {path}: {exc}") from None
+    return presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
 
 
 def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
@@ -251,7 +237,7 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     everyone = dict(roster + ([ref] if ref else []))
     if not everyone[name].same_key(identity.public):
         raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
-    dealt, first = _read_layout(layout) if layout else (None, None)
+    dealt, first = _read_layout(game, layout) if layout else (None, None)
     from .status import parse_deadline
 
     hours = parse_deadline(deadline) if deadline else None
@@ -618,23 +604,11 @@ def _prompt_turn(session) -> list:
 
 
 def _choices_text(rep, session) -> str:
-    """The legal choices as a person reads them: coin values and tiles apart, not every pairing."""
-    from engine.sarcophagus.actions import Discard, Place
-    from engine.sarcophagus.geometry import pos_name
+    """The legal choices, as the game's own module (pbem/games/) words them."""
+    from .games import presentation
 
     choices = list(rep.game.legal_actions(rep.state, session.name, session.knowledge()))
-    places = [a for a in choices if isinstance(a, Place)]
-    tiles = [str(a.tile) for a in choices if isinstance(a, Discard)]
-    if tiles:
-        return f"The trap takes one of your number tiles: {' '.join(tiles)}. Type the one you give up, e.g. {tiles[0]}"
-    if not places:
-        return "Choose one: " + " | ".join(rep.game.format_action(a) for a in choices)
-    values = " ".join(str(v) for v in sorted({a.value for a in places}))
-    targets = sorted({a.pos for a in places})
-    if len(targets) == 1 and rep.state.placed == 0:
-        return f"Your coins: {values}. The first coin goes on {pos_name(targets[0])}: type its value, e.g. {values[0]}"
-    return f"Your coins: {values}. Tiles with room: {' '.join(map(pos_name, targets))}. Type e.g. {values[0]}@" \
-           f"{pos_name(targets[0])}"
+    return presentation(rep.genesis.game).choices_text(rep.game, rep.state, choices)
 
 
 def _report(turn: Turn, path: Path) -> None:

@@ -32,6 +32,16 @@ def board_text(shown: dict, style) -> str:
     return "\n".join(lines)
 
 
+def choices_text(game, state, choices) -> str:
+    return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
+
+
+def read_layout(data: object, where: str):
+    from pbem.errors import UsageError
+
+    raise UsageError(f"layout {where}: this game has no layout files")
+
+
 def html_meta(shown: dict) -> dict:
     return {}
 

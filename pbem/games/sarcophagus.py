@@ -1,6 +1,7 @@
-"""Sarcophagus drawn for people: the terminal board and the HTML replay's board. The one module of
-pbem/ that knows pyramids, suits and coins; it reads only what `view()` gives an observer, so it
-can show nothing that observer may not see."""
+"""Sarcophagus for people: the terminal board, the HTML replay's board, the choices a player is
+offered, and the layout file of a chosen deal. The one module of pbem/ that knows pyramids, suits
+and coins; its drawings read only what `view()` gives an observer, so they can show nothing that
+observer may not see."""
 
 from __future__ import annotations
 
@@ -296,3 +297,42 @@ function drawBoard(areas, b, meta) {
   areas.side.innerHTML = tag("div", {class: "players"}, meta.players.map(p => playerHtml(p, b, meta)).join(""));
 }
 """
+
+
+def choices_text(game, state, choices) -> str:
+    """The legal choices as a person reads them: coin values and tiles apart, not every pairing."""
+    from engine.sarcophagus.actions import Discard, Place
+    from engine.sarcophagus.geometry import pos_name
+
+    places = [a for a in choices if isinstance(a, Place)]
+    tiles = [str(a.tile) for a in choices if isinstance(a, Discard)]
+    if tiles:
+        return f"The trap takes one of your number tiles: {' '.join(tiles)}. Type the one you give up, e.g. {tiles[0]}"
+    if not places:
+        return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
+    values = " ".join(str(v) for v in sorted({a.value for a in places if a.value is not None}))
+    targets = sorted({a.pos for a in places if a.pos is not None})  # legal placements are complete
+    if len(targets) == 1 and state.placed == 0:
+        return f"Your coins: {values}. The first coin goes on {pos_name(targets[0])}: type its value, e.g. {values[0]}"
+    return f"Your coins: {values}. Tiles with room: {' '.join(map(pos_name, targets))}. Type e.g. {values[0]}@" \
+           f"{pos_name(targets[0])}"
+
+
+def read_layout(data: object, where: str):
+    """A chosen deal from a layout file's JSON: (the layout, the first player's name or None)."""
+    from engine.contract import InvalidSetup
+    from pbem.dealing import layout_from_tiles
+    from pbem.errors import UsageError
+
+    if not isinstance(data, dict) or not isinstance(data.get("pyramid"), dict) or \
+            not isinstance(data.get("sarcophagus"), dict):
+        raise UsageError(f"layout {where}: expected {{\"pyramid\": {{...}}, \"sarcophagus\": {{...}}, \"first\": NAME}}")
+    tiles = {**data["pyramid"], **{f"under-{k}": v for k, v in data["sarcophagus"].items()}}
+    try:
+        return layout_from_tiles(tiles), data.get("first")
+    except KeyError as exc:
+        where_missing = exc.args[0].replace("under-", "the sarcophagus under ")
+        raise UsageError(f"layout {where}: no tile given for {where_missing} (give all 21 pyramid tiles and the 3 under "
+                         "5c, 6c, 6d)") from None
+    except (InvalidSetup, ValueError, AttributeError) as exc:
+        raise UsageError(f"layout {where}: {exc}") from None
