@@ -4,7 +4,7 @@
     python benchmarks/engine_playouts.py --soak 300   # that many checked games per configuration
 
 The soak is the long run of tests/test_rules_properties.py: every invariant checked at every step of
-random games, for every player count and option (the test plays 100 per configuration).
+random games, for every player count and option (the test plays 60 per configuration).
 """
 
 from __future__ import annotations

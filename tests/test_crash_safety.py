@@ -53,7 +53,7 @@ def test_key_files_are_whole_or_absent(tmp_path):
     home = tmp_path / "home"
     proc = subprocess.Popen([sys.executable, "-c", script, str(home)], stdout=subprocess.PIPE)
     assert proc.stdout.readline() == b"ready\n"
-    time.sleep(1.0)
+    time.sleep(0.5)  # many keys written by then; the kill lands inside one
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     from pbem.crypto import Identity, PublicKey

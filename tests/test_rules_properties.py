@@ -18,7 +18,7 @@ CONFIGS = [
     (2, Options("pooled", False)), (2, Options("seats", False)), (3, Options(bottom_edge_free=False)),
     (4, Options(bottom_edge_free=False)),
 ]
-GAMES_PER_CONFIG = 100
+GAMES_PER_CONFIG = 60
 """Games per configuration here; `benchmarks/engine_playouts.py --soak 300` is the long run."""
 
 
