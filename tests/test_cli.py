@@ -24,14 +24,6 @@ def pbem(*args, input=None):
     return runner.invoke(app, [str(a) for a in args], input=input)
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def make_keys(*names):
     for name in names:
         assert pbem("key", "new", name, "--no-passphrase").exit_code == 0

@@ -13,25 +13,13 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from pbem.cli import app
-
 from engine_support import layout_with
-from test_cli import new_game, write_layout
+from test_cli import new_game, pbem, write_layout
 from test_prompt import read_until
 
 runner = CliRunner()
 
 
-def pbem(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 @pytest.fixture
