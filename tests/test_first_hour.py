@@ -11,13 +11,11 @@ import sys
 import time
 
 import pytest
-from typer.testing import CliRunner
 
 from engine_support import layout_with
 from test_cli import new_game, pbem, write_layout
 from test_prompt import read_until
 
-runner = CliRunner()
 
 
 
