@@ -15,7 +15,7 @@ KEYS = HERE / "test-keys"
 
 def main() -> None:
     os.environ["PBEM_HOME"] = tempfile.mkdtemp(prefix="pbem-examples-")
-    from pbem import cli
+    from pbem import gameplay
     from pbem.keys import create_key, key_dir
 
     names = ["ann", "ben", "cat", "ref"]
@@ -27,12 +27,12 @@ def main() -> None:
     games = [("table-3-players.json", ["ann", "ben", "cat"], None), ("referee-2-players.json", ["ann", "ben"], "ref")]
     for filename, players, referee in games:
         path = HERE / filename
-        rep, _ = cli.create("sarcophagus", path, referee or players[0], players, referee, [], None, None, force=True)
+        rep, _ = gameplay.create("sarcophagus", path, referee or players[0], players, referee, [], None, None, force=True)
         random.seed(filename)
         while rep.duties():
             duty = rep.duties()[0]
             who = duty.who if duty.who != "dealer" else (referee or players[0])
-            rep, _, _ = cli.take_turn(path, who, [], bot="greedy")
+            rep, _, _ = gameplay.take_turn(path, who, [], bot="greedy")
         print(f"{filename}: {rep.seq} entries")
 
 

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple
+from typing import TYPE_CHECKING, Annotated
 
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -16,9 +16,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 import typer  # noqa: E402
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from .crypto import Identity
+    from .gameplay import Turn
 
 app = typer.Typer(
     name="pbem", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -33,6 +31,17 @@ AsName = Annotated[str, typer.Option("--as", help="Your name in the game (and yo
 KeyOption = Annotated[str | None, typer.Option("--key", help="Key file to use instead of the one named --as "
                                                               "(e.g. ~/.ssh/id_ed25519).")]
 GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON, or an email holding an armored game).")]
+
+
+def _gameplay():
+    """The library the commands stand on, imported when a command runs (start-up stays fast)."""
+    from . import gameplay
+
+    return gameplay
+
+
+def _replay(path: Path):
+    return _gameplay().replay_file(path)
 
 
 def _handled(func):
@@ -58,37 +67,6 @@ def _handled(func):
             raise typer.Exit(130) from None
 
     return wrapper
-
-
-def _identity(name: str, key: str | None):
-    from .keys import load_identity
-
-    return load_identity(key or name)
-
-
-def _signer(rep, name: str, key: str | None):
-    """NAME's key, once NAME is known to be in the game: a typo is named before any key is looked for."""
-    from .errors import UsageError
-
-    if name not in rep.roster:
-        raise UsageError(f"--as {name}: not in this game{_did_you_mean(name, list(rep.roster))} (participants: "
-                         f"{', '.join(rep.roster)})")
-    return _identity(name, key)
-
-
-def _did_you_mean(name: str, names: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, names, n=1)
-    return f": did you mean {close[0]}?" if close else ""
-
-
-def _replay(path: Path):
-    from .gamefile import load
-    from .verify import verify
-
-    record, armored = load(path)
-    return verify(record), armored
 
 
 # ---------------------------------------------------------------- keys
@@ -161,95 +139,6 @@ def key_show(name: Annotated[str, typer.Argument(help="A key name (or a key file
 
 # ---------------------------------------------------------------- a new game
 
-def _named_keys(specs: list[str], what: str, own: tuple[str, Callable[[], Identity]] | None = None):
-    """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
-    name, and a function giving the identity they sign with) the public half of that key."""
-    from .errors import KeyProblem, UsageError
-    from .keys import read_public
-
-    out = []
-    for spec in specs:
-        name, eq, key = spec.partition("=")
-        if not name:
-            raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
-        if own and not eq and name == own[0]:
-            out.append((name, own[1]().public))
-            continue
-        try:
-            out.append((name, read_public(key if eq else name)))
-        except KeyProblem as exc:
-            raise KeyProblem(f"--{what} {name}: {exc}") from None
-    return out
-
-
-def _one_key_per_seat(people) -> None:
-    """The same key in two seats would let one person play both; refuse it before anything is signed."""
-    from .errors import UsageError
-
-    first_holder: dict[bytes, str] = {}
-    for name, key in people:
-        if name in first_holder.values():
-            raise UsageError(f"{name} is listed twice: give each participant once")
-        if key.raw in first_holder:
-            raise UsageError(f"{first_holder[key.raw]} and {name} are given the same key: each participant "
-                             "needs a key of their own")
-        first_holder[key.raw] = name
-
-
-def _parse_options(specs: list[str]) -> dict[str, str]:
-    from .errors import UsageError
-
-    options = {}
-    for spec in specs:
-        key, eq, value = spec.partition("=")
-        if not eq or not key:
-            raise UsageError(f"option {spec!r}: write KEY=VALUE, e.g. two_player=seats")
-        options[key] = value
-    return options
-
-
-def _read_layout(game: str, path: Path):
-    """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
-    from .canonical import parse_strict
-    from .games import presentation
-    from .gamefile import read_bytes
-
-    return presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
-
-
-def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
-           layout: Path | None, key: str | None, force: bool = False, deadline: str | None = None):
-    """`pbem new`, as a function the demo calls too."""
-    from .errors import UsageError
-    from .gamefile import save
-    from .protocol import Session, new_game
-
-    if out.exists() and not force:
-        raise UsageError(f"{out} already exists (use --force to replace it)")
-    named = [spec.partition("=")[0] for spec in players + ([referee] if referee else [])]
-    if name not in named:
-        raise UsageError(f"--as {name}: you must be one of the players or the referee{_did_you_mean(name, named)}")
-    signer = functools.cache(lambda: _identity(name, key))  # loaded once, after the others' keys are read
-    roster = _named_keys(players, "player", (name, signer))
-    ref = _named_keys([referee], "referee", (name, signer))[0] if referee else None
-    identity = signer()
-    _one_key_per_seat(roster + ([ref] if ref else []))
-    everyone = dict(roster + ([ref] if ref else []))
-    if not everyone[name].same_key(identity.public):
-        raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
-    dealt, first = _read_layout(game, layout) if layout else (None, None)
-    from .status import parse_deadline
-
-    hours = parse_deadline(deadline) if deadline else None
-    rep = new_game(game, _parse_options(options), roster, name, identity, ref, dealt, first, hours)
-    events = Session(rep, name, identity).automatic()
-    save(out, rep.record)
-    from .seen import remember
-
-    remember(rep)
-    return rep, events
-
-
 @app.command("new")
 @_handled
 def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
@@ -268,7 +157,7 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
     """Start a game: deal, commit every hidden tile, seal the secrets, sign, write the file."""
     from .render import next_line
 
-    rep, events = create(game, out, name, player, referee, option, layout, key, force, deadline)
+    rep, events = _gameplay().create(game, out, name, player, referee, option, layout, key, force, deadline)
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     first = f"{rep.first} moves first" if rep.first else "the first player is drawn when everyone has joined"
     typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.deal_text}; {first}.")
@@ -288,7 +177,7 @@ def _viewer(rep, name: str | None, key: str | None):
 
     if not name:
         return None, None
-    session = Session(rep, name, _signer(rep, name, key))
+    session = Session(rep, name, _gameplay().signer_for(rep, name, key))
     return (DEALER if session.is_referee else name), session.knowledge()
 
 
@@ -301,7 +190,7 @@ def show(path: GameFileArg,
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
     from .render import board, pregame_text
 
-    rep, _ = _replay(path)
+    rep, _ = _gameplay().replay_file(path)
     _note_seen(rep, path)
     observer, knowledge = _viewer(rep, name, key)
     if rep.state is None:
@@ -354,7 +243,7 @@ def html_page(path: GameFileArg,
     from .files import write_atomic
     from .html import page
 
-    rep, _ = _replay(path)
+    rep, _ = _gameplay().replay_file(path)
     _note_seen(rep, path)
     observer, knowledge = _viewer(rep, name, key)
     target = out or path.with_suffix(".html")
@@ -393,7 +282,7 @@ def log(path: GameFileArg) -> None:
     """The game as readable movetext: a header, then every entry and what it caused."""
     from .render import log_text
 
-    rep, _ = _replay(path)
+    rep, _ = _gameplay().replay_file(path)
     _note_seen(rep, path)
     typer.echo(log_text(rep))
 
@@ -472,114 +361,6 @@ def export(path: GameFileArg,
 
 # ---------------------------------------------------------------- acting
 
-class Turn(NamedTuple):
-    """One run of `pbem play`: the game after it, what happened, how many entries it wrote, and the
-    moves left unplayed because another participant must act first (referee mode: a reveal)."""
-
-    rep: object
-    events: list
-    written: int
-    left: list[str]
-    session: object
-
-
-def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
-              out: Path | None = None, prompt: bool = False, referee_only: bool = False,
-              think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> Turn:
-    """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
-    written, when the next one has to wait for another participant (the referee's reveal).
-    A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
-    import random
-
-    from .bots import BOTS, bot_turn, policy_for
-    from .errors import UsageError
-    from .gamefile import save
-    from .protocol import Session
-
-    if bot and bot not in BOTS:
-        raise UsageError(f"--bot is one of {', '.join(BOTS)}")
-    from .seen import check_not_stale, remember
-
-    rep, armored = _replay(path)
-    check_not_stale(rep)
-    remember(rep)
-    if referee_only and name != rep.referee:
-        raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
-                         "(table mode): every player's program deals")
-    session = Session(rep, name, _signer(rep, name, key))
-    before = rep.seq
-    events = session.automatic()
-    moves = _split_moves(actions)
-    for text in moves:  # a typo is an error before anything is signed, even a move that would have to wait
-        _check_syntax(rep, text)
-    joined = any(e.action == "join" and e.author == name for e in rep.entries[before:])
-    while moves and not (rep.seq > before and _waiting_for_others(rep, name, joined)):
-        events += session.act(_parse_move(rep, name, moves.pop(0)))
-        events += session.automatic()
-    if not actions and bot:
-        events += bot_turn(session, policy_for(bot, think, iterations), random.Random(seed))
-    elif not actions and prompt:
-        events += _prompt_turn(session)
-    if rep.seq > before:
-        save(out or path, rep.record, armored)
-        remember(rep)
-    return Turn(rep, events, rep.seq - before, moves, session)
-
-
-def _split_moves(words: list[str]) -> list[str]:
-    """Moves as a shell passes them: `discard moon-4` arrives as two words and is one move."""
-    moves: list[str] = []
-    for word in words:
-        if moves and moves[-1].strip().lower() == "discard":
-            moves[-1] += " " + word
-        else:
-            moves.append(word)
-    return moves
-
-
-def _check_syntax(rep, text: str) -> None:
-    """NotationError unless `text` reads as a move (or, one word, as a trap's answer)."""
-    from engine.contract import NotationError
-
-    try:
-        rep.game.parse_action(text)
-    except NotationError:
-        if len(text.split()) != 1:
-            raise
-        try:
-            rep.game.parse_action("discard " + text)
-        except NotationError:
-            rep.game.parse_action(text)  # the first error, as the user typed it
-
-
-def _parse_move(rep, name: str, text: str):
-    """A move as typed. When NAME owes a trap's discard, the tile alone answers it (`moon-4`)."""
-    from engine.contract import NotationError
-
-    try:
-        return rep.game.parse_action(text)
-    except NotationError:
-        if len(text.split()) != 1 or not _owes(rep, name, "discard"):
-            raise
-        try:
-            return rep.game.parse_action("discard " + text)
-        except NotationError:
-            pass
-        raise
-
-
-def _owes(rep, name: str, *kinds: str):
-    """The first duty of one of these kinds that NAME owes now, or None."""
-    return next((d for d in rep.duties() if d.who == name and d.what in kinds), None)
-
-
-def _waiting_for_others(rep, name: str, joined: bool = False) -> bool:
-    """NAME owes nothing until someone else reveals or opens (then NAME may owe a move again), or, having
-    just joined, until the player the deal drew first has moved."""
-    duties = rep.duties()
-    return bool(duties) and all(d.who != name and (joined or d.what in ("reveal", "open")) for d in duties)
-
-
 def _prompt_turn(session) -> list:
     """Ask on the terminal for each move or choice owed, showing the board and the legal choices."""
     from engine.contract import RuleError
@@ -589,14 +370,14 @@ def _prompt_turn(session) -> list:
 
     rep = session.rep
     events: list = []
-    while _owes(rep, session.name, "move", "discard"):
+    while _gameplay().owes(rep, session.name, "move", "discard"):
         typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge())))
         typer.echo(_choices_text(rep, session))
         text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
         if not text:
             break
         try:
-            events += session.act(_parse_move(rep, session.name, text))
+            events += session.act(_gameplay().parse_move(rep, session.name, text))
             events += session.automatic()
         except (PbemError, RuleError) as exc:
             typer.echo(f"Error: {exc}", err=True)
@@ -645,7 +426,7 @@ def _still_owed(turn: Turn, path: Path, name: str) -> str | None:
         who = " and ".join(f"the referee {h}" if h == rep.referee else h for h in holders)
         return (f"Not played yet: {' '.join(turn.left)}: {who} must act first ({what}: {detail}). Send them "
                 f"{path}, then run pbem play again.")
-    owed = _owes(rep, name, "move", "discard")
+    owed = _gameplay().owes(rep, name, "move", "discard")
     if owed is None:
         return None
     example = rep.game.format_action(rep.game.legal_actions(rep.state, name, turn.session.knowledge())[0])
@@ -678,8 +459,8 @@ def play(path: GameFileArg, name: AsName,
     from .errors import UsageError
 
     interactive = sys.stdin.isatty()
-    turn = take_turn(path, name, actions or [], key, bot, out, prompt=interactive, think=think, seed=seed,
-                     iterations=iterations)
+    turn = _gameplay().take_turn(path, name, actions or [], key, bot, out, ask=_prompt_turn if interactive else None,
+                           think=think, seed=seed, iterations=iterations)
     dest = out or path
     owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name)
     if owed and not turn.written:
@@ -700,7 +481,7 @@ def play(path: GameFileArg, name: AsName,
 def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
             out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
     """The referee's duties in referee mode: every reveal owed, and openings for tie-breaks and the audit."""
-    turn = take_turn(path, name, [], key, out=out, referee_only=True)
+    turn = _gameplay().take_turn(path, name, [], key, out=out, referee_only=True)
     if not turn.written:
         typer.echo("Nothing written: the referee owes nothing now.")
     _report(turn, out or path)
@@ -802,7 +583,7 @@ def mail_command(
                                                    "(465) or none (localhost only).")] = "starttls",
         games: GamesOption = None) -> None:
     """Mail the entries the other parties lack: To who owes next, Cc the rest, one thread per game."""
-    rep, _ = _replay(path)
+    rep, _ = _gameplay().replay_file(path)
     _mail_turn(rep, name, out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
 
 
@@ -900,7 +681,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
     for person in names + (["ref"] if referee_mode else []):
         create_key(person, None)
     game = base / "game.json"
-    rep, _ = create("sarcophagus", game, "ref" if referee_mode else names[0], names,
+    rep, _ = _gameplay().create("sarcophagus", game, "ref" if referee_mode else names[0], names,
                     "ref" if referee_mode else None, [], None, None, force=True)
     if not quiet:
         typer.echo(f"Demo: {', '.join(names)} play Sarcophagus{' with a referee bot' if referee_mode else ''}"
@@ -912,7 +693,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
         who = rep.duties()[0].who
         if who == DEALER:
             who = rep.dealer_signer or names[0]
-        rep, events = take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
+        rep, events = _gameplay().take_turn(game, who, [], bot=bot, think=think, iterations=iterations,
                                 seed=None if seed is None else seed + turns)[:2]
         turns += 1
         if not quiet and rep.state is not None:
@@ -925,7 +706,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
                 typer.echo("\n" + board(rep, shown) + "\n")
     if not quiet:
         typer.echo("\n" + board(rep, rep.game.view(rep.state, None)) + "\n")
-    verified, _ = _replay(game)
+    verified, _ = _gameplay().replay_file(game)
     typer.echo(f"Finished after {rep.seq} signed entries ({turns} runs of 'pbem play'): {result_text(verified)}")
     typer.echo(f"Verified: every signature, every rule, the end audit. Files: {base}")
     typer.echo(f"Look at it:  pbem html {game}   |   pbem log {game}   |   pbem verify {game}")
