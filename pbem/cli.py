@@ -679,10 +679,11 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
     os.environ["PBEM_HOME"] = str(base / "home")
     names = ["ann", "ben", "cat", "dan"][:players]
     for person in names + (["ref"] if referee_mode else []):
-        create_key(person, None)
+        if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
+            create_key(person, None)
     game = base / "game.json"
     rep, _ = _gameplay().create("sarcophagus", game, "ref" if referee_mode else names[0], names,
-                    "ref" if referee_mode else None, [], None, None, force=True)
+                                "ref" if referee_mode else None, [], None, None, force=True)
     if not quiet:
         typer.echo(f"Demo: {', '.join(names)} play Sarcophagus{' with a referee bot' if referee_mode else ''}"
                    f" in {game}")

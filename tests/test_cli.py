@@ -324,3 +324,11 @@ def test_a_joiner_drawn_second_has_his_join_written_and_his_moves_left(home):
     assert lines[-3:] == ["Wrote g.json (entries 1-3).", "Next: ann (move: place a coin on 1a (forced))",
                           "Not played yet: 3 2@2a: ann must act first (move: place a coin on 1a (forced)). Send them "
                           "g.json, then run pbem play again."]
+
+
+def test_a_second_demo_in_the_same_folder_reuses_its_keys(home):
+    keys = {"PBEM_HOME": str(home / "demo" / "home")}  # what a first demo in this folder left
+    assert runner.invoke(app, ["key", "new", "ann", "--no-passphrase"], env=keys).exit_code == 0
+    result = pbem("demo", "--dir", home / "demo", "--players", "2", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Finished after ")
