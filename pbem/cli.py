@@ -85,17 +85,40 @@ def _new_passphrase(name: str) -> bytes:
     return text.encode()
 
 
+EmailOption = Annotated[str | None, typer.Option("--email", help="Your mail address, put in the address "
+                                                                       "book for pbem mail (pbem contact).")]
+
+
+def _check_email(email: str | None) -> None:
+    """A bad address is refused before any key is written."""
+    if email is not None:
+        from .contacts import check_address
+
+        check_address(email)
+
+
+def _add_contact(name: str, email: str | None) -> None:
+    if email is not None:
+        from .contacts import add
+
+        add(name, email)
+        typer.echo(f"{name} <{email.strip()}> is in the address book.")
+
+
 @key_app.command("new")
 @_handled
 def key_new(name: Annotated[str, typer.Argument(help="Your name, as the other players will see it.")],
             no_passphrase: Annotated[bool, typer.Option("--no-passphrase", help="Leave the key unprotected "
-                                                        "(for bots and CI).")] = False) -> None:
+                                                        "(for bots and CI).")] = False,
+            email: EmailOption = None) -> None:
     """Create a key pair in the key directory; prints the public key line to send to the others."""
     from .keys import create_key
 
+    _check_email(email)
     passphrase = None if no_passphrase else _new_passphrase(name)
     path, identity = create_key(name, passphrase)
     typer.echo(f"Created key {name} at {path}" + ("" if passphrase else " (no passphrase)"))
+    _add_contact(name, email)
     typer.echo("Your public key (send this line to the other players):")
     typer.echo(identity.public.line())
 
@@ -104,13 +127,15 @@ def key_new(name: Annotated[str, typer.Argument(help="Your name, as the other pl
 @_handled
 def key_add(name: Annotated[str, typer.Argument(help="Your name in games.")],
             source: Annotated[Path, typer.Option("--from", help="Your private key file, e.g. ~/.ssh/id_ed25519.")],
-            ) -> None:
+            email: EmailOption = None) -> None:
     """Use a key you already have under NAME, so that --as NAME finds it without --key (it is linked,
     not copied)."""
     from .keys import add_key
 
+    _check_email(email)
     path, line = add_key(name, source)
     typer.echo(f"Added key {name}: {path} -> {path.resolve()}")
+    _add_contact(name, email)
     typer.echo("Your public key (send this line to the other players):")
     typer.echo(line)
 

@@ -249,3 +249,20 @@ def test_show_and_status_name_who_is_late(tmp_path, monkeypatch):
     status = runner.invoke(app, ["status"])
     assert status.exit_code == 1  # this home holds both keys: "I" owe
     assert status.output.endswith("you (ben) to join for 2 h LATE  (deadline 1 h)\n")
+
+
+def test_a_key_made_or_added_with_an_email_is_in_the_address_book(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    made = runner.invoke(app, ["key", "new", "ann", "--no-passphrase", "--email", "ann@example.org"])
+    assert made.exit_code == 0 and made.output.splitlines()[1] == "ann <ann@example.org> is in the address book."
+    bad = runner.invoke(app, ["key", "new", "ben", "--no-passphrase", "--email", "ben at home"])
+    assert (bad.exit_code, bad.output) == (1, "Error: 'ben at home' is not a mail address (write it as "
+                                              "name@example.org)\n")
+    assert not (tmp_path / "home" / "keys" / "ben").exists()  # nothing written
+    own = tmp_path / "id_ed25519"
+    own.write_bytes((tmp_path / "home" / "keys" / "ann").read_bytes())
+    own.chmod(0o600)
+    added = runner.invoke(app, ["key", "add", "bob", "--from", str(own), "--email", "bob@example.org"])
+    assert added.exit_code == 0, added.output
+    assert runner.invoke(app, ["contact", "list"]).output == ("ann              ann@example.org\n"
+                                                               "bob              bob@example.org\n")
