@@ -92,16 +92,14 @@ class Since:
 def replay_noting(record: GameFile):
     """Verify a record (as `verify` does), noting when each current duty began: (replay, Since)."""
     from .protocol import apply_entry, start
-    from .verify import verify
+    from .verify import audited
 
     rep = start(record.genesis)
     since = Since(rep)
     for entry in record.entries:
         apply_entry(rep, entry)
         since.step(rep)
-    if rep.outcome() is not None:
-        rep = verify(record)  # the end audit too
-    return rep, since
+    return audited(rep), since
 
 
 def summary(rep, since: Since, path: str = "") -> Game:
@@ -111,7 +109,7 @@ def summary(rep, since: Since, path: str = "") -> Game:
     g = rep.genesis
     times = [g.time] + [e.time for e in rep.entries]
     people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
-    over = rep.outcome() is not None
+    over = rep.over
     return Game(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
                 keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
                 result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,

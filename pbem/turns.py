@@ -21,7 +21,7 @@ from .canonical import canonical, parse_strict
 from .errors import Divergence, PbemError, RecordError, WrongGame
 from .protocol import Replay, apply_entry
 from .record import Entry, GameFile, Hex64
-from .verify import compare, verify
+from .verify import audited, compare, verify
 
 LABEL = "TURN"
 FORMAT = "pbem-turn/1"
@@ -122,6 +122,4 @@ def _extended(rep: Replay, entries: list[Entry], on_entry: Callable[[Replay], No
         apply_entry(grown, entry)
         if on_entry:
             on_entry(grown)
-    if grown.outcome() is not None:
-        return verify(grown.record)  # the end audit, once the game is over
-    return grown
+    return audited(grown)  # the end audit, once the game is over

@@ -13,14 +13,18 @@ from .record import GameFile, payload
 
 def verify(record: GameFile) -> Replay:
     """Signatures, chain, sequence, duties, legality, openings; for a finished game, the audit."""
-    rep = replay(record)
+    return audited(replay(record))
+
+
+def audited(rep: Replay) -> Replay:
+    """A replayed game, with the end audit if it is finished: every hidden tile and every coin it
+    committed to was opened. (A game ended by a verdict has its proof in the verdict instead.)"""
     if rep.outcome() is not None:
         _audit(rep)
     return rep
 
 
 def _audit(rep: Replay) -> None:
-    """A finished game must have opened every hidden tile and every coin it committed to."""
     state = rep.state
     unopened = [f"#{slot}" for slot, value in enumerate(state.slot_value) if value is None]
     if unopened:
@@ -54,4 +58,4 @@ def compare(first: GameFile, second: GameFile) -> str | None:
     return None
 
 
-__all__ = ["compare", "verify"]
+__all__ = ["audited", "compare", "verify"]
