@@ -179,7 +179,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
         deadline: Annotated[str | None, typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
                                                         "'pbem status' and 'show' name who is late.")] = None,
         ) -> None:
-    """Start a game: deal, commit every hidden tile, seal the secrets, sign, write the file."""
+    """Start a game: write the signed invitation (players, keys, options, the dealer's commitment to the
+    deal). Each other participant joins with their first pbem play; the deal comes from everyone."""
     from .render import next_line
 
     rep, events = _gameplay().create(game, out, name, player, referee, option, layout, key, force, deadline)
@@ -479,7 +480,8 @@ def play(path: GameFileArg, name: AsName,
          send: Annotated[bool, typer.Option("--send", help="Then send the turn by SMTP ($PBEM_SMTP, "
                                             "$PBEM_SMTP_USER, $PBEM_SMTP_SECURITY).")] = False,
          ) -> None:
-    """Do what NAME owes now: the given moves (or a prompt), plus openings and table-mode reveals.
+    """Do what NAME owes now: their join, the given moves (or a prompt), plus openings and table-mode deals
+    and reveals.
     Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
     from .errors import UsageError
 
@@ -505,7 +507,8 @@ def play(path: GameFileArg, name: AsName,
 @_handled
 def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
             out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
-    """The referee's duties in referee mode: every reveal owed, and openings for tie-breaks and the audit."""
+    """The referee's duties in referee mode: its join, the deal, every reveal owed, openings for tie-breaks
+    and the audit, and a verdict on any coin its player did not hold."""
     turn = _gameplay().take_turn(path, name, [], key, out=out, referee_only=True)
     if not turn.written:
         typer.echo("Nothing written: the referee owes nothing now.")
