@@ -173,7 +173,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
                                                   "key line, a .pub file or a key name. Repeat per player.")],
         referee: Annotated[str | None, typer.Option(help="NAME=PUBKEY of a referee: referee mode.")] = None,
         option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],  # noqa: B006 (typer copies it)
-        layout: Annotated[Path | None, typer.Option(help="A fixed deal (JSON), for tests and tutorials.")] = None,
+        layout: Annotated[Path | None, typer.Option(help="A fixed deal (JSON), for tests, tutorials and duplicate "
+                                                    "tournaments; the record says the deal was chosen by you.")] = None,
         key: KeyOption = None,
         force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False,
         deadline: Annotated[str | None, typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
