@@ -455,17 +455,26 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list:
     return _check_seed(rep, entry, seq, proving=True)
 
 
+def seeded_deal(rep: Replay, seed: str) -> tuple[Layout, str, dict[str, str]]:
+    """What a joint deal's seed gives: the layout, the first player, and the commitment to every tile
+    that the `deal` entry must post."""
+    layout, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
+    tiles = layout_tiles(layout)
+    return layout, first, {k: commit(rep.genesis.nonce, DEALER, k, tiles[k], tile_salt(seed, k)) for k in TILE_KEYS}
+
+
+def _posted_as_seeded(rep: Replay, seed: str) -> bool:
+    _, first, commitments = seeded_deal(rep, seed)
+    return first == rep.first and commitments == rep.tile_commitments
+
+
 def _check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list:
     """The opened seed against its commitment; the posted deal against the deal the seed gives. A deal
     that differs convicts whoever posted it; a verdict that finds no difference is refused."""
     g, author, seed = rep.genesis, entry.author, entry.openings[SEED]
     if commit(g.nonce, DEALER, SEED, seed, "") != rep.seed_commitment:
         raise BadOpening("the opened seed does not match the dealer's commitment", seq, author)
-    layout, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
-    tiles = layout_tiles(layout)
-    honest = first == rep.first and all(commit(g.nonce, DEALER, key, tiles[key], tile_salt(seed, key))
-                                        == rep.tile_commitments[key] for key in TILE_KEYS)
-    if honest:
+    if _posted_as_seeded(rep, seed):
         if proving:
             raise IllegalMove("verdict deal: the posted deal is exactly what the seed gives", seq, author)
         return []
@@ -496,6 +505,7 @@ class Session:
         self.rep, self.name, self.identity = rep, name, identity
         self._values: dict[int, tuple[int, str]] = {}
         self._secret: dict | None = None
+        self._deal_checked = False
 
     @property
     def is_referee(self) -> bool:
@@ -578,8 +588,7 @@ class Session:
         if rep.genesis.deal == "chosen":
             return layout_from_tiles(secret["layout"]), secret["salts"], None
         seed = secret["seed"]
-        layout, _ = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
-        return layout, {key: tile_salt(seed, key) for key in TILE_KEYS}, seed
+        return seeded_deal(rep, seed)[0], {key: tile_salt(seed, key) for key in TILE_KEYS}, seed
 
     # -- acts
 
@@ -653,12 +662,8 @@ class Session:
     def deal(self) -> list:
         """Post the joint deal: a commitment to every hidden tile and the first player, from the seed and
         every contribution."""
-        layout, salts, seed = self.layout()
-        rep, g = self.rep, self.rep.genesis
-        _, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
-        tiles = layout_tiles(layout)
-        return self._sign_act(Deal(first), commitments={k: commit(g.nonce, DEALER, k, tiles[k], salts[k])
-                                                        for k in TILE_KEYS})
+        _, first, commitments = seeded_deal(self.rep, self.dealer_secret()["seed"])
+        return self._sign_act(Deal(first), commitments=commitments)
 
     def automatic(self) -> list:
         """Fulfil every duty this participant can without a decision (joins, the deal, reveals they may
@@ -680,13 +685,11 @@ class Session:
         rep = self.rep
         if rep.verdict or rep.state is None:
             return None
-        if rep.seed_commitment and self.can_deal() and rep.dealt_by != self.name:
-            layout, salts, seed = self.layout()
-            _, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
-            tiles = layout_tiles(layout)
-            if first != rep.first or any(commit(rep.genesis.nonce, DEALER, k, tiles[k], salts[k])
-                                         != rep.tile_commitments[k] for k in TILE_KEYS):
+        if rep.seed_commitment and self.can_deal() and rep.dealt_by != self.name and not self._deal_checked:
+            seed = self.dealer_secret()["seed"]
+            if not _posted_as_seeded(rep, seed):
                 return ConvictDeal(), {"openings": {SEED: seed}}
+            self._deal_checked = True  # the posted deal never changes: checked once per run
         if self.is_referee:
             for slot in sorted(rep.coins):
                 if rep.state.slot_value[slot] is None:
