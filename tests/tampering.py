@@ -16,7 +16,7 @@ from pathlib import Path
 from collections.abc import Callable, Iterator
 
 from pbem.errors import PbemError
-from pbem.record import from_json
+from pbem.record import GameFile, from_json
 from pbem.verify import verify
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -132,17 +132,25 @@ class Tally:
     crashes: list = field(default_factory=list)
 
 
-def judge(original_bytes: bytes, mutated: bytes, kind: str, tally: Tally) -> None:
+def _accepted(mutated: bytes, kind: str, tally: Tally) -> GameFile | None:
+    """The copy as `verify` accepted it; None after counting a rejection (by error class) or a crash."""
     tally.tried += 1
-    reference = from_json(original_bytes)
     try:
         record = from_json(mutated)
         verify(record)
     except PbemError as exc:
         tally.rejected[type(exc).__name__] += 1
-        return
+        return None
     except Exception as exc:  # noqa: BLE001 - exactly what this harness looks for
         tally.crashes.append((kind, repr(exc)))
+        return None
+    return record
+
+
+def judge(original_bytes: bytes, mutated: bytes, kind: str, tally: Tally) -> None:
+    reference = from_json(original_bytes)
+    record = _accepted(mutated, kind, tally)
+    if record is None:
         return
     if record == reference:
         tally.equivalent += 1
@@ -300,15 +308,8 @@ def judge_resigned(original_bytes: bytes, mutated: bytes, kind: str, tally: Tall
     """Rejected, or accepted only if every entry states what a genuine entry of the original states
     (apart from seq, prev and signature), each at most once: the same signed statements, at most in
     another order the rules allow (a referee's two audit openings). A statement of its own is a defect."""
-    tally.tried += 1
     reference = json.loads(original_bytes)
-    try:
-        verify(from_json(mutated))
-    except PbemError as exc:
-        tally.rejected[type(exc).__name__] += 1
-        return
-    except Exception as exc:  # noqa: BLE001 - exactly what this harness looks for
-        tally.crashes.append((kind, repr(exc)))
+    if _accepted(mutated, kind, tally) is None:
         return
 
     def statements(entries) -> Counter:
