@@ -3,13 +3,12 @@
 from typing import TYPE_CHECKING
 
 from .contract import AnyGame, UnknownGame
+from .path_of_pharaohs import GAME as _PATH_OF_PHARAOHS
 from .sarcophagus import GAME as _SARCOPHAGUS
 
-GAMES: dict[str, AnyGame] = {
-    _SARCOPHAGUS.name: _SARCOPHAGUS,
-}
+GAMES: dict[str, AnyGame] = {game.name: game for game in (_SARCOPHAGUS, _PATH_OF_PHARAOHS)}
 
-if TYPE_CHECKING:  # mypy holds each game to the contract with its own types (the second before pbem/ hosts it)
+if TYPE_CHECKING:  # mypy holds each game to the contract with its own types
     from collections.abc import Mapping
 
     from . import path_of_pharaohs, sarcophagus

@@ -7,20 +7,64 @@ others' secrets. Chance is a duty of the dealer, like OpenSpiel's chance player.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 DEALER = "dealer"
 """The actor who holds what nobody else may see: face-down tiles, the deck order."""
 
 DUTY_KINDS = ("move", "discard", "open", "reveal", "deal", "shuffle", "steal")
-"""What a duty asks for, by what the trust layer must do about hidden information:
+"""What a duty asks for. The trust layer does not read the kind to handle hidden information (each
+action's `Secrets` says that); it reads it to know who may sign: a player's "move" and "discard" are
+their own; the referee, which can open every secret a player commits, may sign an "open" for them;
+"reveal", "deal", "shuffle" and "steal" are the DEALER's:
 - "move", "discard": a player's own choice, public once made (a hidden item it plays is opened with it);
 - "open": a player (or the dealer, who holds every opening) opens values committed earlier;
 - "reveal": the dealer turns a hidden item face up for all (a face-down tile, the deck's top card);
 - "deal": the dealer deals hidden items privately to one player (cards into a hand);
 - "shuffle": the dealer puts public items into a fresh secret order (a discard pile becoming the deck);
 - "steal": the dealer moves hidden items from one player to another, chosen by fair randomness."""
+
+Value = int | str
+"""A hidden item's value as the record writes it: a coin's number, a tile's or a card's name."""
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """What the dealer hides at the start, from the game's own deal rules driven by the trust layer's
+    fair randomness: `named` items lie face down in their own places (Sarcophagus's tiles, keyed by
+    place); `stock` is a deck, drawn from its first item on; `first` moves first."""
+
+    named: Mapping[str, Value]
+    stock: Sequence[Value]
+    first: str
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What one action does with hidden items: the whole of what the trust layer must commit, seal,
+    open and check for it. Keys are the game's names for items (`#3` a coin or a card in hand, `3b` a
+    tile place); the dealer's stock items are drawn from the top and named by the draw.
+
+    - `commits`: (key, value) secrets the actor chooses now (a coin), committed and sealed to the
+      actor (and a referee); the value is None in the public form of the action.
+    - `draws`: (key, player) the next stock items, dealt privately to a player under a new key.
+    - `shows`: the values of the next stock items, turned face up for all (a base card).
+    - `opens`: (key, value) items made public (a tile turned up, a coin opened, a card played).
+    - `gives`: (key, player) items already dealt, passed privately to another player (a theft).
+    - `restock`: the values of a fresh stock the dealer shuffles now (the discard pile as a new deck).
+    - `chance`: the action is chance's pick among `legal_actions(state, DEALER)`: the trust layer
+      chooses it by randomness no player controls, and the record proves it."""
+
+    commits: tuple[tuple[str, Value | None], ...] = ()
+    draws: tuple[tuple[str, str], ...] = ()
+    shows: tuple[Value, ...] = ()
+    opens: tuple[tuple[str, Value], ...] = ()
+    gives: tuple[tuple[str, str], ...] = ()
+    restock: tuple[Value, ...] = ()
+    chance: bool = False
 
 
 def winners_text(winners: Sequence[str]) -> str:
@@ -93,8 +137,12 @@ class Outcome(Protocol):
 OptionsT = TypeVar("OptionsT")
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
-KnowledgeT = TypeVar("KnowledgeT", contravariant=True)
-"""What an actor privately knows (a player's hidden values, the dealer's deck): only ever given."""
+KnowledgeT = TypeVar("KnowledgeT")
+"""What an actor privately knows (a player's hidden values, the dealer's deck)."""
+
+
+Policy = Callable[[Any, str, list[Any], random.Random, Any], Any]
+"""A computer player's choice: (state, actor, legal actions, rng, the actor's own knowledge) -> action."""
 
 
 class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
@@ -119,6 +167,37 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
     def outcome(self, state: StateT) -> Outcome | None: ...
     def parse_action(self, text: str) -> ActionT: ...
     def format_action(self, action: ActionT) -> str: ...
+
+    # -- computer players
+
+    bots: tuple[str, ...]
+    """The names of its computer players, the default first."""
+
+    def policy(self, bot: str, think: float | None = 1.0, iterations: int | None = None) -> Policy:
+        """A computer player by name: it chooses among the legal actions with the actor's own knowledge
+        only; a searching one thinks `think` seconds a move, or `iterations`."""
+        ...
+
+    # -- hidden information: what the trust layer (pbem/) needs to host the game without knowing it
+
+    def deal(self, options: OptionsT, players: Sequence[str], rng: random.Random) -> Dealt:
+        """The hidden deal and the first player, by the game's own setup rules from `rng` alone."""
+        ...
+    def actor(self, state: StateT, action: ActionT) -> str:
+        """Who the rules say performs `action` now: a player, DEALER, or "" if nobody may."""
+        ...
+    def secrets(self, state: StateT, actor: str, action: ActionT) -> Secrets:
+        """What `action` (checked, or its public form from the record) does with hidden items."""
+        ...
+    def knowledge(self, state: StateT, actor: str, known: Mapping[str, Value],
+                  stock: Sequence[Value]) -> KnowledgeT:
+        """The actor's private knowledge in the game's own form, from the items it can open (`known`,
+        by key) and, for DEALER, the values left in the stock, top first."""
+        ...
+    def audit_problem(self, state: StateT, opened: Sequence[tuple[str, Value]]) -> tuple[str, str] | None:
+        """Whether the true values of secrets players committed (`commits`) prove that one chose a value
+        they did not hold: (that player, why), or None. What a verdict against a false secret rests on."""
+        ...
 
 
 AnyGame = Game[Any, Any, Any, Any]

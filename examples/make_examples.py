@@ -18,21 +18,25 @@ def main() -> None:
     from pbem import gameplay
     from pbem.keys import create_key, key_dir
 
-    names = ["ann", "ben", "cat", "ref"]
+    names = ["ann", "ben", "cat", "dan", "ref"]
     KEYS.mkdir(exist_ok=True)
     for name in names:
         create_key(name, None)
         for suffix in ("", ".pub"):
             (KEYS / f"{name}{suffix}").write_bytes((key_dir() / f"{name}{suffix}").read_bytes())
-    games = [("table-3-players.json", ["ann", "ben", "cat"], None), ("referee-2-players.json", ["ann", "ben"], "ref")]
-    for filename, players, referee in games:
+    four = ["ann", "ben", "cat", "dan"]
+    games = [("sarcophagus", "table-3-players.json", ["ann", "ben", "cat"], None),
+             ("sarcophagus", "referee-2-players.json", ["ann", "ben"], "ref"),
+             ("path-of-pharaohs", "pharaohs-table-4-players.json", four, None),
+             ("path-of-pharaohs", "pharaohs-referee-4-players.json", four, "ref")]
+    for game, filename, players, referee in games:
         path = HERE / filename
-        rep, _ = gameplay.create("sarcophagus", path, referee or players[0], players, referee, [], None, None, force=True)
+        rep, _ = gameplay.create(game, path, referee or players[0], players, referee, [], None, None, force=True)
         random.seed(filename)
         while rep.duties():
             duty = rep.duties()[0]
             who = duty.who if duty.who != "dealer" else (referee or players[0])
-            rep, _, _ = gameplay.take_turn(path, who, [], bot="greedy")
+            rep = gameplay.take_turn(path, who, [], bot="greedy").rep
         print(f"{filename}: {rep.seq} entries")
 
 

@@ -1,21 +1,27 @@
 """The trust layer's own acts, around any game's moves: joining, dealing, and verdicts.
 
     join                        a participant accepts the game and adds randomness to the deal
-    deal first=bob              the dealer commits to every hidden tile of the joint deal
-    verdict open #3=5 #9=5      openings that prove their owner placed a coin they did not hold
-    verdict deal                the dealer's opened seed proves the posted deal false
-    verdict unopenable #7       the referee's word: coin #7's sealed value does not open for it
+    deal first=bob              the dealer commits to every hidden item of the joint deal
+    audit                       the dealer opens its seed at the end: the deal and all it gave are checked
+    verdict open #3=5 #9=5      openings that prove their owner committed a value they did not hold
+    verdict deal                the dealer's opened seed proves something it posted false
+    verdict unopenable #7       the referee's word: #7's sealed value does not open for it
 
 A verdict ends the game against the participant it convicts; every verifier re-checks it from the
 record alone (except `unopenable`, which is the referee's word and says so)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from engine.contract import Value
 
 from .errors import UsageError
 
-ACT_WORDS = ("join", "deal", "verdict")
+ACT_WORDS = ("join", "deal", "audit", "verdict")
+_KEY = re.compile(r"^[#a-z0-9][a-z0-9._-]{0,23}$")
+_VALUE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
 @dataclass(frozen=True)
@@ -29,10 +35,15 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class ConvictCoins:
-    """Open coins to prove a false placement."""
+class Audit:
+    pass
 
-    values: tuple[tuple[int, int], ...]
+
+@dataclass(frozen=True)
+class ConvictSecrets:
+    """Open a player's committed secrets to prove a false choice."""
+
+    values: tuple[tuple[str, Value], ...]
 
 
 @dataclass(frozen=True)
@@ -42,15 +53,19 @@ class ConvictDeal:
 
 @dataclass(frozen=True)
 class Unopenable:
-    slot: int
+    key: str
 
 
-Act = Join | Deal | ConvictCoins | ConvictDeal | Unopenable
+Act = Join | Deal | Audit | ConvictSecrets | ConvictDeal | Unopenable
 
 
 def is_act(text: str) -> bool:
+    """Whether the text is in the trust layer's grammar, whatever a game's notation says: a game's
+    actions must not read as these (Path of Pharaohs's `deal ann #3 #4` does not: it has no `first=`)."""
     words = text.split()
-    return bool(words) and words[0] in ACT_WORDS
+    if not words or words[0] not in ACT_WORDS:
+        return False
+    return words[0] != "deal" or (len(words) == 2 and words[1].startswith("first="))
 
 
 def parse_act(text: str) -> Act:
@@ -61,19 +76,21 @@ def parse_act(text: str) -> Act:
             return Join()
         case ["deal", first] if first.startswith("first=") and len(first) > 6:
             return Deal(first[6:])
+        case ["audit"]:
+            return Audit()
         case ["verdict", "deal"]:
             return ConvictDeal()
-        case ["verdict", "unopenable", slot] if slot[:1] == "#" and slot[1:].isdigit() and len(slot) < 6:
-            return Unopenable(int(slot[1:]))
+        case ["verdict", "unopenable", key] if _KEY.match(key):
+            return Unopenable(key)
         case ["verdict", "open", *pairs] if pairs:
-            values = []
+            values: list[tuple[str, Value]] = []
             for pair in pairs:
-                slot, eq, value = pair.partition("=")
-                if not (eq and slot[:1] == "#" and slot[1:].isdigit() and len(slot) < 6 and value in tuple("012345")):
-                    raise UsageError(f"{text!r}: write each opened coin as #slot=value")
-                values.append((int(slot[1:]), int(value)))
-            return ConvictCoins(tuple(values))
-    raise UsageError(f"{text!r} is not a join, deal or verdict")
+                key, eq, value = pair.partition("=")
+                if not (eq and _KEY.match(key) and _VALUE.match(value)):
+                    raise UsageError(f"{text!r}: write each opened secret as key=value, e.g. #3=5")
+                values.append((key, int(value) if value.isdigit() and len(value) < 10 else value))
+            return ConvictSecrets(tuple(values))
+    raise UsageError(f"{text!r} is not a join, deal, audit or verdict")
 
 
 def format_act(act: Act) -> str:
@@ -81,11 +98,13 @@ def format_act(act: Act) -> str:
         return "join"
     if isinstance(act, Deal):
         return f"deal first={act.first}"
+    if isinstance(act, Audit):
+        return "audit"
     if isinstance(act, ConvictDeal):
         return "verdict deal"
     if isinstance(act, Unopenable):
-        return f"verdict unopenable #{act.slot}"
-    return "verdict open " + " ".join(f"#{slot}={value}" for slot, value in act.values)
+        return f"verdict unopenable {act.key}"
+    return "verdict open " + " ".join(f"{key}={value}" for key, value in act.values)
 
 
 # ---------------------------------------------------------------- what they cause
@@ -104,7 +123,15 @@ class Dealt:
     first: str
 
     def __str__(self) -> str:
-        return f"the tiles are dealt (shuffled from the dealer's seed and every join); {self.first} moves first"
+        return f"the hidden items are dealt (shuffled from the dealer's seed and every join); {self.first} moves first"
+
+
+@dataclass(frozen=True)
+class Audited:
+    by: str
+
+    def __str__(self) -> str:
+        return "the dealer's seed is opened: the deal and all it gave check out"
 
 
 @dataclass(frozen=True)

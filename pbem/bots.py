@@ -4,27 +4,25 @@ from __future__ import annotations
 
 import random
 
-from engine.sarcophagus.driver import Policy, greedy_policy, random_policy
-from engine.sarcophagus.search import SearchPolicy
+from engine.contract import AnyGame, Policy
 
+from .errors import UsageError
 from .protocol import Session
 
-BOTS = ("greedy", "random", "mcts")
-"""greedy and random look only at the legal moves; mcts searches (engine/sarcophagus/search.py)."""
 
-
-def policy_for(bot: str, think: float = 1.0, iterations: int | None = None) -> Policy:
-    """The policy of a bot by name; `think` (seconds a move) or `iterations` bound the search."""
-    if bot == "mcts":
-        return SearchPolicy(None if iterations else think, iterations)
-    return {"greedy": greedy_policy, "random": random_policy}[bot]
+def policy_for(game: AnyGame, bot: str, think: float = 1.0, iterations: int | None = None) -> Policy:
+    """The game's computer player by name (engine.contract.Game.policy); `think` (seconds a move) or
+    `iterations` bound a search."""
+    if bot not in game.bots:
+        raise UsageError(f"--bot for {game.title} is one of {', '.join(game.bots)}")
+    return game.policy(bot, think, iterations)
 
 
 def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Random | None = None) -> list:
     """Do everything this participant owes now: automatic duties, and choices by the policy."""
     rng = rng or random.Random()
-    choose = policy_for(policy) if isinstance(policy, str) else policy
     rep = session.rep
+    choose = policy_for(rep.game, policy) if isinstance(policy, str) else policy
     events = session.automatic()
     while True:
         owed = [d for d in rep.duties() if d.who == session.name and d.what in ("move", "discard")]

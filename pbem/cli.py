@@ -683,7 +683,10 @@ def status_command(
 
 @app.command("demo")
 @_handled
-def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many computer players.")] = 3,
+def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many computer players (as many as the game "
+                                                                  "takes: Sarcophagus 2-4, Path of Pharaohs 3-6).")] = 3,
+         game_name: Annotated[str, typer.Option("--game", help="The game to play: sarcophagus or "
+                                                               "path-of-pharaohs.")] = "sarcophagus",
          directory: Annotated[Path | None, typer.Option("--dir", help="Where to put the files "
                                                            "(default: a new temporary directory).")] = None,
          referee_mode: Annotated[bool, typer.Option("--referee", help="Add a referee bot (referee mode).")] = False,
@@ -695,26 +698,32 @@ def demo(players: Annotated[int, typer.Option(min=2, max=4, help="How many compu
 
     from engine.contract import DEALER
 
-    from .bots import BOTS
+    from engine import find_game
+    from engine.contract import UnknownGame
+
+    from .bots import policy_for
     from .errors import UsageError
     from .games import presentation
     from .keys import create_key
     from .render import board, result_text
 
-    if bot not in BOTS:
-        raise UsageError(f"--bot is one of {', '.join(BOTS)}")
+    try:
+        chosen = find_game(game_name)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
     base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     base.mkdir(parents=True, exist_ok=True)
     os.environ["PBEM_HOME"] = str(base / "home")
-    names = ["ann", "ben", "cat", "dan"][:players]
+    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
     for person in names + (["ref"] if referee_mode else []):
         if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
             create_key(person, None)
     game = base / "game.json"
-    rep, _ = _gameplay().create("sarcophagus", game, "ref" if referee_mode else names[0], names,
+    rep, _ = _gameplay().create(chosen.name, game, "ref" if referee_mode else names[0], names,
                                 "ref" if referee_mode else None, [], None, None, force=True)
     if not quiet:
-        typer.echo(f"Demo: {', '.join(names)} play Sarcophagus{' with a referee bot' if referee_mode else ''}"
+        typer.echo(f"Demo: {', '.join(names)} play {chosen.title}{' with a referee bot' if referee_mode else ''}"
                    f" in {game}")
     drawing = presentation(rep.genesis.game)
     moments = [1 / 3, 2 / 3]  # how far into the game to show the board

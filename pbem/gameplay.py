@@ -152,15 +152,13 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
     written, when the next one has to wait for another participant (the referee's reveal).
     A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
-    from .bots import BOTS, bot_turn, policy_for
+    from .bots import bot_turn, policy_for
     from .errors import UsageError
     from .gamefile import save
-
-    if bot and bot not in BOTS:
-        raise UsageError(f"--bot is one of {', '.join(BOTS)}")
     from .seen import check_not_stale, remember
 
     rep, armored = replay_file(path)
+    policy = policy_for(rep.game, bot, think, iterations) if bot else None
     check_not_stale(rep)
     remember(rep)
     if referee_only and name != rep.referee:
@@ -176,8 +174,8 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     while moves and not (rep.seq > before and waiting_for_others(rep, name, joined)):
         events += session.act(parse_move(rep, name, moves.pop(0)))
         events += session.automatic()
-    if not actions and bot:
-        events += bot_turn(session, policy_for(bot, think, iterations), random.Random(seed))
+    if not actions and policy:
+        events += bot_turn(session, policy, random.Random(seed))
     elif not actions and ask:
         events += ask(session)
     if rep.seq > before:

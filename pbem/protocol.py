@@ -16,18 +16,19 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 from engine import find_game
-from engine.contract import DEALER, AnyGame, Duty, IllegalAction, InvalidSetup, NotationError, NotYourDuty, UnknownGame
-from engine.sarcophagus.actions import Open, Place, Reveal
-from engine.sarcophagus.driver import Layout
-from engine.sarcophagus.rules import audit_problem, legal_actions, opening
+from engine.contract import (DEALER, AnyGame, Dealt, Duty, IllegalAction, InvalidSetup, NotationError, NotYourDuty,
+                             Secrets, UnknownGame, Value)
 
 from . import crypto
-from .acts import (Act, ConvictCoins, ConvictDeal, Deal, Dealt, Join, Joined, Unopenable, Verdict, format_act,
-                   is_act, parse_act)
+from .acts import (Act, Audit, Audited, ConvictDeal, ConvictSecrets, Deal, Dealt as DealPosted, Join, Joined,
+                   Unopenable, Verdict, format_act, is_act, parse_act)
 from .canonical import canonical
 from .crypto import Identity, PublicKey, X25519Identity
-from .dealing import (TILE_KEYS, coin_key, coin_slot, joint_deal, layout_from_tiles, layout_tiles, tile_key, tile_salt)
+from .dealing import chance_pick, deal_random, item_salt, restocked, stock_key
 from .errors import (BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
                      NotOwed, PbemError, SealError, UnknownSigner, UsageError, WrongGame)
 from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, core_id, payload
@@ -36,7 +37,7 @@ COMMITMENT_DOMAIN = "pbem/commitment/v2"
 SEED = "seed"
 
 
-def commit(binding: str, owner: str, slot: str, value: int | str, salt: str) -> str:
+def commit(binding: str, owner: str, slot: str, value: Value, salt: str) -> str:
     """SHA-256 over a domain-separated canonical object: what it is bound to (a coin: the genesis hash;
     the dealer's tiles and seed: the genesis nonce), its owner (a coin: the owner's public key), the
     slot, the value and a salt. Nothing committed in one game means anything in another."""
@@ -64,12 +65,37 @@ def _salt() -> str:
 
 
 @dataclass
-class Coin:
-    """A placed coin as the record shows it: its owner, commitment and sealed opening."""
+class Item:
+    """A hidden item the record committed to: how to check its opening, who may read its sealed value,
+    and its value once opened. A card dealt from the stock keeps the key it was committed under."""
 
-    owner: str
     commitment: str
-    sealed: str
+    binding: str
+    """What the commitment binds: the genesis hash (a player's own secret) or the nonce (the dealer's)."""
+    owner: str
+    """Who committed it: a player's public key in hex, or DEALER."""
+    key: str
+    readers: tuple[str, ...] = ()
+    """Whom its sealed value is addressed to (the dealer reads every dealer item from its seed)."""
+    sealed: str | None = None
+    sealed_by: str = ""
+    value: Value | None = None
+
+    @property
+    def players_own(self) -> bool:
+        return self.owner != DEALER
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """Something the dealer posted that its seed must give: the deal, a reshuffle or a pick by chance.
+    Checked by every program holding the seed as it is posted, and by everyone when the seed opens."""
+
+    seq: int
+    author: str
+    what: str
+    posted: object
+    context: tuple = ()
 
 
 @dataclass
@@ -78,12 +104,14 @@ class Replay:
 
     genesis: Genesis
     game: AnyGame
-    state: object
+    state: Any
     """The game's state: None until the joint deal is posted."""
     roster: dict[str, PublicKey]
     referee: str | None
     entries: list[Entry] = field(default_factory=list)
-    coins: dict[int, Coin] = field(default_factory=dict)
+    items: dict[str, Item] = field(default_factory=dict)
+    stock: list[str] = field(default_factory=list)
+    """The keys of the dealer's stock not yet drawn, top first."""
     head: str = ""
     hashes: list[str] = field(default_factory=list)
     """The payload hash of the genesis and of every entry, in order (hashes[seq])."""
@@ -91,7 +119,10 @@ class Replay:
     contributions: list[str] = field(default_factory=list)
     """Every share of the deal's randomness: the creator's, then each join's."""
     seed_commitment: str | None = None
-    tile_commitments: dict[str, str] = field(default_factory=dict)
+    seed: str | None = None
+    """The dealer's seed, once opened (the end audit)."""
+    seeded: list[Seeded] = field(default_factory=list)
+    restocks: int = 0
     first: str | None = None
     dealt_by: str | None = None
     verdict: Verdict | None = None
@@ -147,10 +178,13 @@ class Replay:
         if self.awaiting_join:
             return (Duty(self.awaiting_join[0], "join", "join the game (sign it and add randomness to the deal)"),)
         if self.state is None:
-            return (Duty(DEALER, "deal", "deal the tiles and draw the first player"),)
-        return self.game.duties(self.state)
+            return (Duty(DEALER, "deal", "deal the hidden items and draw the first player"),)
+        owed = self.game.duties(self.state)
+        if not owed and self.seed_commitment and self.seed is None:
+            return (Duty(DEALER, "audit", "open the dealer's seed"),)
+        return owed
 
-    def outcome(self):
+    def outcome(self) -> Any:
         """The game's own result (scores and winners), or None while it runs or when a verdict ended it."""
         if self.verdict or self.state is None:
             return None
@@ -158,7 +192,7 @@ class Replay:
 
     @property
     def over(self) -> bool:
-        return self.verdict is not None or self.outcome() is not None
+        return self.verdict is not None or (self.outcome() is not None and not self.duties())
 
 
 # ---------------------------------------------------------------- checking
@@ -211,8 +245,6 @@ def start(g: Genesis) -> Replay:
     dealer_is_creator = g.author == referee if referee else True
     if g.deal == "joint" and (g.seed is not None) != dealer_is_creator:
         raise bad("the seed of a joint deal is committed by the dealer: in the genesis only if the dealer made it")
-    if g.deal == "chosen" and (set(g.commitments or {}) != set(TILE_KEYS) or g.first not in [p.name for p in g.players]):
-        raise bad("a chosen deal commits to every hidden tile and names a player to move first")
     if g.dealer.mode == "table":
         if g.dealer.table_key is None or len(_unb64(g.dealer.table_key)) != 32:
             raise bad("the table key is not an X25519 key")
@@ -228,33 +260,41 @@ def start(g: Genesis) -> Replay:
             raise bad("a referee-mode genesis seals the dealer's secret only if it holds the deal")
         if wanted and not _addressed(g.sealed["dealer"], [roster[referee]]):
             raise bad("the dealer's secret must be sealed to the referee alone")
+    players = [p.name for p in g.players]
     try:
         options = game.parse_options(g.options)
-        state = game.setup(options, [p.name for p in g.players], g.first or g.players[0].name)
+        state = game.setup(options, players, g.first or players[0])
+        shape = game.deal(options, players, random.Random(0))
     except InvalidSetup as exc:
         raise bad(str(exc)) from None
     head = crypto.sha256(signed_bytes).hex()
-    rep = Replay(g, game, state if g.deal == "chosen" else None, roster, referee, head=head, hashes=[head],
-                 contributions=[g.contribution], seed_commitment=g.seed, tile_commitments=dict(g.commitments or {}),
-                 first=g.first)
+    rep = Replay(g, game, None, roster, referee, head=head, hashes=[head], contributions=[g.contribution],
+                 seed_commitment=g.seed)
+    if g.deal == "chosen":
+        if set(g.commitments or {}) != set(_deal_keys(shape)) or g.first not in players:
+            raise bad("a chosen deal commits to every hidden item and names a player to move first")
+        _post_deal(rep, dict(g.commitments or {}), g.first, g.author, state)
     return rep
 
 
-def actor_for(rep: Replay, action) -> str:
-    """Who the rules say performs an action: the dealer reveals, an owner opens, else the duty's holder."""
-    if isinstance(action, Reveal):
-        return DEALER
-    if isinstance(action, Open):
-        seats = rep.state.table.seats
-        owners = {seats[rep.state.slot_seat[slot]].player for slot, _ in action.values
-                  if 0 <= slot < len(rep.state.slot_seat)}
-        if len(owners) > 1:
-            return DEALER  # one opening for several owners: only the dealer holds them all
-        return owners.pop() if owners else ""
-    for duty in rep.duties():
-        if duty.what in ("move", "discard"):
-            return duty.who
-    return ""
+def _deal_keys(dealt: Dealt) -> list[str]:
+    """The keys a deal commits: its named items, then its stock in drawing order."""
+    return list(dealt.named) + [stock_key(0, i) for i in range(len(dealt.stock))]
+
+
+def _post_deal(rep: Replay, commitments: dict[str, str], first: str, by: str, state: Any = None) -> None:
+    """The deal is posted: every hidden item committed, the first player named; the game begins."""
+    nonce = rep.genesis.nonce
+    rep.items = {key: Item(commitment, nonce, DEALER, key) for key, commitment in commitments.items()}
+    rep.stock = sorted((key for key in commitments if key.startswith("s0.")), key=lambda k: int(k[3:]))
+    rep.first, rep.dealt_by = first, by
+    game = rep.game
+    rep.state = state if state is not None else game.setup(game.parse_options(rep.genesis.options), rep.players, first)
+
+
+def actor_for(rep: Replay, action: Any) -> str:
+    """Who the rules say performs an action (the game decides: engine.contract.Game.actor)."""
+    return rep.game.actor(rep.state, action)
 
 
 TABLE_DEALS = "any player (the table deals)"
@@ -266,14 +306,18 @@ def party_names(rep: Replay) -> dict[str, str]:
     return {DEALER: f"the referee {rep.referee}"} if rep.referee else {}
 
 
-def may_act_for(rep: Replay, author: str, actor: str, action) -> bool:
+def owes_opening(rep: Replay, actor: str) -> bool:
+    return any(d.who == actor and d.what == "open" for d in rep.duties())
+
+
+def may_act_for(rep: Replay, author: str, actor: str) -> bool:
     """The author signs for the actor: themselves; in table mode any player deals; a referee deals and
-    (holding every coin's opening) opens for anyone."""
+    (holding every secret a player commits) opens for anyone who owes an opening."""
     if author == actor and actor != rep.referee:
         return True
     if actor == DEALER:
         return author == rep.dealer_signer if rep.dealer_signer else author in rep.players
-    return author == rep.referee and isinstance(action, Open)
+    return author == rep.referee and owes_opening(rep, actor)
 
 
 def apply_entry(rep: Replay, entry: Entry) -> list:
@@ -309,33 +353,42 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list:
     game, author = rep.game, entry.author
     if rep.state is None or rep.awaiting_join:
         raise NotOwed(f"{entry.action}: the game has not started: {_waiting(rep)}", seq, author)
+    if rep.duties() and rep.duties()[0].what == "audit":
+        raise NotOwed(f"{entry.action}: the game is over: {_waiting(rep)}", seq, author)
     try:
         action = game.parse_action(entry.action)
     except NotationError as exc:
         raise IllegalMove(str(exc), seq, author) from None
-    if isinstance(action, Place) and (action.value is not None or action.pos is None):
-        raise IllegalMove("a placement in the record names its tile and hides its value (e.g. @3b)", seq, author)
     actor = actor_for(rep, action)
     if not actor:
         raise IllegalMove(f"{entry.action}: nobody may do this now", seq, author)
-    if not may_act_for(rep, author, actor, action):
+    if not may_act_for(rep, author, actor):
         raise NotOwed(f"{entry.action}: {author} may not act for {actor}", seq, author)
     try:
         checked = game.check(rep.state, actor, action)
     except NotYourDuty as exc:
         raise NotOwed(exc.naming(party_names(rep)), seq, author) from None
     except IllegalAction as exc:
-        if isinstance(action, Open):  # true openings that contradict earlier play convict the coins' owner
-            return _convict_coins(rep, entry, action.values, seq, str(exc))
+        opened = game.secrets(rep.state, actor, action).opens
+        if opened and _players_own(rep, opened):  # true openings that contradict earlier play convict the owner
+            return _convict(rep, entry, opened, seq, str(exc))
         raise IllegalMove(str(exc), seq, author) from None
-    _check_attachments(rep, entry, checked, actor, seq)
+    complete = game.format_action(game.public(checked))
+    if complete != entry.action:
+        raise IllegalMove(f"{entry.action}: the record holds an action complete and public, as {complete!r}",
+                          seq, author)
+    secrets = game.secrets(rep.state, actor, checked)
+    if secrets.chance:
+        _check_chance(rep, entry, checked, seq)
+    _check_attachments(rep, entry, secrets, actor, seq)
     rep.state, applied = game.apply(rep.state, actor, checked)
     if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
         applied = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in applied)
-    events = list(applied)
-    if isinstance(checked, Reveal) and SEED in (entry.openings or {}):
-        events += _check_seed(rep, entry, seq, proving=False)
-    return events
+    return list(applied)
+
+
+def _players_own(rep: Replay, opened: Sequence[tuple[str, Value]]) -> bool:
+    return all(key in rep.items and rep.items[key].players_own for key, _ in opened)
 
 
 def _expect_keys(found: dict | None, wanted: set[str], what: str, seq: int, author: str) -> dict:
@@ -345,85 +398,128 @@ def _expect_keys(found: dict | None, wanted: set[str], what: str, seq: int, auth
     return found or {}
 
 
-def _check_attachments(rep: Replay, entry: Entry, action, actor: str, seq: int) -> None:
-    """Commitments, sealed openings and openings: exactly what the action needs, each matching."""
-    g, author = rep.genesis, entry.author
-    new_coin = {coin_key(len(rep.state.slot_seat))} if isinstance(action, Place) else set()
-    commitments = _expect_keys(entry.commitments, new_coin, "commitments", seq, author)
-    sealed = _expect_keys(entry.sealed, new_coin, "sealed openings", seq, author)
-    if isinstance(action, Reveal):
-        opened = {tile_key(pos, action.under): str(tile) for pos, tile in action.tiles}
-        final = action.under and g.deal == "joint"  # the last reveal opens the seed: the deal's audit
-        salts = _expect_keys(entry.openings, set(opened) | ({SEED} if final else set()), "openings", seq, author)
-        for key, tile in opened.items():
-            if commit(g.nonce, DEALER, key, tile, salts[key]) != rep.tile_commitments[key]:
-                raise BadOpening(f"{key}={tile} does not match the tile committed in the deal", seq, author)
-    elif isinstance(action, Open):
-        _check_coin_openings(rep, entry, action.values, seq)
-    else:
-        _expect_keys(entry.openings, set(), "openings", seq, author)
-    for key in new_coin:
-        recipients = [rep.roster[actor]] + ([rep.roster[rep.referee]] if rep.referee else [])
-        if not _addressed(sealed[key], recipients):
-            whom = f"{actor} and the referee {rep.referee}" if rep.referee else actor
-            raise IllegalMove(f"the coin's value must be sealed to {whom}, and to nobody else", seq, author)
-        rep.coins[coin_slot(key)] = Coin(actor, commitments[key], sealed[key])
+def _sealed_to(rep: Replay, blob: str, readers: Sequence[str], what: str, seq: int, author: str) -> None:
+    if not _addressed(blob, [rep.roster[name] for name in readers]):
+        whom = " and ".join(f"the referee {n}" if n == rep.referee else n for n in readers)
+        raise IllegalMove(f"{what} must be sealed to {whom}, and to nobody else", seq, author)
 
 
-def _check_coin_openings(rep: Replay, entry: Entry, values, seq: int) -> None:
-    opened = {coin_key(slot): value for slot, value in values}
-    salts = _expect_keys(entry.openings, set(opened), "openings", seq, entry.author)
-    for key, value in opened.items():
-        coin = rep.coins[coin_slot(key)]
-        if commit(rep.genesis_hash, rep.roster[coin.owner].raw.hex(), key, value, salts[key]) != coin.commitment:
-            raise BadOpening(f"coin {key}={value} does not match its commitment", seq, entry.author)
+def _check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, seq: int) -> None:
+    """Commitments, sealed values and openings: exactly what the action's secrets need, each matching."""
+    author, g = entry.author, rep.genesis
+    if (secrets.draws or secrets.shows) and len(rep.stock) < len(secrets.draws) + len(secrets.shows):
+        raise IllegalMove(f"{entry.action}: the dealer's stock holds only {len(rep.stock)} items", seq, author)
+    if secrets.restock and rep.seed_commitment is None:
+        raise IllegalMove(f"{entry.action}: a chosen deal has no seed to shuffle from", seq, author)
+    drawn = rep.stock[:len(secrets.draws) + len(secrets.shows)]
+    number = rep.restocks + 1
+    restock_keys = [stock_key(number, i) for i in range(len(secrets.restock))]
+    new_keys = [key for key, _ in secrets.commits] + [key for key, _ in secrets.draws]
+    if any(key in rep.items for key in new_keys) or len(set(new_keys)) != len(new_keys):
+        raise IllegalMove(f"{entry.action}: an item of that name exists already", seq, author)
+    commitments = _expect_keys(entry.commitments, {k for k, _ in secrets.commits} | set(restock_keys),
+                               "commitments", seq, author)
+    sealed = _expect_keys(entry.sealed, set(new_keys) | {k for k, _ in secrets.gives}, "sealed values", seq, author)
+    shown = list(zip(drawn[len(secrets.draws):], secrets.shows))
+    salts = _expect_keys(entry.openings, {k for k, _ in secrets.opens} | {k for k, _ in shown}, "openings", seq,
+                         author)
+    for key, value in list(secrets.opens) + shown:
+        item = rep.items.get(key)
+        if item is None or item.value is not None:
+            raise IllegalMove(f"{entry.action}: {key} is not a hidden item", seq, author)
+        if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
+            raise BadOpening(f"{key}={value} does not match {_committed(rep, item)}", seq, author)
+    for key, _ in secrets.gives:
+        if key not in rep.items or rep.items[key].value is not None or rep.items[key].players_own:
+            raise IllegalMove(f"{entry.action}: {key} is not a hidden item the dealer dealt", seq, author)
+    # the checks are done: record what the entry commits, seals and opens
+    readers = (actor,) + ((rep.referee,) if rep.referee else ())
+    for key, _ in secrets.commits:
+        _sealed_to(rep, sealed[key], readers, f"the value of {key}", seq, author)
+        rep.items[key] = Item(commitments[key], rep.genesis_hash, rep.roster[actor].raw.hex(), key, readers,
+                              sealed[key], author)
+    for (key, player), source in zip(secrets.draws, drawn):
+        _sealed_to(rep, sealed[key], (player,), f"the item dealt as {key}", seq, author)
+        rep.items[key] = replace(rep.items.pop(source), readers=(player,), sealed=sealed[key], sealed_by=author)
+    for key, player in secrets.gives:
+        _sealed_to(rep, sealed[key], (player,), f"the item given as {key}", seq, author)
+        rep.items[key] = replace(rep.items[key], readers=(player,), sealed=sealed[key], sealed_by=author)
+    for key, value in list(secrets.opens) + shown:
+        rep.items[key].value = value
+    del rep.stock[:len(drawn)]
+    if secrets.restock:
+        rep.restocks = number
+        rep.seeded.append(Seeded(seq, author, f"reshuffle {number}", [commitments[k] for k in restock_keys],
+                                 (number, tuple(secrets.restock))))
+        rep.items.update({k: Item(commitments[k], g.nonce, DEALER, k) for k in restock_keys})
+        rep.stock += restock_keys
 
 
-def _convict_coins(rep: Replay, entry: Entry, values, seq: int, why: str) -> list:
-    """Openings that match their commitments and prove an impossible hand: a verdict against the owner."""
-    state, author = rep.state, entry.author
-    slots = [slot for slot, _ in values]
-    if (len(set(slots)) != len(slots) or not all(0 <= slot < len(state.slot_seat) for slot in slots)
-            or any(state.slot_value[slot] is not None for slot in slots) or not all(0 <= v <= 5 for _, v in values)):
+def _committed(rep: Replay, item: Item) -> str:
+    return "the item committed in the deal" if item.owner == DEALER else "its commitment"
+
+
+def _check_chance(rep: Replay, entry: Entry, action: Any, seq: int) -> None:
+    """A pick by chance must be one of the dealer's public choices; which one the seed proves later."""
+    game = rep.game
+    text = game.format_action(game.public(action))
+    choices = [game.format_action(c) for c in game.legal_actions(rep.state, DEALER, None)]
+    if text not in choices:
+        raise IllegalMove(f"{entry.action}: not one of chance's choices now", seq, entry.author)
+    rep.seeded.append(Seeded(seq, entry.author, "pick by chance", choices.index(text), (rep.head, len(choices))))
+
+
+def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq: int, why: str) -> list:
+    """Openings that match their commitments and prove an impossible choice: a verdict against its player."""
+    author = entry.author
+    keys = [key for key, _ in opened]
+    if (len(set(keys)) != len(keys) or not _players_own(rep, opened)
+            or any(rep.items[key].value is not None for key in keys)):
         raise IllegalMove(f"{entry.action}: {why}", seq, author)
-    problem = audit_problem(state, values)
+    problem = rep.game.audit_problem(rep.state, opened)
     if problem is None:
         raise IllegalMove(f"{entry.action}: {why}", seq, author)
     _expect_keys(entry.commitments, set(), "commitments", seq, author)
-    _expect_keys(entry.sealed, set(), "sealed openings", seq, author)
-    _check_coin_openings(rep, entry, values, seq)
-    rep.verdict = Verdict(problem[0], f"placed a coin they did not hold: {problem[1]}", seq, author)
+    _expect_keys(entry.sealed, set(), "sealed values", seq, author)
+    salts = _expect_keys(entry.openings, set(keys), "openings", seq, author)
+    for key, value in opened:
+        item = rep.items[key]
+        if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
+            raise BadOpening(f"{key}={value} does not match its commitment", seq, author)
+    rep.verdict = Verdict(problem[0], problem[1], seq, author)
     return [rep.verdict]
 
 
 def _apply_act(rep: Replay, entry: Entry, seq: int) -> list:
-    """A join, the deal or a verdict (pbem.acts): who may sign it, and what it must carry."""
+    """A join, the deal, the audit or a verdict (pbem.acts): who may sign it, and what it must carry."""
     author, g = entry.author, rep.genesis
     try:
         act: Act = parse_act(entry.action)
     except UsageError as exc:
         raise IllegalMove(str(exc), seq, author) from None
-    attachments = {"commitments": set(), "sealed": set(), "openings": set()}
+    attachments: dict[str, set[str]] = {"commitments": set(), "sealed": set(), "openings": set()}
     if isinstance(act, Join):
         if not rep.awaiting_join or rep.awaiting_join[0] != author:
             waiting = f"waiting for {rep.awaiting_join[0]} to join" if rep.awaiting_join else "everyone has joined"
             raise NotOwed(f"join: {author} may not join now ({waiting})", seq, author)
-        if entry.contribution is None:
-            raise IllegalMove("a join carries a contribution to the deal", seq, author)
         if author == rep.referee and g.deal == "joint":  # the referee commits the seed it deals from
             attachments["commitments"] = attachments["sealed"] = {SEED}
-    elif isinstance(act, Deal):
-        if not rep.duties() or rep.duties()[0].what != "deal":
-            raise NotOwed("deal: nothing is to be dealt now", seq, author)
-        if not may_act_for(rep, author, DEALER, act):
-            raise NotOwed(f"deal: {author} may not deal", seq, author)
-        if act.first not in rep.players:
-            raise IllegalMove(f"deal: {act.first!r} is not a player", seq, author)
-        attachments["commitments"] = set(TILE_KEYS)
-    elif isinstance(act, ConvictCoins):
+    elif isinstance(act, (Deal, Audit)):
+        kind = "deal" if isinstance(act, Deal) else "audit"
+        if not rep.duties() or rep.duties()[0].what != kind:
+            raise NotOwed(f"{kind}: nothing is owed of the kind now", seq, author)
+        if not may_act_for(rep, author, DEALER):
+            raise NotOwed(f"{kind}: {author} may not act for the dealer", seq, author)
+        if isinstance(act, Deal):
+            if act.first not in rep.players:
+                raise IllegalMove(f"deal: {act.first!r} is not a player", seq, author)
+            attachments["commitments"] = set(_deal_keys(_shape(rep)))
+        else:
+            attachments["openings"] = {SEED}
+    elif isinstance(act, ConvictSecrets):
         if rep.state is None:
-            raise IllegalMove("verdict: no coin has been placed", seq, author)
-        return _convict_coins(rep, entry, act.values, seq, "these openings prove nothing against anyone")
+            raise IllegalMove("verdict: nothing has been committed", seq, author)
+        return _convict(rep, entry, act.values, seq, "these openings prove nothing against anyone")
     elif isinstance(act, ConvictDeal):
         if rep.state is None or rep.seed_commitment is None:
             raise IllegalMove("verdict deal: there is no joint deal to check yet", seq, author)
@@ -431,55 +527,87 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list:
     elif isinstance(act, Unopenable):
         if author != rep.referee:
             raise NotOwed("verdict unopenable: only the referee, who must open every coin, may say so", seq, author)
-        if rep.state is None or act.slot not in rep.coins or rep.state.slot_value[act.slot] is not None:
-            raise IllegalMove(f"verdict unopenable: there is no unopened coin #{act.slot}", seq, author)
+        item = rep.items.get(act.key) if rep.state is not None else None
+        if item is None or not item.players_own or item.value is not None or author not in item.readers:
+            raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee", seq, author)
     for what, wanted in attachments.items():
         _expect_keys(getattr(entry, what), wanted, what, seq, author)
 
     if isinstance(act, Join):
-        rep.contributions.append(entry.contribution)
-        if SEED in attachments["commitments"]:
+        rep.contributions.append(entry.contribution or "")
+        if entry.commitments and entry.sealed:
             rep.seed_commitment = entry.commitments[SEED]
             if not _addressed(entry.sealed[SEED], [rep.roster[author]]):
                 raise IllegalMove("the referee's seed must be sealed to the referee alone", seq, author)
         return [Joined(author)]
     if isinstance(act, Deal):
-        rep.tile_commitments, rep.first, rep.dealt_by = dict(entry.commitments), act.first, author
-        rep.state = rep.game.setup(rep.game.parse_options(g.options), rep.players, act.first)
-        return [Dealt(author, act.first)]
+        _post_deal(rep, dict(entry.commitments or {}), act.first, author)
+        rep.seeded.append(Seeded(seq, author, "a deal", (act.first, dict(entry.commitments or {}))))
+        return [DealPosted(author, act.first)]
     if isinstance(act, Unopenable):
-        owner = rep.coins[act.slot].owner
-        rep.verdict = Verdict(owner, f"the referee {author} says the sealed value of coin #{act.slot} does not open "
-                                     "(the referee's word: nobody else can check it)", seq, author)
+        item = rep.items[act.key]
+        rep.verdict = Verdict(item.sealed_by, f"the referee {author} says the sealed value of {act.key} does not "
+                                              "open (the referee's word: nobody else can check it)", seq, author)
         return [rep.verdict]
-    return _check_seed(rep, entry, seq, proving=True)
+    return _check_seed(rep, entry, seq, proving=isinstance(act, ConvictDeal))
 
 
-def seeded_deal(rep: Replay, seed: str) -> tuple[Layout, str, dict[str, str]]:
-    """What a joint deal's seed gives: the layout, the first player, and the commitment to every tile
-    that the `deal` entry must post."""
-    layout, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
-    tiles = layout_tiles(layout)
-    return layout, first, {k: commit(rep.genesis.nonce, DEALER, k, tiles[k], tile_salt(seed, k)) for k in TILE_KEYS}
+def _shape(rep: Replay) -> Dealt:
+    """The deal's shape (its keys and stock size), which no randomness changes."""
+    game = rep.game
+    return game.deal(game.parse_options(rep.genesis.options), rep.players, random.Random(0))
 
 
-def _posted_as_seeded(rep: Replay, seed: str) -> bool:
-    _, first, commitments = seeded_deal(rep, seed)
-    return first == rep.first and commitments == rep.tile_commitments
+def seeded_deal(rep: Replay, seed: str) -> tuple[Dealt, dict[str, Value], dict[str, str]]:
+    """What a joint deal's seed gives: the deal, every hidden item's value by key, and the commitment
+    to every item that the `deal` entry must post."""
+    game = rep.game
+    dealt = game.deal(game.parse_options(rep.genesis.options), rep.players,
+                      deal_random(rep.genesis_hash, seed, rep.contributions))
+    values: dict[str, Value] = dict(dealt.named)
+    values.update({stock_key(0, i): value for i, value in enumerate(dealt.stock)})
+    return dealt, values, {k: commit(rep.genesis.nonce, DEALER, k, v, item_salt(seed, k)) for k, v in values.items()}
+
+
+def seeded_restock(rep: Replay, seed: str, number: int, values: Sequence[Value]) -> dict[str, Value]:
+    """The K-th reshuffle's items by key, as the seed orders them."""
+    order = restocked(rep.genesis_hash, seed, rep.contributions, number, values)
+    return {stock_key(number, i): value for i, value in enumerate(order)}
+
+
+def _seed_gives(rep: Replay, seed: str, posted: Seeded) -> bool:
+    """Whether the seed gives what the dealer posted (the deal, a reshuffle, a pick by chance)."""
+    g = rep.genesis
+    if posted.what == "a deal":
+        dealt, _, commitments = seeded_deal(rep, seed)
+        return posted.posted == (dealt.first, commitments)
+    if posted.what == "pick by chance":
+        after, choices = posted.context
+        return posted.posted == chance_pick(rep.genesis_hash, seed, rep.contributions, after, choices)
+    number, values = posted.context
+    items = seeded_restock(rep, seed, number, values)
+    return posted.posted == [commit(g.nonce, DEALER, k, v, item_salt(seed, k)) for k, v in items.items()]
+
+
+def seed_contradiction(rep: Replay, seed: str, since: int = 0) -> Seeded | None:
+    """The first thing the dealer posted (from `rep.seeded[since]` on) that the seed does not give."""
+    return next((posted for posted in rep.seeded[since:] if not _seed_gives(rep, seed, posted)), None)
 
 
 def _check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list:
-    """The opened seed against its commitment; the posted deal against the deal the seed gives. A deal
-    that differs convicts whoever posted it; a verdict that finds no difference is refused."""
-    g, author, seed = rep.genesis, entry.author, entry.openings[SEED]
+    """The opened seed against its commitment; all the dealer posted against what the seed gives. A
+    difference convicts whoever posted it; a verdict that finds none is refused."""
+    g, author, seed = rep.genesis, entry.author, (entry.openings or {})[SEED]
     if commit(g.nonce, DEALER, SEED, seed, "") != rep.seed_commitment:
         raise BadOpening("the opened seed does not match the dealer's commitment", seq, author)
-    if _posted_as_seeded(rep, seed):
+    false = seed_contradiction(rep, seed)
+    if false is None:
         if proving:
             raise IllegalMove("verdict deal: the posted deal is exactly what the seed gives", seq, author)
-        return []
-    rep.verdict = Verdict(rep.dealt_by or "dealer", "posted a deal that the dealer's committed seed does not give",
-                          seq, author)
+        rep.seed = seed
+        return [Audited(author)]
+    rep.verdict = Verdict(false.author, f"posted {false.what} (entry {false.seq}) that the dealer's committed seed "
+                                        "does not give", seq, author)
     return [rep.verdict]
 
 
@@ -503,9 +631,11 @@ class Session:
         if not rep.roster[name].same_key(identity.public):
             raise KeyProblem(f"this key is not {name}'s key in this game (expected {rep.roster[name].fingerprint()})")
         self.rep, self.name, self.identity = rep, name, identity
-        self._values: dict[int, tuple[int, str]] = {}
+        self._opened: dict[str, tuple[Value, str]] = {}
         self._secret: dict | None = None
-        self._deal_checked = False
+        self._dealer_items: dict[str, Value] = {}
+        self._dealer_restocks = 0
+        self._seeded_checked = 0
 
     @property
     def is_referee(self) -> bool:
@@ -516,7 +646,7 @@ class Session:
 
     # -- what this key opens
 
-    def _unseal(self, blob: str, opener, binding: str, what: str) -> dict:
+    def _unseal(self, blob: str, opener: Any, binding: str, what: str) -> dict:
         """A sealed JSON object, checked to be bound to this game."""
         try:
             secret = json.loads(crypto.unseal(_unb64(blob), opener))
@@ -526,26 +656,45 @@ class Session:
         except (PbemError, ValueError):
             raise SealError(f"cannot open {what} with {self.name}'s key for this game") from None
 
-    def _open_coin(self, slot: int) -> tuple[int, str]:
-        """A coin's value and salt from its sealed opening, which must be bound to this game, its owner's
-        key and its slot, and match its commitment: a blob carried over from another game opens nothing."""
-        if slot not in self._values:
-            coin, rep = self.rep.coins[slot], self.rep
-            owner_key = rep.roster[coin.owner].raw.hex()
-            opening = self._unseal(coin.sealed, self.identity, rep.genesis_hash, f"the sealed value of coin #{slot}")
+    def _open_item(self, key: str) -> tuple[Value, str]:
+        """An item's value and salt from its sealed value, which must name this game and this key and match
+        the item's commitment: a blob carried over from another game or item opens nothing."""
+        if key not in self._opened:
+            item, rep = self.rep.items[key], self.rep
+            if item.sealed is None:
+                raise SealError(f"{key} has no sealed value")
+            opening = self._unseal(item.sealed, self.identity, rep.genesis_hash, f"the sealed value of {key}")
             value, salt = opening.get("value"), opening.get("salt")
-            if (opening.get("owner"), opening.get("slot")) != (owner_key, coin_key(slot)) or not isinstance(salt, str) \
-                    or commit(rep.genesis_hash, owner_key, coin_key(slot), value, salt) != coin.commitment:
-                raise SealError(f"the sealed value of coin #{slot} does not match its commitment")
-            self._values[slot] = (value, salt)
-        return self._values[slot]
+            if opening.get("key") != key or not isinstance(salt, str) or not isinstance(value, (int, str)) \
+                    or commit(item.binding, item.owner, item.key, value, salt) != item.commitment:
+                raise SealError(f"the sealed value of {key} does not match its commitment")
+            self._opened[key] = (value, salt)
+        return self._opened[key]
 
-    def knowledge(self) -> dict[int, int]:
-        """The value of every coin this participant may open: their own (a referee: all)."""
-        return {slot: self._open_coin(slot)[0] for slot, coin in self.rep.coins.items()
-                if coin.owner == self.name or self.is_referee}
+    def _readable(self) -> list[str]:
+        return [key for key, item in self.rep.items.items() if self.name in item.readers]
 
-    def _dealer_opener(self):
+    def known(self) -> dict[str, Value]:
+        """Every hidden item this participant may read now: what was sealed to them; a dealer: everything."""
+        known = {key: item.value for key, item in self.rep.items.items() if item.value is not None}
+        known.update({key: self._open_item(key)[0] for key in self._readable()})
+        if self.can_deal() and self.rep.state is not None:
+            values = self.dealer_values()
+            known.update({key: values[item.key] for key, item in self.rep.items.items() if not item.players_own})
+        return known
+
+    def knowledge(self, as_dealer: bool | None = None) -> Any:
+        """This participant's private knowledge in the game's own form: as a player (their own secrets), or
+        as the dealer (the referee by default; a table player when asked) with the stock's order too."""
+        rep = self.rep
+        dealer = self.is_referee if as_dealer is None else as_dealer
+        if dealer:
+            values = self.dealer_values()
+            return rep.game.knowledge(rep.state, DEALER, self.known(), [values[k] for k in rep.stock])
+        own = {key: self._open_item(key)[0] for key in self._readable()}
+        return rep.game.knowledge(rep.state, self.name, own, [])
+
+    def _dealer_opener(self) -> Any:
         if self.rep.mode == "referee":
             return self.identity
         g = self.rep.genesis
@@ -557,38 +706,55 @@ class Session:
 
     def dealer_secret(self) -> dict:
         """What the dealer deals from, opened through the table key (table mode) or the referee's key, and
-        checked against its commitment: `seed` for a joint deal; `layout` and `salts` for a chosen one."""
+        checked against its commitment: `seed` for a joint deal; `items` and `salts` for a chosen one."""
         if self._secret is None:
             rep, g = self.rep, self.rep.genesis
             if g.deal == "joint" and g.seed is None:  # the referee committed its seed in its join
                 join = next(e for e in rep.entries if e.author == rep.referee and e.action == "join")
-                secret = self._unseal(join.sealed[SEED], self.identity, rep.genesis_hash, "the referee's seed")
+                secret = self._unseal((join.sealed or {})[SEED], self.identity, rep.genesis_hash, "the referee's seed")
             else:
                 secret = self._unseal(g.sealed["dealer"], self._dealer_opener(), g.game_id,
                                       f"the dealer's secret sealed by {g.author}")
             if g.deal == "joint":
                 if commit(g.nonce, DEALER, SEED, secret.get("seed"), "") != rep.seed_commitment:
                     raise SealError("the dealer's seed does not match its commitment")
-            else:
-                try:
-                    tiles, salts = secret["layout"], secret["salts"]
-                    layout_from_tiles(tiles)
-                    matches = all(commit(g.nonce, DEALER, k, tiles[k], salts[k]) == rep.tile_commitments[k]
-                                  for k in TILE_KEYS)
-                except (KeyError, TypeError, InvalidSetup):
-                    matches = False
-                if not matches:
-                    raise SealError(f"the deal sealed by {g.author} does not match its commitments")
+            elif not self._chosen_matches(secret):
+                raise SealError(f"the deal sealed by {g.author} does not match its commitments")
             self._secret = secret
         return self._secret
 
-    def layout(self) -> tuple[Layout, dict[str, str], str | None]:
-        """The layout, each tile's salt, and (a joint deal) the seed."""
-        secret, rep = self.dealer_secret(), self.rep
-        if rep.genesis.deal == "chosen":
-            return layout_from_tiles(secret["layout"]), secret["salts"], None
-        seed = secret["seed"]
-        return seeded_deal(rep, seed)[0], {key: tile_salt(seed, key) for key in TILE_KEYS}, seed
+    def _chosen_matches(self, secret: dict) -> bool:
+        rep, g = self.rep, self.rep.genesis
+        try:
+            items, salts = secret["items"], secret["salts"]
+            shape = _shape(rep)
+            rep.game.knowledge(rep.game.setup(rep.game.parse_options(g.options), rep.players, g.first or ""),
+                               DEALER, {k: items[k] for k in shape.named}, [])  # a possible deal, by the game
+            return set(items) == set(g.commitments or {}) and all(
+                commit(g.nonce, DEALER, k, items[k], salts[k]) == (g.commitments or {})[k] for k in items)
+        except (KeyError, TypeError, ValueError, InvalidSetup):
+            return False
+
+    def dealer_values(self) -> dict[str, Value]:
+        """Every dealer item's value by the key it was committed under: the deal's and each reshuffle's."""
+        rep, secret = self.rep, self.dealer_secret()
+        if not self._dealer_items:
+            self._dealer_items = dict(secret["items"]) if "items" in secret else seeded_deal(rep, secret["seed"])[1]
+        while self._dealer_restocks < rep.restocks:
+            self._dealer_restocks += 1
+            posted = next(p for p in rep.seeded if p.context[:1] == (self._dealer_restocks,))
+            self._dealer_items.update(seeded_restock(rep, secret["seed"], *posted.context))
+        return self._dealer_items
+
+    def _dealer_salt(self, key: str) -> str:
+        secret = self.dealer_secret()
+        return secret["salts"][key] if "salts" in secret else item_salt(secret["seed"], key)
+
+    def _salt_of(self, key: str) -> str:
+        item = self.rep.items[key]
+        if self.name in item.readers:
+            return self._open_item(key)[1]
+        return self._dealer_salt(item.key)
 
     # -- acts
 
@@ -598,51 +764,67 @@ class Session:
         signature = _b64(self.identity.sign(canonical(body)))
         return Entry.model_validate({**body, "signature": signature})
 
-    def entry_for(self, action, actor: str) -> Entry:
-        """Turn a checked action into a signed entry, with its commitment, seal or openings."""
-        rep, game = self.rep, self.rep.game
-        if isinstance(action, Place):
-            slot, salt = len(rep.state.slot_seat), _salt()
-            key, owner_key = coin_key(slot), rep.roster[actor].raw.hex()
-            opening = canonical({"game": rep.genesis_hash, "owner": owner_key, "slot": key, "value": action.value,
-                                 "salt": salt})
-            recipients = [rep.roster[actor]] + ([rep.roster[rep.referee]] if rep.referee else [])
-            return self.sign({"action": game.format_action(game.public(action)),
-                              "commitments": {key: commit(rep.genesis_hash, owner_key, key, action.value, salt)},
-                              "sealed": {key: _b64(crypto.seal(opening, recipients))}})
-        if isinstance(action, Reveal):
-            _, salts, seed = self.layout()
-            openings = {k: salts[k] for k in (tile_key(pos, action.under) for pos, _ in action.tiles)}
-            if action.under and seed is not None:
-                openings[SEED] = seed
-            return self.sign({"action": game.format_action(action), "openings": openings})
-        if isinstance(action, Open):
-            return self.sign({"action": game.format_action(action),
-                              "openings": {coin_key(s): self._open_coin(s)[1] for s, _ in action.values}})
-        return self.sign({"action": game.format_action(action)})
+    def _sealed_value(self, key: str, value: Value, salt: str, readers: Sequence[str]) -> str:
+        opening = canonical({"game": self.rep.genesis_hash, "key": key, "value": value, "salt": salt})
+        return _b64(crypto.seal(opening, [self.rep.roster[name] for name in readers]))
 
-    def act(self, action) -> list:
+    def entry_for(self, action: Any, actor: str) -> Entry:
+        """Turn a checked action into a signed entry, with the commitments, sealed values and openings its
+        secrets need (engine.contract.Secrets)."""
+        rep, game = self.rep, self.rep.game
+        secrets = game.secrets(rep.state, actor, action)
+        commitments: dict[str, str] = {}
+        sealed: dict[str, str] = {}
+        openings: dict[str, str] = {}
+        readers = (actor,) + ((rep.referee,) if rep.referee else ())
+        for key, value in secrets.commits:
+            if value is None:
+                raise UsageError(f"{game.format_action(action)}: say which value to commit")
+            salt, owner = _salt(), rep.roster[actor].raw.hex()
+            commitments[key] = commit(rep.genesis_hash, owner, key, value, salt)
+            sealed[key] = self._sealed_value(key, value, salt, readers)
+        if secrets.draws or secrets.shows or secrets.gives or secrets.restock:
+            values = self.dealer_values()
+            drawn = rep.stock[:len(secrets.draws) + len(secrets.shows)]
+            for (key, player), source in zip(secrets.draws, drawn):
+                sealed[key] = self._sealed_value(key, values[source], self._dealer_salt(source), (player,))
+            for source in drawn[len(secrets.draws):]:
+                openings[source] = self._dealer_salt(source)
+            for key, player in secrets.gives:
+                source = rep.items[key].key
+                sealed[key] = self._sealed_value(key, values[source], self._dealer_salt(source), (player,))
+            if secrets.restock:
+                number, seed = rep.restocks + 1, self.dealer_secret()["seed"]
+                for key, value in seeded_restock(rep, seed, number, secrets.restock).items():
+                    commitments[key] = commit(rep.genesis.nonce, DEALER, key, value, item_salt(seed, key))
+        for key, _ in secrets.opens:
+            openings[key] = self._salt_of(key)
+        return self.sign({"action": game.format_action(game.public(action)), "commitments": commitments,
+                          "sealed": sealed, "openings": openings})
+
+    def act(self, action: Any) -> list:
         """Check an action with this participant's knowledge, sign it, apply it; returns the events."""
         rep, game = self.rep, self.rep.game
         if rep.state is None or rep.awaiting_join:
             raise UsageError(f"the game has not started: {_waiting(rep)}")
-        # a move or a choice is always one's own; reveals are the dealer's, openings the coins' owner's
-        actor = actor_for(rep, action) if isinstance(action, (Reveal, Open)) else self.name
-        if isinstance(action, Place) and action.value is None:
-            raise UsageError("say which coin to place: its value, e.g. 4@3b or 4")
+        # a move or a choice is always one's own; the dealer's acts are the dealer's, openings their owner's
+        actor = actor_for(rep, action)
+        if actor != DEALER and not owes_opening(rep, actor):
+            actor = self.name
         try:
-            action = game.check(rep.state, actor or self.name, action, self.knowledge())
+            action = game.check(rep.state, actor or self.name, action, self.knowledge(as_dealer=actor == DEALER))
         except NotYourDuty as exc:
             raise UsageError(exc.naming(party_names(rep))) from None
         except IllegalAction as exc:
-            if not (isinstance(action, Open) and audit_problem(rep.state, action.values)):
+            opened = game.secrets(rep.state, actor, action).opens
+            if not (opened and _players_own(rep, opened) and game.audit_problem(rep.state, opened)):
                 raise UsageError(str(exc)) from None
-            # the true values of coins placed falsely: the program opens them anyway, and the record convicts
-        if not may_act_for(rep, self.name, actor, action):
+            # the true values of secrets committed falsely: the program opens them anyway, and the record convicts
+        if not may_act_for(rep, self.name, actor):
             raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
         return apply_entry(rep, self.entry_for(action, actor))
 
-    def _sign_act(self, act: Act, **attachments) -> list:
+    def _sign_act(self, act: Act, **attachments: Any) -> list:
         return apply_entry(self.rep, self.sign({"action": format_act(act), **attachments}))
 
     def join(self) -> list:
@@ -660,14 +842,18 @@ class Session:
         return self._sign_act(Join(), **attachments)
 
     def deal(self) -> list:
-        """Post the joint deal: a commitment to every hidden tile and the first player, from the seed and
+        """Post the joint deal: a commitment to every hidden item and the first player, from the seed and
         every contribution."""
-        _, first, commitments = seeded_deal(self.rep, self.dealer_secret()["seed"])
-        return self._sign_act(Deal(first), commitments=commitments)
+        dealt, _, commitments = seeded_deal(self.rep, self.dealer_secret()["seed"])
+        return self._sign_act(Deal(dealt.first), commitments=commitments)
+
+    def audit(self) -> list:
+        """The end audit: open the seed, so anyone can recompute the deal and all that came from it."""
+        return self._sign_act(Audit(), openings={SEED: self.dealer_secret()["seed"]})
 
     def automatic(self) -> list:
-        """Fulfil every duty this participant can without a decision (joins, the deal, reveals they may
-        deal, openings they hold), after checking what they can check; returns the events."""
+        """Fulfil every duty this participant can without a decision (joins, the deal, the dealer's acts,
+        openings they hold, the end audit), after checking what they can check; returns the events."""
         events: list = []
         while True:
             verdict = self._cheat_found()
@@ -680,46 +866,69 @@ class Session:
             events += step()
 
     def _cheat_found(self) -> tuple[Act, dict] | None:
-        """A verdict this participant can prove now: a deal its seed contradicts (anyone holding the seed),
-        or (the referee, who opens every coin) a coin that does not open or was not in its owner's hand."""
+        """A verdict this participant can prove now: something the dealer posted that its seed contradicts
+        (anyone holding the seed), or (the referee, who opens every secret a player commits) a secret that
+        does not open or was not its owner's to choose."""
         rep = self.rep
         if rep.verdict or rep.state is None:
             return None
-        if rep.seed_commitment and self.can_deal() and rep.dealt_by != self.name and not self._deal_checked:
+        if rep.seed_commitment and self.can_deal() and len(rep.seeded) > self._seeded_checked:
             seed = self.dealer_secret()["seed"]
-            if not _posted_as_seeded(rep, seed):
+            false = seed_contradiction(rep, seed, self._seeded_checked)
+            if false is not None and false.author != self.name:
                 return ConvictDeal(), {"openings": {SEED: seed}}
-            self._deal_checked = True  # the posted deal never changes: checked once per run
+            self._seeded_checked = len(rep.seeded)  # what was posted never changes: checked once
         if self.is_referee:
-            for slot in sorted(rep.coins):
-                if rep.state.slot_value[slot] is None:
-                    try:
-                        self._open_coin(slot)
-                    except SealError:
-                        return Unopenable(slot), {}
-            unopened = [(slot, self._values[slot][0]) for slot in sorted(rep.coins)
-                        if rep.state.slot_value[slot] is None]
-            problem = audit_problem(rep.state, unopened) if unopened else None
+            unopened = [key for key, item in rep.items.items()
+                        if item.players_own and item.value is None and self.name in item.readers]
+            for key in unopened:
+                try:
+                    self._open_item(key)
+                except SealError:
+                    return Unopenable(key), {}
+            values = [(key, self._opened[key][0]) for key in unopened]
+            problem = rep.game.audit_problem(rep.state, values) if values else None
             if problem:
-                theirs = tuple((slot, value) for slot, value in unopened if rep.coins[slot].owner == problem[0])
-                return ConvictCoins(theirs), {"openings": {coin_key(s): self._values[s][1] for s, _ in theirs}}
+                owner = rep.roster[problem[0]].raw.hex()
+                theirs = tuple((key, value) for key, value in values if rep.items[key].owner == owner)
+                return ConvictSecrets(theirs), {"openings": {key: self._opened[key][1] for key, _ in theirs}}
         return None
 
-    def _next_automatic(self):
-        rep = self.rep
+    def _next_automatic(self) -> Callable[[], list] | None:
+        rep, game = self.rep, self.rep.game
         for duty in rep.duties():
             if duty.what == "join" and duty.who == self.name:
                 return self.join
-            if duty.what == "deal" and self.can_deal():
+            if duty.who != DEALER and duty.what != "open":
+                continue
+            if duty.what == "deal" and rep.state is None and self.can_deal():
                 return self.deal
-            if duty.what == "reveal" and self.can_deal():
-                action = legal_actions(rep.state, DEALER, self.layout()[0])[0]
-                return lambda: self.act(action)
+            if duty.what == "audit" and self.can_deal():
+                return self.audit
+            if duty.who == DEALER and self.can_deal():
+                return self._dealer_step()
             if duty.what == "open" and (duty.who == self.name or self.is_referee):
-                # a referee opens every owed coin in one entry; a player opens their own
-                action = opening(rep.state, DEALER if self.is_referee else duty.who, self.knowledge())
-                return lambda: self.act(action)
+                # a referee opens every owed secret in one entry where the game lets it; a player their own
+                choices = (list(game.legal_actions(rep.state, DEALER, self.knowledge())) if self.is_referee else [])
+                choices = choices or list(game.legal_actions(rep.state, duty.who, self.knowledge()))
+                if choices:
+                    action = choices[0]
+                    return lambda: self.act(action)
         return None
+
+    def _dealer_step(self) -> Callable[[], list] | None:
+        """The dealer's act now: the only one, or chance's pick by the seed."""
+        rep, game = self.rep, self.rep.game
+        choices = list(game.legal_actions(rep.state, DEALER, self.knowledge(as_dealer=True)))
+        if not choices:
+            return None
+        action = choices[0]
+        if game.secrets(rep.state, DEALER, game.public(action)).chance:
+            seed = self.dealer_secret().get("seed")
+            if seed is None:
+                raise UsageError("a chosen deal has no seed for chance to pick with")
+            action = choices[chance_pick(rep.genesis_hash, seed, rep.contributions, rep.head, len(choices))]
+        return lambda: self.act(action)
 
 
 def _waiting(rep: Replay) -> str:
@@ -731,11 +940,12 @@ def _waiting(rep: Replay) -> str:
 # ---------------------------------------------------------------- a new game
 
 def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, PublicKey]], creator: str,
-             identity: Identity, referee: tuple[str, PublicKey] | None = None, layout: Layout | None = None,
+             identity: Identity, referee: tuple[str, PublicKey] | None = None, layout: Mapping[str, Value] | None = None,
              first: str | None = None, deadline_hours: int | None = None) -> Replay:
     """The invitation, signed by `creator` (a player or the referee). A joint deal (the default) commits
     the dealer's seed if the creator deals (table mode, or the referee itself); a referee invited by a
-    player commits its seed when it joins. `layout` makes a chosen deal, recorded as the creator's."""
+    player commits its seed when it joins. `layout` (every hidden item's value by key, as the game's
+layout file gives it) makes a chosen deal, recorded as the creator's."""
     try:
         game = find_game(game_name)
         game.setup(game.parse_options(options), [p for p, _ in players], first or players[0][0])
@@ -750,11 +960,15 @@ def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, P
                   "contribution": crypto.random_bytes(32).hex(), "author": creator, "time": int(time.time()),
                   **({"deadline_hours": deadline_hours} if deadline_hours else {})}
     if layout is not None:
-        tiles = layout_tiles(layout)
-        salts = {key: _salt() for key in TILE_KEYS}
-        body.update(deal="chosen", first=first or random.SystemRandom().choice([p for p, _ in players]),
-                    commitments={key: commit(nonce, DEALER, key, tiles[key], salts[key]) for key in TILE_KEYS})
-        secret: dict | None = {"layout": tiles, "salts": salts}
+        names = [p for p, _ in players]
+        keys = _deal_keys(game.deal(game.parse_options(options), names, random.Random(0)))
+        if set(layout) != set(keys):
+            raise UsageError(f"a chosen deal gives every hidden item of {game.title}: {', '.join(keys)}")
+        items = {key: layout[key] for key in keys}
+        salts = {key: _salt() for key in keys}
+        body.update(deal="chosen", first=first or random.SystemRandom().choice(names),
+                    commitments={key: commit(nonce, DEALER, key, items[key], salts[key]) for key in keys})
+        secret: dict | None = {"items": items, "salts": salts}
     else:
         seed = crypto.random_bytes(32).hex()
         body["deal"] = "joint"

@@ -22,8 +22,9 @@ Name = Annotated[str, Field(pattern=NAME_PATTERN)]
 UnixTime = Annotated[int, Field(ge=0, le=2**40)]
 """Seconds since 1970 by the signer's own clock: a claim the signature binds to its author, not a proof."""
 KeyLine = Annotated[str, Field(pattern=r"^ssh-ed25519 [A-Za-z0-9+/]+={0,2}$", max_length=200)]
-SlotKey = Annotated[str, Field(pattern=r"^(#[0-9]{1,4}|[1-6][a-f]|under-(5c|6[cd])|seed)$")]
-"""What a commitment, sealed blob or opening is about: a coin `#N`, a tile place, or the dealer's `seed`."""
+SlotKey = Annotated[str, Field(pattern=r"^[#a-z0-9][a-z0-9._-]{0,23}$")]
+"""What a commitment, sealed blob or opening is about: a hidden item by the game's name for it (a coin or
+a card in hand `#N`, a tile place `3b`), an item of the dealer's stock `sK.N`, or the dealer's `seed`."""
 
 
 class _Strict(BaseModel):
@@ -72,7 +73,7 @@ class Genesis(_Strict):
     first: Name | None = None
     """A chosen deal: who moves first (a joint deal's first player comes from the shuffle)."""
     commitments: dict[SlotKey, Hex64] | None = None
-    """A chosen deal: every hidden tile, committed."""
+    """A chosen deal: every hidden item, committed."""
     contribution: Hex64
     """The creator's share of the deal's randomness."""
     sealed: dict[Literal["dealer", "table_key"], Base64]

@@ -5,7 +5,6 @@ the reason. What it proves and what it cannot is written in docs/security.md."""
 
 from __future__ import annotations
 
-from .dealing import TILE_KEYS
 from .errors import AuditFailed, Divergence, Equivocation
 from .protocol import Replay, replay
 from .record import GameFile, payload
@@ -17,22 +16,26 @@ def verify(record: GameFile) -> Replay:
 
 
 def audited(rep: Replay) -> Replay:
-    """A replayed game, with the end audit if it is finished: every hidden tile and every coin it
-    committed to was opened. (A game ended by a verdict has its proof in the verdict instead.)"""
-    if rep.outcome() is not None:
+    """A replayed game, with the end audit if its play is finished: every secret a player committed was
+    opened, and the dealer's seed was opened (a joint deal: everything the dealer posted was checked
+    against it) or every hidden item was (a chosen deal). A game ended by a verdict has its proof in
+    the verdict instead."""
+    if rep.verdict is None and rep.over:
         _audit(rep)
     return rep
 
 
 def _audit(rep: Replay) -> None:
-    state = rep.state
-    unopened = [f"#{slot}" for slot, value in enumerate(state.slot_value) if value is None]
+    unopened = [key for key, item in rep.items.items() if item.players_own and item.value is None]
     if unopened:
-        raise AuditFailed(f"coins never opened: {', '.join(unopened)}")
-    opened = {key for entry in rep.entries for key in (entry.openings or {}) if not key.startswith("#")}
-    missing = sorted(set(TILE_KEYS) - opened)
-    if missing:
-        raise AuditFailed(f"hidden tiles never revealed: {', '.join(missing)}")
+        raise AuditFailed(f"secrets never opened: {', '.join(unopened)}")
+    if rep.seed_commitment is not None:
+        if rep.seed is None:
+            raise AuditFailed("the dealer's seed was never opened (the end audit is owed)")
+        return
+    hidden = sorted(key for key, item in rep.items.items() if not item.players_own and item.value is None)
+    if hidden:
+        raise AuditFailed(f"hidden items never revealed: {', '.join(hidden)}")
 
 
 def compare(first: GameFile, second: GameFile) -> str | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+
+from engine.sarcophagus.hidden import layout_tiles
 from functools import cache
 
 from pbem.bots import play_out
@@ -26,6 +28,8 @@ def played_game(mode: str = "table", players=("ann", "ben", "cat"), seed: int = 
     """A game in `mode`: played to the end (`finish`), or up to its first move (`started`), or just made."""
     referee = ("ref", identity("ref").public) if mode == "referee" else None
     creator = "ref" if referee else players[0]
+    if kwargs.get("layout") is not None:
+        kwargs["layout"] = layout_tiles(kwargs["layout"])
     rep = new_game("sarcophagus", kwargs.pop("options", {}), [(n, identity(n).public) for n in players], creator,
                    identity(creator), referee, **kwargs)
     if finish:

@@ -57,7 +57,7 @@ def test_key_of_another_type(game):
 
 def test_bad_new_arguments(game):
     one_error(["new", "chess", "-o", "h.json", "--as", "ann", "--player", "ann", "--player", "ben"],
-              "unknown game 'chess' (known: sarcophagus)")
+              "unknown game 'chess' (known: path-of-pharaohs, sarcophagus)")
     one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ann", "--player", "ann", "--player", "ben",
                "--option", "two_player=triple"], "option two_player is one of pooled, seats, not 'triple'")
     one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ann", "--player", "ann", "--player", "ben",
@@ -80,7 +80,7 @@ def test_a_signed_genesis_of_an_unknown_game(tmp_path):
     (tmp_path / "chess.json").write_text(data)
     result = runner.invoke(app, ["verify", str(tmp_path / "chess.json")])
     assert result.output == (f"Error: {tmp_path / 'chess.json'}: the genesis by ann: unknown game 'chess' "
-                             "(known: sarcophagus)\n")
+                             "(known: path-of-pharaohs, sarcophagus)\n")
 
 
 def test_invalid_notation_and_a_huge_file(game, monkeypatch):

@@ -20,6 +20,8 @@ from pbem.render import next_line
 from pbem.verify import verify
 
 from engine_support import layout_with
+
+from engine.sarcophagus.hidden import layout_tiles
 from pbem_support import identity, played_game, sessions_for, start_play
 
 runner = CliRunner()
@@ -90,7 +92,7 @@ def test_a_false_accusation_or_an_unopenable_claim_by_a_player_is_refused():
     sessions = start_play(rep)
     sessions[rep.duties()[0].who].act(rep.game.parse_action("3"))
     ref = sessions["ref"]
-    value, salt = ref._open_coin(0)
+    value, salt = ref._open_item("#0")
     honest = ref.sign({"action": f"verdict open #0={value}", "openings": {"#0": salt}})
     with pytest.raises(IllegalMove, match="these openings prove nothing against anyone"):
         apply_entry(replay(rep.record), honest)
@@ -147,7 +149,7 @@ def test_the_referee_opens_nothing_carried_over_from_another_game():
 def test_a_copied_invitation_is_refused_by_the_referee_before_it_deals():
     ref, alice = identity("ref"), identity("ann")
     one = new_game("sarcophagus", {}, [("alice", alice.public), ("bob", identity("cat").public)], "alice", alice,
-                   ("ref", ref.public), layout=layout_with(seed=5), first="alice")
+                   ("ref", ref.public), layout=layout_tiles(layout_with(seed=5)), first="alice")
     body = payload(one.genesis)
     body["players"] = [{"name": "alice", "key": " ".join(identity("ben").public.line().split()[:2])},
                        body["players"][1]]  # mallory's key in alice's seat; nonce, commitments, sealed deal copied
@@ -170,7 +172,8 @@ def test_a_player_cannot_make_a_referee_game_whose_deal_they_know():
     with pytest.raises(SealError):
         sessions["ann"].dealer_secret()
     chosen = new_game("sarcophagus", {}, [("ann", identity("ann").public), ("ben", identity("ben").public)],
-                      "ann", identity("ann"), ("ref", identity("ref").public), layout=layout_with(seed=1), first="ann")
+                      "ann", identity("ann"), ("ref", identity("ref").public),
+                      layout=layout_tiles(layout_with(seed=1)), first="ann")
     assert chosen.deal_text == "deal chosen by ann"
 
 
@@ -220,10 +223,10 @@ def test_a_false_deal_is_convicted_by_the_next_players_program():
 
 def test_the_deal_is_the_specified_shuffle_of_the_seed_and_every_join():
     rep = played_game("table", players=("ann", "ben", "cat"))
-    seed = next(e for e in rep.entries if e.action.startswith("reveal sarcophagus")).openings["seed"]
-    from pbem.dealing import joint_deal, layout_tiles
+    seed = next(e for e in rep.entries if e.action == "audit").openings["seed"]
+    from pbem.protocol import seeded_deal
 
-    layout, first = joint_deal(rep.genesis_hash, seed, rep.contributions, rep.players)
+    dealt, _, _ = seeded_deal(rep, seed)
     revealed = {}
     for e in rep.entries:
         if e.action.startswith("reveal"):
@@ -231,7 +234,7 @@ def test_the_deal_is_the_specified_shuffle_of_the_seed_and_every_join():
                 if "=" in pair:
                     pos, tile = pair.split("=")
                     revealed["under-" + pos if "sarcophagus" in e.action else pos] = tile
-    assert revealed == layout_tiles(layout) and first == rep.first
+    assert revealed == dealt.named and dealt.first == rep.first and rep.entries[-1].action == "audit"
     assert len(rep.contributions) == 3 and len(set(rep.contributions)) == 3
 
 

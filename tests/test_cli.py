@@ -320,7 +320,7 @@ def test_a_joiner_drawn_second_has_his_join_written_and_his_moves_left(home):
     lines = result.output.splitlines()
     assert result.exit_code == 3
     assert lines[:2] == ["  ben joins the game",
-                         "  the tiles are dealt (shuffled from the dealer's seed and every join); ann moves first"]
+                         "  the hidden items are dealt (shuffled from the dealer's seed and every join); ann moves first"]
     assert lines[-3:] == ["Wrote g.json (entries 1-3).", "Next: ann (move: place a coin on 1a (forced))",
                           "Not played yet: 3 2@2a: ann must act first (move: place a coin on 1a (forced)). Send them "
                           "g.json, then run pbem play again."]

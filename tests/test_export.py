@@ -68,7 +68,7 @@ def test_an_entry_and_its_sealed_coin_checked_by_stock_tools(game):
                                        [pyrage.ssh.Identity.from_buffer(key.read_bytes())]))
     record = from_json((game / "g.json").read_bytes())
     entry, ann = record.entries[7], PublicKey.parse(record.genesis.players[0].key)
-    assert opened["value"] == 2 and opened["owner"] == ann.raw.hex()
+    assert opened["value"] == 2 and opened["key"] == "#3" and opened["game"] == sha256(canonical(payload(record.genesis))).hex()
     genesis_hash = sha256(canonical(payload(record.genesis))).hex()  # a coin is bound to the genesis and its owner
     assert commit(genesis_hash, ann.raw.hex(), "#3", opened["value"], opened["salt"]) == entry.commitments["#3"]
     # the chain, as docs/security.md checks it: prev is the SHA-256 of the entry before's exported bytes

@@ -20,6 +20,8 @@ from pbem.html import page
 from pbem.protocol import apply_entry, start
 
 from engine_support import layout_with
+
+from engine.sarcophagus.hidden import layout_from_tiles
 from pbem_support import played_game, sessions_for
 from test_board import pbem, two_coins_played
 
@@ -54,7 +56,7 @@ def views(rep, observer, knowledge):
 
 def hidden_tiles(rep, sessions) -> list[str]:
     """The names of the tiles still face down at the end of the record (from the dealer's secret)."""
-    layout = next(s for s in sessions.values() if s.can_deal()).layout()[0]
+    layout = layout_from_tiles(next(s for s in sessions.values() if s.can_deal()).dealer_values())
     shown = rep.game.view(rep.state, None)
     on_top = {pos: spot["tile"] for pos, spot in shown["pyramid"].items()}
     hidden = [str(t) for pos, t in zip(list(_positions()), layout.pyramid)

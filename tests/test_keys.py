@@ -11,7 +11,10 @@ from typer.testing import CliRunner
 from pbem import crypto, ed25519
 from pbem.cli import app
 from pbem.crypto import PublicKey
-from pbem.dealing import random_layout
+import random
+
+from engine.sarcophagus.driver import deal
+from engine.sarcophagus.hidden import layout_tiles
 from pbem.errors import BadGenesis, KeyProblem
 from pbem.protocol import Session, new_game
 from pbem.record import from_json, to_json
@@ -149,7 +152,7 @@ def forged_game(monkeypatch) -> bytes:
         ref = identity("ref")
         forger = Forger()
         rep = new_game("sarcophagus", {}, [("mallory", forger.public), ("ann", identity("ann").public)], "ref", ref,
-                       ("ref", ref.public), random_layout(), "mallory")
+                       ("ref", ref.public), layout_tiles(deal(random.Random(1))), "mallory")
         Session(rep, "mallory", forger).join()  # a join "signed" by the identity point
         data = to_json(rep.record).encode()
         assert verify(from_json(data)).entries[-1].author == "mallory"  # without the check, the forged entry passes

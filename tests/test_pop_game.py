@@ -15,13 +15,13 @@ from engine.path_of_pharaohs.state import Options
 from engine.sarcophagus import GAME as SARCOPHAGUS
 
 
-def test_the_entry_has_the_shape_of_every_game_but_is_not_registered_yet():
+def test_the_entry_has_the_shape_of_every_game_and_is_registered():
     contract = [name for name in vars(type(SARCOPHAGUS)) if not name.startswith("_")]
-    assert all(callable(getattr(GAME, name)) or isinstance(getattr(GAME, name), str) for name in contract)
+    assert all(callable(getattr(GAME, name)) or isinstance(getattr(GAME, name), (str, tuple)) for name in contract)
     assert (GAME.name, GAME.title) == ("path-of-pharaohs", "Path of Pharaohs")
-    assert "path-of-pharaohs" not in GAMES
-    with pytest.raises(UnknownGame):
-        find_game("path-of-pharaohs")
+    assert GAMES["path-of-pharaohs"] is GAME is find_game("Path-of-Pharaohs")
+    with pytest.raises(UnknownGame, match="known: path-of-pharaohs, sarcophagus"):
+        find_game("chess")
 
 
 def test_the_public_form_of_a_deal_or_a_steal_carries_no_card():

@@ -146,7 +146,7 @@ def test_an_illegal_placement_is_refused(game):
     i = first_index(game, "@")
     with pytest.raises(IllegalMove, match="the first coin of a turn goes on the forced tile 1a"):
         replay_with(game, i, resign(game.entries[i], action="@2a"))
-    with pytest.raises(IllegalMove, match="hides its value"):
+    with pytest.raises(IllegalMove, match="complete and public, as '@1a'"):
         replay_with(game, i, resign(game.entries[i], action="4@1a"))
 
 
@@ -154,7 +154,7 @@ def test_a_false_reveal_is_refused(game):
     i = first_index(game, "reveal 1a=")
     true_tile = game.entries[i].action.split("=")[1]
     false_tile = "moon-2" if true_tile != "moon-2" else "arms-2"
-    with pytest.raises(BadOpening, match=f"1a={false_tile} does not match the tile committed in the deal"):
+    with pytest.raises(BadOpening, match=f"1a={false_tile} does not match the item committed in the deal"):
         replay_with(game, i, resign(game.entries[i], action=f"reveal 1a={false_tile}"))
 
 
@@ -225,8 +225,8 @@ def test_a_referee_opens_a_whole_tie_break_and_the_audit_in_one_entry_each():
 
 
 def finished_owner(rep, entry):
-    slots = [int(pair.split("=")[0][1:]) for pair in entry.action.split()[1:]]
-    return {rep.coins[slot].owner for slot in slots}
+    keys = [pair.split("=")[0] for pair in entry.action.split()[1:]]
+    return {rep.items[key].owner for key in keys}
 
 
 @pytest.mark.parametrize("mode", ["table", "referee"])

@@ -111,7 +111,7 @@ def test_pbem_play_and_demo_with_the_search_bot(tmp_path, monkeypatch):
     assert lines[0].startswith("Finished after ") and lines[1].startswith("Verified: every signature")
     assert runner.invoke(app, ["verify", "game.json"]).output.startswith("game.json: valid, finished, ")
     wrong = runner.invoke(app, ["play", "game.json", "--as", "ann", "--bot", "deep"])
-    assert (wrong.exit_code, wrong.output) == (1, "Error: --bot is one of greedy, random, mcts\n")
+    assert (wrong.exit_code, wrong.output) == (1, "Error: --bot for Sarcophagus is one of greedy, random, mcts\n")
 
 
 def test_pbem_play_with_a_seed_and_an_iteration_budget_repeats_its_choices(tmp_path, monkeypatch):

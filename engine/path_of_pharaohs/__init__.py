@@ -29,14 +29,16 @@ knowledge accepts what only the trust layer can prove (a slot's card, the deck's
 verifier replays the public record with no secret at all.
 """
 
-from . import actions, notation, rules, views
+from engine.contract import Policy
+
+from . import actions, driver, hidden, notation, rules, views
 from .rules import DealerKnowledge, Outcome
 from .state import Options, State
 
 
 class PathOfPharaohs:
     """The game's entry for the engine registry: the contract of engine.contract.Game (mypy holds it
-    to it: engine/__init__.py). Not in engine.GAMES yet: pbem/ still knows Sarcophagus (issue 10)."""
+    to it: engine/__init__.py)."""
 
     name = "path-of-pharaohs"
     title = "Path of Pharaohs"
@@ -51,6 +53,18 @@ class PathOfPharaohs:
     outcome = staticmethod(rules.outcome)
     parse_action = staticmethod(notation.parse_action)
     format_action = staticmethod(notation.format_action)
+    deal = staticmethod(hidden.deal)
+    actor = staticmethod(hidden.actor)
+    secrets = staticmethod(hidden.secrets)
+    knowledge = staticmethod(hidden.knowledge)
+    audit_problem = staticmethod(hidden.audit_problem)
+    bots: tuple[str, ...] = ("greedy", "random")
+
+    @staticmethod
+    def policy(bot: str, think: float | None = 1.0, iterations: int | None = None) -> Policy:
+        """greedy and random look only at the legal moves (driver.py); neither searches."""
+        chosen = {"greedy": driver.greedy_policy, "random": driver.random_policy}[bot]
+        return lambda state, actor, actions, rng, known: chosen(state, actor, list(actions), rng)
 
 
 GAME = PathOfPharaohs()

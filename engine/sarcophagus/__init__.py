@@ -1,6 +1,8 @@
 """Sarcophagus (Phillip Lerche, piecepack): the rules as read in docs/rules/sarcophagus.md."""
 
-from . import actions, notation, rules, views
+from engine.contract import Policy
+
+from . import actions, driver, hidden, notation, rules, views
 from .state import Options, State
 
 
@@ -20,6 +22,21 @@ class Sarcophagus:
     outcome = staticmethod(rules.outcome)
     parse_action = staticmethod(notation.parse_action)
     format_action = staticmethod(notation.format_action)
+    deal = staticmethod(hidden.deal)
+    actor = staticmethod(hidden.actor)
+    secrets = staticmethod(hidden.secrets)
+    knowledge = staticmethod(hidden.knowledge)
+    audit_problem = staticmethod(hidden.audit_problem)
+    bots: tuple[str, ...] = ("greedy", "random", "mcts")
+
+    @staticmethod
+    def policy(bot: str, think: float | None = 1.0, iterations: int | None = None) -> Policy:
+        """greedy and random look only at the legal moves; mcts searches (search.py)."""
+        if bot == "mcts":
+            from .search import SearchPolicy
+
+            return SearchPolicy(None if iterations else think, iterations)
+        return {"greedy": driver.greedy_policy, "random": driver.random_policy}[bot]
 
 
 GAME = Sarcophagus()

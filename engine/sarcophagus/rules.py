@@ -368,6 +368,8 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     """Every legal act of `actor` now. Placements carry values only when `knowledge` says the hand;
     the dealer's reveals need the layout as `knowledge`; openings need the player's slot values."""
     out: list[Action] = []
+    if actor == DEALER and isinstance(knowledge, Mapping) and owed_openings(s, DEALER):
+        out.append(opening(s, DEALER, knowledge))  # the dealer, holding every coin, opens for all at once
     for duty in duties(s):
         if duty.who != actor:
             continue

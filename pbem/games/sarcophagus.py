@@ -319,9 +319,9 @@ def choices_text(game, state, choices) -> str:
 
 
 def read_layout(data: object, where: str):
-    """A chosen deal from a layout file's JSON: (the layout, the first player's name or None)."""
+    """A chosen deal from a layout file's JSON: (every tile by key, the first player's name or None)."""
     from engine.contract import InvalidSetup
-    from pbem.dealing import layout_from_tiles
+    from engine.sarcophagus.hidden import layout_from_tiles, layout_tiles
     from pbem.errors import UsageError
 
     if not isinstance(data, dict) or not isinstance(data.get("pyramid"), dict) or \
@@ -329,7 +329,7 @@ def read_layout(data: object, where: str):
         raise UsageError(f"layout {where}: expected {{\"pyramid\": {{...}}, \"sarcophagus\": {{...}}, \"first\": NAME}}")
     tiles = {**data["pyramid"], **{f"under-{k}": v for k, v in data["sarcophagus"].items()}}
     try:
-        return layout_from_tiles(tiles), data.get("first")
+        return layout_tiles(layout_from_tiles(tiles)), data.get("first")
     except KeyError as exc:
         where_missing = exc.args[0].replace("under-", "the sarcophagus under ")
         raise UsageError(f"layout {where}: no tile given for {where_missing} (give all 21 pyramid tiles and the 3 under "
