@@ -166,7 +166,7 @@ def key_show(name: Annotated[str, typer.Argument(help="A key name (or a key file
 
 @app.command("new")
 @_handled
-def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus.")],
+def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-of-pharaohs.")],
         out: Annotated[Path, typer.Option("-o", "--output", help="The game file to write.")],
         name: AsName,
         player: Annotated[list[str], typer.Option("--player", help="NAME=PUBKEY, in seat order; PUBKEY is a "
