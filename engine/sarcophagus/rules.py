@@ -92,6 +92,11 @@ def leaders(s: State, pos: int) -> list[int]:
     return [seat for seat, n in zip(distinct, counts) if n == best]
 
 
+def unopened_tied(s: State, pos: int, tied: Sequence[int]) -> list[int]:
+    """The unopened coins of the tied seats on a tile: its tie-break waits for them to be opened."""
+    return [slot for slot in s.coins[pos] if s.slot_value[slot] is None and s.slot_seat[slot] in tied]
+
+
 def _audit_due(s: State) -> bool:
     return not s.present and not s.traps and None not in s.under
 
@@ -114,8 +119,7 @@ def _openings(s: State) -> dict[str, tuple[int, ...]]:
     if s.cached_openings is not None:
         return s.cached_openings
     if s.tie is not None:
-        tied = leaders(s, s.tie)
-        slots = [slot for slot in s.coins[s.tie] if s.slot_seat[slot] in tied and s.slot_value[slot] is None]
+        slots = unopened_tied(s, s.tie, leaders(s, s.tie))
     elif _audit_due(s):
         slots = [slot for slot, value in enumerate(s.slot_value) if value is None]
     else:
@@ -520,7 +524,7 @@ class _Play:
                 return
             if s.tie is not None:
                 tied = leaders(s, s.tie)
-                if self._tie_waiting(s.tie, tied):
+                if unopened_tied(s, s.tie, tied):
                     return
                 pos, s.tie = s.tie, None
                 self._resolve_tie(pos, tied)
@@ -587,14 +591,10 @@ class _Play:
         most = leaders(s, pos)
         if len(most) == 1:
             self._remove(pos, most[0])
-        elif self._tie_waiting(pos, most):
+        elif unopened_tied(s, pos, most):
             s.tie = pos
         else:
             self._resolve_tie(pos, most)
-
-    def _tie_waiting(self, pos: int, tied: list[int]) -> bool:
-        s = self.s
-        return any(s.slot_value[slot] is None and s.slot_seat[slot] in tied for slot in s.coins[pos])
 
     def _resolve_tie(self, pos: int, tied: list[int]) -> None:
         s = self.s
