@@ -1,6 +1,7 @@
 """Invariants over thousands of random Path of Pharaohs games, for 3 to 6 players and both policies."""
 
 import random
+from dataclasses import replace
 from itertools import chain, combinations_with_replacement, permutations
 
 import pytest
@@ -86,8 +87,9 @@ def play_checked(n_players: int, seed: int, policy, options: Options = Options()
 
 
 def check_views(game: FullInformation) -> None:
-    """A player sees their own hand and nothing of anyone else's."""
+    """A player sees their own hand and nothing of anyone else's; the state's cached duties agree with it."""
     s = game.state
+    assert duties(replace(s, cached_duties=None)) == duties(s)
     for player in s.table.players:
         shown = view(s, player, game.knowledge(player))
         mine = s.hands[s.table.players.index(player)]

@@ -2,12 +2,14 @@
 benchmarks/engine_playouts.py)."""
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from engine.contract import DEALER
 from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_policy
-from engine.sarcophagus.rules import duties, hand_values, outcome
+from engine.sarcophagus.rules import duties, hand_values, outcome, owed_openings
 from engine.sarcophagus.scoring import score
 from engine.sarcophagus.state import DISCARDED, Options
 from engine.sarcophagus.views import view
@@ -35,6 +37,9 @@ def check_invariants(game: FullInformation, look_at_views: bool) -> None:
     entombed = set(out) - set(on_tiles)
     takers = {owner for owner in s.under_owner if owner not in (None, DISCARDED)}
     assert {s.slot_seat[slot] for slot in entombed} <= takers
+    assert entombed == {slot for tomb in s.entombed for slot in tomb}, "State.entombed names every entombed coin"
+    for k, tomb in enumerate(s.entombed):
+        assert all(s.slot_seat[slot] == s.under_owner[k] for slot in tomb)
     for i, seat in enumerate(s.table.seats):
         # every coin in exactly one place; the public count matches the private hand
         assert s.hands[i] + len(s.out[i]) == len(seat.coins)
@@ -43,6 +48,9 @@ def check_invariants(game: FullInformation, look_at_views: bool) -> None:
     assert len(held) == len(set(held)), "a tile claimed twice"
     assert not set(held) & {s.tiles[p] for p in range(21) if s.present >> p & 1}
     if look_at_views:
+        fresh = replace(s, cached_duties=None, cached_openings=None)  # the caches agree with the state
+        assert duties(fresh) == duties(s)
+        assert all(owed_openings(fresh, p) == owed_openings(s, p) for p in s.table.players + (DEALER,))
         for player in s.table.players:
             shown = view(s, player, game.knowledge(player))
             for spot in list(shown["pyramid"].values()) + list(shown["sarcophagus"].values()):

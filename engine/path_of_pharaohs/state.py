@@ -49,6 +49,11 @@ class Table:
 
 @dataclass(slots=True, eq=False)
 class State:
+    """Treated as immutable, not frozen (a frozen __init__ is slow): the rules never change a State once
+    `apply` has returned it; `apply` fills in a fresh `copy` and returns it settled. `cached_duties`
+    memoizes rules.duties, filled in the first time it is asked of a returned state (a copy starts
+    without it); equality ignores it."""
+
     table: Table
     deck: int
     """Cards left in the deck (their order is the dealer's secret)."""
@@ -85,6 +90,7 @@ class State:
     """Turns in a row in which nobody placed a card or drew one."""
     winners: tuple[int, ...] = ()
     cached_duties: tuple | None = field(default=None, repr=False)
+    """rules.duties, worked out once per state."""
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and all(

@@ -1,5 +1,5 @@
 """The public state of one play of Sarcophagus. Nothing secret is in it: a face-down tile is None,
-an unopened coin value is None. Plain immutable data; the rules are functions over it."""
+an unopened coin value is None. Plain data treated as immutable; the rules are functions over it."""
 
 from __future__ import annotations
 
@@ -53,9 +53,14 @@ class Table:
 
 @dataclass(slots=True, eq=False)
 class State:
-    """Treated as immutable: the rules never change a State, they build the next one (`apply` fills in
-    a fresh copy and returns it settled). A plain slotted dataclass rather than a frozen one because a
-    frozen __init__ costs a third of a playout."""
+    """Treated as immutable, not frozen: the rules never change a State once `apply` has returned it;
+    they build the next one (`apply` fills in a fresh copy and returns it settled). A plain slotted
+    dataclass rather than a frozen one because a frozen __init__ costs a third of a playout.
+
+    The `cached_` fields are the one exception, and do not contradict it: each memoizes a function of
+    the other fields, filled in the first time the rules are asked it of a returned state (the copy
+    `apply` fills in starts without them, and nothing asks them of it before it is settled). Equality
+    ignores them."""
 
     table: Table
     present: int
@@ -97,6 +102,7 @@ class State:
     cached_duties: tuple | None = field(default=None, repr=False)
     """rules.duties, worked out once per state."""
     cached_openings: dict | None = field(default=None, repr=False)
+    """rules._openings (every owner's owed openings), worked out once per state."""
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and all(
