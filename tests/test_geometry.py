@@ -71,7 +71,8 @@ def test_forced_position_is_leftmost_of_the_top_row():
     assert pos_name(forced_position(ALL_MASK)) == "1a"
     assert pos_name(forced_position(ALL_MASK & ~mask("1a", "2a"))) == "2b"
     assert pos_name(forced_position(mask("6f", "5e"))) == "5e"
-    assert forced_position(0) is None
+    with pytest.raises(ValueError, match="the pyramid is empty"):
+        forced_position(0)
 
 
 @given(st.integers(min_value=0, max_value=ALL_MASK))

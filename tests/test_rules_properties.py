@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 
 from engine.contract import DEALER
 from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_policy
-from engine.sarcophagus.rules import duties, hand_values, outcome, owed_openings
+from engine.sarcophagus.actions import Place
+from engine.sarcophagus.rules import Placements, duties, hand_values, outcome, owed_openings
 from engine.sarcophagus.scoring import score
 from engine.sarcophagus.state import DISCARDED, Options
 from engine.sarcophagus.views import view
@@ -138,3 +139,15 @@ def test_legal_actions_are_exactly_the_placements_check_accepts():
                 compared += 1
             game.step(policies, rng)
     assert compared > 2000
+
+
+def test_placements_are_a_full_sequence():
+    """legal_actions' lazy placements index, iterate and slice like the list they stand for."""
+    placements = Placements((3, 5), (None, 1, 2))
+    made = [placements[i] for i in range(len(placements))]
+    assert made[0] == Place(3, None) and made[-1] == Place(5, 2) and len(made) == 6
+    assert list(placements) == placements[:] == made
+    assert placements[-1] == made[-1] and placements[1:5:2] == made[1:5:2] and placements[::-1] == made[::-1]
+    for outside in (6, -7):
+        with pytest.raises(IndexError):
+            placements[outside]

@@ -56,17 +56,17 @@ def layout_from_names(pyramid: Mapping[str, str], sarcophagus: Mapping[str, str]
     return Layout(tuple(cells[p] for p in range(21)), tuple(under[p] for p in SARCOPHAGUS_POSITIONS))
 
 
-Policy = Callable[[State, str, list, random.Random, Mapping[int, int]], Action]
+Policy = Callable[[State, str, Sequence[Action], random.Random, Mapping[int, int]], Action]
 """Chooses among `actions` for `actor`; the last argument is what the actor privately knows (its own
 coin values), for policies that look further than the legal actions (search.SearchPolicy)."""
 
 
-def random_policy(state: State, actor: str, actions: list, rng: random.Random, known=None) -> Action:
+def random_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random, known=None) -> Action:
     """Any legal action, each as likely (`random()` rather than `choice`: one call instead of three)."""
     return actions[int(rng.random() * len(actions))]
 
 
-def greedy_policy(state: State, actor: str, actions: list, rng: random.Random, known=None) -> Action:
+def greedy_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random, known=None) -> Action:
     """Claims what it can win now, with its cheapest coin; builds on valuable tiles; avoids traps."""
     seat = state.turn
 
@@ -85,13 +85,15 @@ def greedy_policy(state: State, actor: str, actions: list, rng: random.Random, k
             return -action.tile.rank
         if not isinstance(action, Place):
             return 0
-        coins = state.coins[action.pos]
+        pos = action.pos
+        assert pos is not None, "a legal placement names its tile"
+        coins = state.coins[pos]
         mine = sum(1 for slot in coins if state.slot_seat[slot] == seat)
         others = max([sum(1 for s in coins if state.slot_seat[s] == o) for o in range(len(state.table.seats))
                       if o != seat] or [0])
-        value = worth(state.tiles[action.pos], state.claimed[seat])
+        value = worth(state.tiles[pos], state.claimed[seat])
         coin = action.value or 0
-        if len(coins) == 3 and free_sides(action.pos, state.present, state.table.options.bottom_edge_free) >= 2:
+        if len(coins) == 3 and free_sides(pos, state.present, state.table.options.bottom_edge_free) >= 2:
             if mine + 1 > others:
                 return 10 * value - coin
             if mine + 1 == others:
@@ -122,6 +124,7 @@ class FullInformation:
         slot = len(self.state.slot_seat)
         self.state, events = (apply_checked if checked else apply)(self.state, actor, action)
         if type(action) is Place:
+            assert action.value is not None, "the driver places coins with their values"
             self.values[slot] = self.known[actor][slot] = action.value
         self.log.append((actor, action))
         return events

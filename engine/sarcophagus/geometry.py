@@ -78,8 +78,8 @@ def free_sides(index: int, present: int, bottom_edge_free: bool = True) -> int:
     return free + (not bottom & present)
 
 
-def forced_position(present: int) -> int | None:
-    """The leftmost tile of the highest row that still holds a tile, or None if the pyramid is empty."""
+def forced_position(present: int) -> int:
+    """The leftmost tile of the highest row that still holds a tile (whenever a seat moves, one does)."""
     if not present:
-        return None
+        raise ValueError("the pyramid is empty: no tile is forced")
     return (present & -present).bit_length() - 1

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
+from engine.lazy import LazySequence
 
 from .actions import Action, Discard, Open, Place, Reveal
 from .deal import UNDER, deal_problem, shown_places
@@ -34,20 +36,20 @@ _ALL_VALUES = tuple(range(6))
 # ---------------------------------------------------------------- setup
 
 def parse_options(raw: Mapping[str, str | bool]) -> Options:
-    options = {}
+    options = Options()
     for key, value in raw.items():
         text = str(value).lower()
         if key == "two_player":
             if text not in TWO_PLAYER_MODES:
                 raise InvalidSetup(f"option two_player is one of {', '.join(TWO_PLAYER_MODES)}, not {value!r}")
-            options[key] = text
+            options = replace(options, two_player=text)
         elif key == "bottom_edge_free":
             if text not in ("true", "false"):
                 raise InvalidSetup(f"option bottom_edge_free is true or false, not {value!r}")
-            options[key] = text == "true"
+            options = replace(options, bottom_edge_free=text == "true")
         else:
             raise InvalidSetup(f"unknown option {key!r} (options: two_player, bottom_edge_free)")
-    return Options(**options)
+    return options
 
 
 def make_table(options: Options, players: Sequence[str]) -> Table:
@@ -207,19 +209,18 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
     initial = s.table.seats[seat].coins
     out = [0] * 6
     returns: list[tuple[int, int]] = []
-    for k, owner in enumerate(s.slot_seat):
-        if owner != seat or values[k] is None:
+    for k, (owner, value, back) in enumerate(zip(s.slot_seat, values, s.slot_back)):
+        if owner != seat or value is None:
             continue
         returns.sort(reverse=True)
         while returns and returns[-1][0] <= k:
             out[returns.pop()[1]] -= 1
-        value = values[k]
         out[value] += 1
         if out[value] > initial.count(value):
             return (f"coin #{k} opened as {value}, but {s.table.seats[seat].name} had no coin of that value "
                     f"left in hand when it was placed")
-        if s.slot_back[k] is not None:
-            returns.append((s.slot_back[k], value))
+        if back is not None:
+            returns.append((back, value))
     return None
 
 
@@ -285,15 +286,14 @@ class _Text:
 
 
 def _check_place(s: State, action: Place, knowledge, text) -> Place:
-    forced = forced_position(s.present)
     if s.placed == 0:
-        pos = forced if action.pos is None else action.pos
-        if pos != forced:
-            raise IllegalAction(text, f"the first coin of a turn goes on the forced tile {pos_name(forced)}")
+        pos = forced_position(s.present)
+        if action.pos not in (None, pos):
+            raise IllegalAction(text, f"the first coin of a turn goes on the forced tile {pos_name(pos)}")
     else:
-        pos = action.pos
-        if pos is None:
+        if action.pos is None:
             raise IllegalAction(text, "only the first coin of a turn is forced: say where this one goes, e.g. 4@3b")
+        pos = action.pos
         if not s.present >> pos & 1:
             raise IllegalAction(text, f"{pos_name(pos)} has left the pyramid")
         if not s.face_up >> pos & 1:
@@ -347,23 +347,16 @@ _PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
 """Every possible placement, made once: actions are immutable values, so they can be shared."""
 
 
-class Placements(Sequence):
+class Placements(LazySequence[Place]):
     """Every (target, coin value) placement, made only when asked for: a turn may offer a hundred."""
 
-    __slots__ = ("size", "targets", "values", "width")
+    __slots__ = ("targets", "values", "width")
 
     def __init__(self, targets: Sequence[int], values: Sequence[int | None]):
         self.targets, self.values, self.width = targets, values, len(values)
         self.size = len(targets) * self.width
 
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, i: int) -> Place:
-        if not 0 <= i < self.size:
-            if not -self.size <= i < 0:
-                raise IndexError(i)
-            i += self.size
+    def _item(self, i: int) -> Place:
         target, value = divmod(i, self.width)
         return _PLACES[self.targets[target]][self.values[value]]
 
@@ -379,6 +372,7 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
             continue
         if duty.what == "move":
             # the first coin of a turn goes on the forced tile; the second on any face-up tile with room
+            targets: tuple[int, ...]
             if s.placed == 0:
                 targets = (forced_position(s.present),)
             else:
@@ -413,6 +407,7 @@ def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
     """`apply` for an action already known legal and complete (from `check` or `legal_actions`)."""
     play = _Play(s)
     if isinstance(action, Place):
+        assert action.pos is not None, "a checked placement names its tile"
         play.place(action.pos)
     elif isinstance(action, Reveal):
         play.reveal_tiles(action)
@@ -422,8 +417,8 @@ def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
         play.discard(action.tile)
     play.settle()
     after = play.s
-    if not after.present and not duties(after):
-        result = outcome(after)
+    result = outcome(after) if not after.present else None
+    if result is not None:
         play.events.append(Finished(tuple(result.scores.items()), result.winners))
     return after, tuple(play.events)
 
@@ -492,6 +487,7 @@ class _Play:
                 k = _SARCOPHAGUS_INDEX[pos]
                 s.under = _with(s.under, k, tile)
                 owner = s.under_owner[k]
+                assert owner is not None, "every sarcophagus tile is taken or discarded before the end reveal"
                 if owner != DISCARDED:
                     s.claimed = _with(s.claimed, owner, s.claimed[owner] + (tile,))
                     if tile.rank == NULL:
@@ -534,9 +530,9 @@ class _Play:
                     return
                 continue
             if self.changed:
-                pos = self._first_claimable() if s.full else None
-                if pos is not None:
-                    self._assess(pos)
+                claimable = self._first_claimable() if s.full else None
+                if claimable is not None:
+                    self._assess(claimable)
                     continue
                 self.changed = False
             if not s.present:
@@ -601,7 +597,9 @@ class _Play:
         totals = dict.fromkeys(tied, 0)
         for slot in s.coins[pos]:
             if s.slot_seat[slot] in totals:
-                totals[s.slot_seat[slot]] += s.slot_value[slot]
+                value = s.slot_value[slot]
+                assert value is not None, "a tie-break waits until the tied coins are opened"
+                totals[s.slot_seat[slot]] += value
         self.events.append(TieBreak(pos, tuple((self.seats[seat].name, t) for seat, t in totals.items())))
         best = max(totals.values())
         winners = [seat for seat, t in totals.items() if t == best]
@@ -636,6 +634,7 @@ class _Play:
                 s.under_owner = _with(s.under_owner, k, DISCARDED)
                 self.events.append(TileDiscarded(pos, None, under=True))
         else:
+            assert tile is not None, "a claimed tile holds coins, so it is face up"
             name = self.seats[claimer].name
             s.claimed = _with(s.claimed, claimer, s.claimed[claimer] + (tile,))
             self.events.append(Claimed(name, pos, tile))

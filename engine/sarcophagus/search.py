@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.contract import DEALER, Duty
@@ -56,10 +56,11 @@ def determinize(state: State, observer: str, known: Mapping[int, int], rng: rand
         left = list(seat.coins)  # the seat's coins not seen on a tile: in hand or under an unopened coin
         hidden = []
         for slot in state.out[seat_index]:
-            if state.slot_value[slot] is None:
+            value = state.slot_value[slot]
+            if value is None:
                 hidden.append(slot)
             else:
-                left.remove(state.slot_value[slot])
+                left.remove(value)
         rng.shuffle(left)
         values.update(zip(hidden, left))
     for slot in range(len(state.slot_seat)):  # back in hand unopened: only the end audit reads it
@@ -104,7 +105,7 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     while True:  # one iteration at least, however short the time
         _iterate(root, state, actor, determinize(state, actor, known, rng), rng)
         done += 1
-        if done == iterations or (iterations is None and time.perf_counter() - start >= seconds):
+        if done == iterations or (iterations is None and time.perf_counter() - start >= (seconds or 0.0)):
             break
     elapsed = time.perf_counter() - start
     moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
@@ -133,6 +134,7 @@ def _iterate(root: _Node, state: State, observer: str, world: World, rng: random
         path.append(child)
         node = child
         if hidden_values:
+            assert isinstance(action, Place), "a hidden value is a placement's"
             hand = hand_values(state, state.turn, world.values)
             action = Place(action.pos, hand[int(rng.random() * len(hand))])
         state, duty = _play(state, who, action, world)
@@ -140,6 +142,7 @@ def _iterate(root: _Node, state: State, observer: str, world: World, rng: random
         options = legal_actions(state, duty.who, world.values)
         state, duty = _play(state, duty.who, options[int(rng.random() * len(options))], world)
     result = outcome(state)
+    assert result is not None, "a playout ends with the game"
     share = 1 / len(result.winners)
     for node in path[1:]:
         node.visits += 1
@@ -147,9 +150,11 @@ def _iterate(root: _Node, state: State, observer: str, world: World, rng: random
             node.reward += share
 
 
-def _select(node: _Node, options) -> tuple[Action, _Node]:
+def _select(node: _Node, options: Sequence[Action]) -> tuple[Action, _Node]:
     """UCB over the children available in this world, each counted against its availability."""
-    best, best_child, best_score = None, None, -1.0
+    best: Action | None = None
+    best_child: _Node | None = None
+    best_score = -1.0
     children = node.children
     for action in options:
         child = children[action]
@@ -157,11 +162,13 @@ def _select(node: _Node, options) -> tuple[Action, _Node]:
         score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
         if score > best_score:
             best, best_child, best_score = action, child, score
+    assert best is not None and best_child is not None, "every option has a child with a positive score"
     return best, best_child
 
 
 def _play(state: State, who: str, action: Action, world: World) -> tuple[State, Duty | None]:
     if type(action) is Place:
+        assert action.value is not None, "a placement in a world carries its value"
         world.values[len(state.slot_seat)] = action.value
     state = apply_checked(state, who, action)[0]
     return _to_next_choice(state, world)

@@ -4,6 +4,7 @@ observer's own coin values when they pass their own knowledge."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine.contract import DEALER
 
@@ -13,7 +14,7 @@ from .scoring import fame
 from .state import DISCARDED, State
 
 
-def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | None = None) -> dict:
+def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | None = None) -> dict[str, Any]:
     """`knowledge` is the coin values the observer knows: a player sees their own; the dealer (a
     referee, who holds every coin's opening) sees all it knows."""
     seats = s.table.seats
@@ -50,7 +51,7 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
         claimed[seat.player] += [str(t) for t in tiles]
         running[seat.player] += fame(tiles)  # each seat scores on its own, as at the end
     result = outcome(s)
-    shown = {
+    shown: dict[str, Any] = {  # JSON values
         "status": "finished" if result else "playing",
         "players": list(s.table.players),
         "seats": [{"name": seat.name, "player": seat.player, "suits": seat.suit_names} for seat in seats],
