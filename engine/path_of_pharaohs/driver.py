@@ -22,31 +22,30 @@ def shuffled_deck(options: Options, rng: random.Random) -> list[int]:
     return deck
 
 
-Policy = Callable[[State, str, list, random.Random], Action]
+Policy = Callable[[State, str, Sequence[Action], random.Random], Action]
 
 
-def random_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+def random_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random) -> Action:
     """Any legal action, each as likely."""
     return actions[int(rng.random() * len(actions))]
 
 
-def greedy_policy(state: State, actor: str, actions: list, rng: random.Random) -> Action:
+def greedy_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random) -> Action:
     """Moves as far as it can now, with as few cards (and Wilds) as it can; slows the leader down;
     keeps its action cards when it discards."""
     me = state.table.players.index(actor)
     leader = max(range(len(state.table.players)), key=lambda p: (p != me, state.location[p]))
 
     def rating(action: Action) -> float:
-        kind = type(action)
-        if kind is Build:
+        if isinstance(action, Build):
             points = 0 if state.zeros[me] >> action.pos & 1 else POINTS[action.pos] + 2 * (action.pos == L3)
             wilds = sum(card == WILD for card, _ in action.terms)
             return 10 * points + 3 - len(action.terms) - 2 * wilds
-        if kind in (Zero, Sandstorm):
+        if isinstance(action, (Zero, Sandstorm)):
             return 4 + (action.target == state.table.players[leader]) * 4
-        if kind is Thief:
+        if isinstance(action, Thief):
             return 3
-        if kind is Discard:
+        if isinstance(action, Discard):
             return -sum(3 if card in ACTION_CARDS else 0 for card in action.cards) + rng.random()
         return 0  # stop
 
@@ -82,20 +81,20 @@ class FullInformation:
             self.state, events = apply_checked(before, actor, action)
         else:
             self.state, events = apply(before, actor, action, self.knowledge(actor))
-        kind = type(action)
-        if kind is Reveal:
+        if isinstance(action, Reveal):
             del self.deck[0]
-        elif kind is Deal:
+        elif isinstance(action, Deal):
             k = len(action.slots)
             cards = self.deck[:k]
             del self.deck[:k]
             owner = self.known[action.player]
             for slot, card in zip(action.slots, cards):
                 self.cards[slot] = owner[slot] = card
-        elif kind is Shuffle:
+        elif isinstance(action, Shuffle):
             self.deck[:] = before.discards
             self.rng.shuffle(self.deck)
-        elif kind is Steal:
+        elif isinstance(action, Steal):
+            assert before.victim is not None, "a steal follows a Thief"
             thief, victim = self.known[before.mover], self.known[before.table.players[before.victim]]
             for slot in action.slots:
                 thief[slot] = victim.pop(slot)

@@ -50,11 +50,11 @@ def parse_action(text: str) -> Action:
             cards, slots = _cards_with_slots(words[1:], text)
             return Discard(cards, slots)
         if head == "deal" and len(words) >= 3:
-            slots, cards = _slot_list(words[2:], text)
-            return Deal(words[1], slots, cards)
+            dealt, private = _slot_list(words[2:], text)
+            return Deal(words[1], dealt, private)
         if head == "steal" and len(words) >= 2:
-            slots, cards = _slot_list(words[1:], text)
-            return Steal(slots, cards)
+            taken, private = _slot_list(words[1:], text)
+            return Steal(taken, private)
         if len(words) == 1 and "@" in head:
             return _parse_play(words[0], text)
     except NotationError:
@@ -110,9 +110,10 @@ def _cards_with_slots(words: list[str], whole: str) -> tuple[tuple[int, ...], tu
             raise NotationError(f"{whole!r}: write each card as e.g. 5 or T, optionally with its slot, 5#12")
         cards.append(parse_card(match.group(1)))
         slots.append(_slot(match.group(2)))
-    if None in slots and any(s is not None for s in slots):
+    named = [slot for slot in slots if slot is not None]
+    if named and len(named) != len(slots):
         raise NotationError(f"{whole!r}: name the slot of every card or of none")
-    return tuple(cards), None if None in slots else tuple(slots)
+    return tuple(cards), tuple(named) if named else None
 
 
 def _slot_list(words: list[str], whole: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
@@ -123,9 +124,10 @@ def _slot_list(words: list[str], whole: str) -> tuple[tuple[int, ...], tuple[int
             raise NotationError(f"{whole!r}: write each card as its slot, #12, or privately #12=5")
         slots.append(int(match.group(1)))
         cards.append(None if match.group(2) is None else parse_card(match.group(2)))
-    if None in cards and any(c is not None for c in cards):
+    given = [card for card in cards if card is not None]
+    if given and len(given) != len(cards):
         raise NotationError(f"{whole!r}: give the card of every slot or of none")
-    return tuple(slots), None if None in cards else tuple(cards)
+    return tuple(slots), tuple(given) if given else None
 
 
 def format_terms(terms, slots) -> str:

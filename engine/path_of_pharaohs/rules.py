@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
+from engine.lazy import LazySequence
 
 from .actions import (Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief,
                       Zero)
@@ -24,7 +25,7 @@ from .events import (BaseDealt, BaseLeftEmpty, BaseRejected, Built, Completed, D
                      SandstormGiven, Settled, Shuffled, Skipped, Stolen, Stopped, ThiefPlayed,
                      ZeroPlayed)
 from .notation import format_action
-from .state import (DISCARD, DRAW, OVER, PLAY, SETUP, START, Options, State, Table, Term,
+from .state import (DISCARD, DRAW, OVER, PLAY, SETUP, START, Options, Pyramid, State, Table, Term,
                     cards_on)
 
 PlayerKnowledge = Mapping[int, int]
@@ -59,7 +60,7 @@ class Outcome:
 # ---------------------------------------------------------------- setup
 
 def parse_options(raw: Mapping[str, str]) -> Options:
-    options = {}
+    options = Options()
     for key, value in raw.items():
         if key != "actions":
             raise InvalidSetup(f"unknown option {key!r} (options: actions)")
@@ -67,8 +68,9 @@ def parse_options(raw: Mapping[str, str]) -> Options:
         if len(parts) != 4 or not all(p.strip().isdigit() and int(p) <= 20 for p in parts):
             raise InvalidSetup("option actions is four counts 0-20 (Zero Block Value, Wild, Thief, Sandstorm), "
                                f"e.g. 5,5,5,5, not {value!r}")
-        options["actions"] = tuple(int(p) for p in parts)
-    return Options(**options)
+        zero, wild, thief, sandstorm = (int(p) for p in parts)
+        options = Options((zero, wild, thief, sandstorm))
+    return options
 
 
 def make_table(options: Options, players: Sequence[str]) -> Table:
@@ -138,7 +140,7 @@ def _move_duty(player: str) -> tuple[Duty]:
     return (Duty(player, "move", "place cards, play action cards, or stop"),)
 
 
-def fillable(pyramid, pos: int) -> bool:
+def fillable(pyramid: Pyramid, pos: int) -> bool:
     """An empty position whose bridged positions are filled (the level-1 middle: whenever empty)."""
     if pyramid[pos] is not None:
         return False
@@ -146,10 +148,11 @@ def fillable(pyramid, pos: int) -> bool:
     return below is None or (pyramid[below[0]] is not None and pyramid[below[1]] is not None)
 
 
-def to_bridge(pyramid, pos: int) -> int:
-    """The value an upper position must hold: the difference of the two it bridges."""
-    left, right = BRIDGES[pos]
-    return abs(pyramid[left][0] - pyramid[right][0])
+def to_bridge(pyramid: Pyramid, pos: int) -> int:
+    """The value an upper position must hold: the difference of the two it bridges (both filled)."""
+    left, right = pyramid[BRIDGES[pos][0]], pyramid[BRIDGES[pos][1]]
+    assert left is not None and right is not None, "only a fillable position has a value to bridge"
+    return abs(left[0] - right[0])
 
 
 def public_counts(s: State) -> list[int]:
@@ -193,6 +196,22 @@ def free_space(s: State, location: int) -> int | None:
 
 # ---------------------------------------------------------------- legality
 
+Knowledge = PlayerKnowledge | DealerKnowledge
+"""What an actor privately knows: a player's hand, or the dealer's deck and dealt cards."""
+
+
+def _players(knowledge: Knowledge | None) -> PlayerKnowledge | None:
+    if isinstance(knowledge, DealerKnowledge):
+        raise TypeError("a player's act goes with a player's knowledge, not the dealer's")
+    return knowledge
+
+
+def _dealers(knowledge: Knowledge | None) -> DealerKnowledge | None:
+    if knowledge is not None and not isinstance(knowledge, DealerKnowledge):
+        raise TypeError("the dealer's act goes with the dealer's knowledge (DealerKnowledge)")
+    return knowledge
+
+
 _KINDS = {Build: "move", Zero: "move", Thief: "move", Sandstorm: "move", Stop: "move", Discard: "discard",
           Reveal: "reveal", Deal: "deal", Shuffle: "shuffle", Steal: "steal"}
 
@@ -209,7 +228,7 @@ class _Text:
         return format_action(self.action)
 
 
-def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
+def check(s: State, actor: str, action: Action, knowledge: Knowledge | None = None) -> Action:
     """The action made complete and canonical (slots filled in from `knowledge`, terms in order),
     or IllegalAction saying why not. `knowledge` is what the actor privately knows (PlayerKnowledge
     or DealerKnowledge); without it, what only the trust layer can prove (that a slot holds the card
@@ -230,17 +249,18 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
         raise NotYourDuty(text, reason, (duty.who,))
     if duty.what != kind:
         raise NotYourDuty(text, f"{actor} must {duty.detail} first")
-    if kind == "move":
-        return _check_move(s, action, knowledge, text)
-    if kind == "discard":
+    if isinstance(action, Discard):
         need = len(s.hands[s.turn]) - HAND_LIMIT
         if len(action.cards) != need:
             raise IllegalAction(text, f"discard exactly {need} card{'s' * (need != 1)}, down to seven")
-        return Discard(action.cards, _slots_for(s, action.cards, action.slots, knowledge, text))
-    return _check_dealer(s, action, knowledge, text)
+        return Discard(action.cards, _slots_for(s, action.cards, action.slots, _players(knowledge), text))
+    if isinstance(action, (Reveal, Deal, Shuffle, Steal)):
+        return _check_dealer(s, action, _dealers(knowledge), text)
+    return _check_move(s, action, _players(knowledge), text)
 
 
-def _check_move(s: State, action: Action, knowledge, text) -> Action:
+def _check_move(s: State, action: Build | Zero | Thief | Sandstorm | Stop, knowledge: PlayerKnowledge | None,
+                text: _Text) -> Action:
     if isinstance(action, Stop):
         return action
     if isinstance(action, Build):
@@ -274,7 +294,7 @@ def _check_move(s: State, action: Action, knowledge, text) -> Action:
     return Sandstorm(action.target, _slot_for(s, SANDSTORM, action.slot, knowledge, text))
 
 
-def _opponent(s: State, name: str, text) -> int:
+def _opponent(s: State, name: str, text: _Text) -> int:
     players = s.table.players
     if name not in players:
         raise IllegalAction(text, f"{name!r} is not a player (players: {', '.join(players)})")
@@ -283,7 +303,7 @@ def _opponent(s: State, name: str, text) -> int:
     return players.index(name)
 
 
-def build_problem(pyramid, pos: int, terms: tuple[Term, ...]) -> str | None:
+def build_problem(pyramid: Pyramid, pos: int, terms: tuple[Term, ...]) -> str | None:
     """Why these cards cannot go on this position of this pyramid (None if they can)."""
     if pos not in range(6):
         return "no such position"
@@ -322,7 +342,8 @@ def build_problem(pyramid, pos: int, terms: tuple[Term, ...]) -> str | None:
     return None
 
 
-def _slots_for(s: State, cards: tuple[int, ...], slots, knowledge, text) -> tuple[int, ...]:
+def _slots_for(s: State, cards: tuple[int, ...], slots: tuple[int, ...] | None, knowledge: PlayerKnowledge | None,
+               text: _Text) -> tuple[int, ...]:
     """The hand slots the cards come from: as named (checked against `knowledge` if given), or
     found in `knowledge`, lowest slot first."""
     hand = s.hands[s.turn]
@@ -339,28 +360,31 @@ def _slots_for(s: State, cards: tuple[int, ...], slots, knowledge, text) -> tupl
         for slot, card in zip(slots, cards):
             if slot not in hand:
                 raise IllegalAction(text, f"#{slot} is not in your hand")
-            if knowledge is not None and knowledge.get(slot) != card:
-                raise IllegalAction(text, f"#{slot} holds a {card_name(knowledge.get(slot))}, not a {card_name(card)}")
+            held = None if knowledge is None else knowledge.get(slot)
+            if knowledge is not None and held != card:
+                what = "a card you do not know" if held is None else f"a {card_name(held)}"
+                raise IllegalAction(text, f"#{slot} holds {what}, not a {card_name(card)}")
         return tuple(slots)
     if knowledge is None:
         raise IllegalAction(text, "say which slot each card comes from (e.g. 5#12)")
     free = sorted(hand)
     chosen = []
     for card in cards:
-        slot = next((slot for slot in free if knowledge.get(slot) == card), None)
-        if slot is None:
-            held = " ".join(sorted(card_name(knowledge[x]) for x in hand if x in knowledge)) or "nothing"
-            raise IllegalAction(text, f"not enough {card_name(card)} in your hand (you hold {held})")
-        free.remove(slot)
-        chosen.append(slot)
+        found = next((slot for slot in free if knowledge.get(slot) == card), None)
+        if found is None:
+            in_hand = " ".join(sorted(card_name(knowledge[x]) for x in hand if x in knowledge)) or "nothing"
+            raise IllegalAction(text, f"not enough {card_name(card)} in your hand (you hold {in_hand})")
+        free.remove(found)
+        chosen.append(found)
     return tuple(chosen)
 
 
-def _slot_for(s: State, card: int, slot, knowledge, text) -> int:
+def _slot_for(s: State, card: int, slot: int | None, knowledge: PlayerKnowledge | None, text: _Text) -> int:
     return _slots_for(s, (card,), None if slot is None else (slot,), knowledge, text)[0]
 
 
-def _check_dealer(s: State, action: Action, knowledge, text) -> Action:
+def _check_dealer(s: State, action: Reveal | Deal | Shuffle | Steal, knowledge: DealerKnowledge | None,
+                  text: _Text) -> Action:
     if isinstance(action, Shuffle):
         return action
     if isinstance(action, Reveal):
@@ -385,11 +409,13 @@ def _check_dealer(s: State, action: Action, knowledge, text) -> Action:
             if knowledge is not None and tuple(action.cards) != tuple(knowledge.deck[:k]):
                 raise IllegalAction(text, "these are not the top cards of the deck")
         return action
-    hand = s.hands[s.victim]
+    victim = s.victim
+    assert victim is not None, "a steal is owed after a Thief"
+    hand = s.hands[victim]
     k = min(STEAL_COUNT, len(hand))
     slots = action.slots
     if len(slots) != k or len(set(slots)) != k or not set(slots) <= set(hand):
-        raise IllegalAction(text, f"take {k} distinct slots from {s.table.players[s.victim]}'s hand")
+        raise IllegalAction(text, f"take {k} distinct slots from {s.table.players[victim]}'s hand")
     order = sorted(range(k), key=slots.__getitem__)
     cards = action.cards
     if cards is not None:
@@ -403,7 +429,7 @@ def _check_dealer(s: State, action: Action, knowledge, text) -> Action:
 
 # ---------------------------------------------------------------- every legal act
 
-def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
+def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> Sequence[Action]:
     """Every legal act of `actor` now, complete and canonical, as `check` would return it.
     A player's cards need their hand as `knowledge` (without it only `stop` is listed); the dealer's
     reveal and deals need the deck order; a steal lists every choice randomness may make."""
@@ -413,15 +439,18 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     what = owed[0].what
     if what == "shuffle":
         return [Shuffle()]
-    if what == "reveal":
-        return [Reveal(knowledge.deck[0])] if knowledge is not None else []
-    if what == "deal":
-        player, count = s.owed_deal[0]
-        k, first = min(count, s.deck), len(s.slot_card)
-        cards = None if knowledge is None else tuple(knowledge.deck[:k])
-        return [Deal(s.table.players[player], tuple(range(first, first + k)), cards)]
-    if what == "steal":
-        return Steals(s.hands[s.victim], None if knowledge is None else knowledge.cards)
+    if actor == DEALER:
+        dealer = _dealers(knowledge)
+        if what == "reveal":
+            return [Reveal(dealer.deck[0])] if dealer is not None else []
+        if what == "deal":
+            player, count = s.owed_deal[0]
+            k, first = min(count, s.deck), len(s.slot_card)
+            cards = None if dealer is None else tuple(dealer.deck[:k])
+            return [Deal(s.table.players[player], tuple(range(first, first + k)), cards)]
+        assert what == "steal" and s.victim is not None
+        return Steals(s.hands[s.victim], None if dealer is None else dealer.cards)
+    knowledge = _players(knowledge)
     if knowledge is None:
         return [Stop()] if what == "move" else []
     by_card: dict[int, list[int]] = {}
@@ -432,7 +461,7 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
     return _moves(s, by_card)
 
 
-class Steals(Sequence):
+class Steals(LazySequence[Steal]):
     """Every choice of slots a steal may take from the victim's hand, made only when asked for:
     the trust layer's randomness picks one."""
 
@@ -441,34 +470,25 @@ class Steals(Sequence):
     def __init__(self, hand: tuple[int, ...], cards: Mapping[int, int] | None):
         self.choices = list(combinations(sorted(hand), min(STEAL_COUNT, len(hand))))
         self.cards = cards
+        self.size = len(self.choices)
 
-    def __len__(self) -> int:
-        return len(self.choices)
-
-    def __getitem__(self, i: int) -> Steal:
+    def _item(self, i: int) -> Steal:
         slots = self.choices[i]
         return Steal(slots, None if self.cards is None else tuple(self.cards[x] for x in slots))
 
 
-class Moves(Sequence):
+class Moves(LazySequence[Action]):
     """A mover's legal acts, each made only when asked for: a hand with a Wild can fill a position
     a hundred ways, and a random player looks at one of them."""
 
-    __slots__ = ("builds", "by_card", "others", "size")
+    __slots__ = ("builds", "by_card", "others")
 
     def __init__(self, builds: Sequence[tuple[int, tuple[tuple[Term, ...], ...]]], others: list[Action],
                  by_card: dict[int, list[int]]):
         self.builds, self.others, self.by_card = builds, others, by_card
         self.size = sum(len(fillings) for _, fillings in builds) + len(others)
 
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, i: int) -> Action:
-        if not 0 <= i < self.size:
-            if not -self.size <= i < 0:
-                raise IndexError(i)
-            i += self.size
+    def _item(self, i: int) -> Action:
         for pos, fillings in self.builds:
             if i < len(fillings):
                 return self._build(pos, fillings[i])
@@ -583,7 +603,7 @@ def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
     return all(cards.count(card) <= counts.get(card, 0) for card in cards)
 
 
-class Discards(Sequence):
+class Discards(LazySequence[Discard]):
     """Every choice of cards to discard, each made only when asked for (which copy of a card goes
     does not matter: the lowest slots holding it)."""
 
@@ -593,11 +613,9 @@ class Discards(Sequence):
         self.by_card = by_card
         held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
         self.choices = _card_choices(held, k)
+        self.size = len(self.choices)
 
-    def __len__(self) -> int:
-        return len(self.choices)
-
-    def __getitem__(self, i: int) -> Discard:
+    def _item(self, i: int) -> Discard:
         cards = self.choices[i]
         used: dict[int, int] = {}
         slots = []
@@ -668,27 +686,27 @@ class _Play:
 
     def perform(self, action: Action) -> None:
         s = self.s
-        kind = type(action)
-        if kind is Build:
+        if isinstance(action, Build):
             self._build(action)
-        elif kind is Stop:
+        elif isinstance(action, Stop):
             self.events.append(Stopped(s.mover))
             self._end_turn()
-        elif kind is Reveal:
+        elif isinstance(action, Reveal):
             self._reveal(action.card)
-        elif kind is Deal:
+        elif isinstance(action, Deal):
             self._deal(action)
-        elif kind is Shuffle:
+        elif isinstance(action, Shuffle):
             self.events.append(Shuffled(len(s.discards)))
             s.deck, s.discards = len(s.discards), ()
-        elif kind is Steal:
+        elif isinstance(action, Steal):
             victim, me = s.victim, s.turn
+            assert victim is not None, "a steal follows a Thief"
             hands = list(s.hands)
             hands[victim] = tuple(x for x in hands[victim] if x not in action.slots)
             hands[me] = hands[me] + action.slots
             s.hands, s.victim = tuple(hands), None
             self.events.append(Stolen(s.mover, self.names[victim], len(action.slots)))
-        elif kind is Discard:
+        elif isinstance(action, Discard):
             self._from_hand(action.slots, action.cards)
             s.discards += action.cards
             self.events.append(Discarded(s.mover, action.cards))
@@ -696,8 +714,9 @@ class _Play:
         else:
             self._action_card(action)
 
-    def _from_hand(self, slots: tuple[int, ...], cards: tuple[int, ...]) -> None:
+    def _from_hand(self, slots: tuple[int, ...] | None, cards: tuple[int, ...]) -> None:
         """The mover plays these slots: they leave the hand and their cards become public."""
+        assert slots is not None, "a checked act names the slot of each card it plays"
         s = self.s
         s.hands = _with(s.hands, s.turn, tuple(x for x in s.hands[s.turn] if x not in slots))
         slot_card = list(s.slot_card)
@@ -731,17 +750,19 @@ class _Play:
     def _action_card(self, action: Zero | Thief | Sandstorm) -> None:
         s = self.s
         target = self.names.index(action.target)
-        if type(action) is Zero:
-            self._from_hand((action.slot,), (ZERO,))
+        slot = action.slot
+        assert slot is not None, "a checked act names the slot of the card it plays"
+        if isinstance(action, Zero):
+            self._from_hand((slot,), (ZERO,))
             s.zeros = _with(s.zeros, target, s.zeros[target] | 1 << action.pos)
             self.events.append(ZeroPlayed(s.mover, action.target, action.pos))
-        elif type(action) is Thief:
-            self._from_hand((action.slot,), (THIEF,))
+        elif isinstance(action, Thief):
+            self._from_hand((slot,), (THIEF,))
             s.discards += (THIEF,)
             s.victim = target
             self.events.append(ThiefPlayed(s.mover, action.target))
         else:
-            self._from_hand((action.slot,), (SANDSTORM,))
+            self._from_hand((slot,), (SANDSTORM,))
             s.storms = _with(s.storms, target, True)
             self.events.append(SandstormGiven(s.mover, action.target))
             self._advance_sands()

@@ -13,6 +13,8 @@ Term = tuple[int, int]
 -card; a Wild (cards.WILD) counts the value its player chose, fixed when placed."""
 Filled = tuple[int, tuple[Term, ...]]
 """A filled position: (the value it holds, the cards on it). An empty position is None."""
+Pyramid = tuple[Filled | None, ...]
+"""A player's six positions (cards.POSITION_NAMES)."""
 
 # phases of the game, in the order a turn goes through them
 SETUP = "setup"      # the dealer deals the bases and the first hands
@@ -63,8 +65,7 @@ class State:
     """Every card ever dealt privately is a slot, numbered in order of dealing; its card once public."""
     hands: tuple[tuple[int, ...], ...]
     """Each player's slots in hand."""
-    pyramids: tuple[tuple[Filled | None, ...], ...]
-    """Each player's six positions (cards.POSITION_NAMES)."""
+    pyramids: tuple[Pyramid, ...]
     zeros: tuple[int, ...]
     """Bit mask, per player, of the positions holding a Zero Block Value card."""
     location: tuple[int, ...]
@@ -111,7 +112,7 @@ class State:
 _COMPARED = [name for name in State.__dataclass_fields__ if not name.startswith("cached_")]
 
 
-def cards_on(pyramid: tuple[Filled | None, ...], zeros: int) -> list[int]:
+def cards_on(pyramid: Pyramid, zeros: int) -> list[int]:
     """Every card lying on a pyramid, positions in order, then its Zero Block Value cards."""
     cards = [card for filled in pyramid if filled is not None for card, _ in filled[1]]
     return cards + [ZERO] * zeros.bit_count()

@@ -3,20 +3,23 @@ observer's own hand when they pass their own knowledge (the dealer: the deck ord
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.contract import DEALER
 
 from .cards import MUMMIES, POSITION_NAMES, card_name
 from .notation import format_terms
-from .rules import DealerKnowledge, duties, outcome
-from .state import State
+from .rules import DealerKnowledge, PlayerKnowledge, duties, outcome
+from .state import Pyramid, State
 
 
-def view(s: State, observer: str | None = None, knowledge=None) -> dict:
+def view(s: State, observer: str | None = None,
+         knowledge: PlayerKnowledge | DealerKnowledge | None = None) -> dict[str, Any]:
     """`knowledge` is what the observer privately knows: a player's slot -> card (only the slots in
     their own hand are shown), or the dealer's DealerKnowledge."""
     players = s.table.players
     result = outcome(s)
-    shown = {
+    shown: dict[str, Any] = {  # JSON values
         "status": "finished" if result else "playing",
         "players": list(players),
         "turn": s.mover if result is None else None,
@@ -32,7 +35,7 @@ def view(s: State, observer: str | None = None, knowledge=None) -> dict:
         "deck": s.deck,
         "discards": [card_name(card) for card in s.discards],
     }
-    if observer in players and knowledge is not None:
+    if observer in players and knowledge is not None and not isinstance(knowledge, DealerKnowledge):
         hand = sorted(s.hands[players.index(observer)])
         shown["my_hand"] = [{"slot": slot, "card": card_name(knowledge[slot])} for slot in hand]
     if observer == DEALER and isinstance(knowledge, DealerKnowledge):
@@ -44,7 +47,7 @@ def view(s: State, observer: str | None = None, knowledge=None) -> dict:
     return shown
 
 
-def _pyramid(pyramid, zeros: int) -> dict:
+def _pyramid(pyramid: Pyramid, zeros: int) -> dict[str, dict[str, Any]]:
     return {
         name: {
             "value": None if filled is None else filled[0],
