@@ -229,7 +229,7 @@ def test_completing_a_pyramid_discards_it_deals_a_new_base_and_the_turn_goes_on(
         "ann completes a pyramid and moves 2 more; its 6 cards are discarded",
         "ann's marker is now at 6",
         "a Thief turned up for ann's base is discarded",
-        "ann's 1l base is a 8",
+        "ann's 1l base is an 8",
         "a Sandstorm turned up for ann's base is discarded",
         "the Sands of Time advance to 1",
         "ann's 1r base is a 4",

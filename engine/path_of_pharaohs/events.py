@@ -21,7 +21,7 @@ class BaseDealt:
     card: int
 
     def __str__(self) -> str:
-        return f"{self.player}'s {pos_name(self.pos)} base is a {self.card}"
+        return f"{self.player}'s {pos_name(self.pos)} base is {'an' if self.card == 8 else 'a'} {self.card}"
 
 
 @dataclass(slots=True)
