@@ -916,19 +916,23 @@ class Session:
                     return lambda: self.act(action)
         return None
 
-    def _dealer_step(self) -> Callable[[], list] | None:
-        """The dealer's act now: the only one, or chance's pick by the seed."""
+    def dealer_action(self) -> Any:
+        """The dealer's act owed now, as this program signs it: the only one, or chance's pick by the seed;
+        None if the dealer owes nothing."""
         rep, game = self.rep, self.rep.game
         choices = list(game.legal_actions(rep.state, DEALER, self.knowledge(as_dealer=True)))
         if not choices:
             return None
-        action = choices[0]
-        if game.secrets(rep.state, DEALER, game.public(action)).chance:
+        if game.secrets(rep.state, DEALER, game.public(choices[0])).chance:
             seed = self.dealer_secret().get("seed")
             if seed is None:
                 raise UsageError("a chosen deal has no seed for chance to pick with")
-            action = choices[chance_pick(rep.genesis_hash, seed, rep.contributions, rep.head, len(choices))]
-        return lambda: self.act(action)
+            return choices[chance_pick(rep.genesis_hash, seed, rep.contributions, rep.head, len(choices))]
+        return choices[0]
+
+    def _dealer_step(self) -> Callable[[], list] | None:
+        action = self.dealer_action()
+        return None if action is None else lambda: self.act(action)
 
 
 def _waiting(rep: Replay) -> str:
