@@ -33,16 +33,16 @@ def pop_game(mode: str, players=FOUR, seed: int = 1, finish: bool = True):
                    referee)
     sessions = sessions_for(rep)
     if finish:
-        play_until(rep, sessions, lambda: False, random.Random(seed))
+        play_until(rep, sessions, lambda rep: False, random.Random(seed))
     return rep, sessions
 
 
 def play_until(rep, sessions, stop, rng, limit: int = 3000) -> bool:
     """Every party acts one entry at a time (the dealer's program: its own act, a player: greedy) until
-    `stop()` or the end; True if `stop()` came first."""
+    `stop(rep)` or the end; True if `stop` came first."""
     dealer = sessions[rep.referee or rep.players[0]]
     for _ in range(limit):
-        if stop():
+        if stop(rep):
             return True
         if not rep.duties():
             return False
@@ -88,7 +88,7 @@ def test_a_whole_game_verifies_and_its_audit_accounts_for_all_80_cards(mode):
 
 def test_each_hand_is_sealed_to_its_owner_alone():
     rep, sessions = pop_game("referee", finish=False)
-    play_until(rep, sessions, lambda: rep.duties()[0].what == "move", random.Random(1))
+    play_until(rep, sessions, lambda rep: rep.duties()[0].what == "move", random.Random(1))
     for name in FOUR:
         hand = sessions[name].knowledge()
         assert len(hand) == 5 and set(hand) == set(rep.state.hands[rep.players.index(name)])
@@ -101,7 +101,7 @@ def test_each_hand_is_sealed_to_its_owner_alone():
 
 def test_a_player_who_lies_about_a_card_is_refused_and_named(tmp_path):
     rep, sessions = pop_game("table", finish=False)
-    play_until(rep, sessions, lambda: rep.duties()[0].what == "move", random.Random(2))
+    play_until(rep, sessions, lambda rep: rep.duties()[0].what == "move", random.Random(2))
     mover = rep.duties()[0].who
     cheat = sessions[mover]
     slot, card = next((s, c) for s, c in sorted(cheat.knowledge().items()) if c <= 9)
@@ -126,7 +126,7 @@ def test_a_player_who_lies_about_a_card_is_refused_and_named(tmp_path):
 
 def test_a_dealt_card_must_be_sealed_to_its_receiver_alone_and_only_the_dealer_deals():
     rep, sessions = pop_game("referee", finish=False)
-    play_until(rep, sessions, lambda: rep.duties()[0].what == "deal" and rep.state is not None, random.Random(1))
+    play_until(rep, sessions, lambda rep: rep.duties()[0].what == "deal" and rep.state is not None, random.Random(1))
     ref = sessions["ref"]
     action = ref.dealer_action()
     honest = ref.entry_for(action, DEALER)
@@ -142,7 +142,7 @@ def test_a_dealt_card_must_be_sealed_to_its_receiver_alone_and_only_the_dealer_d
 def _table_game_until(what: str):
     for seed in range(40):
         rep, sessions = pop_game("table", seed=seed, finish=False)
-        if play_until(rep, sessions, lambda: bool(rep.duties()) and rep.duties()[0].what == what, random.Random(seed)):
+        if play_until(rep, sessions, lambda rep: bool(rep.duties()) and rep.duties()[0].what == what, random.Random(seed)):
             return rep, sessions
     raise AssertionError(f"no game reached a {what}")
 
