@@ -1,7 +1,7 @@
-"""Verifying a finished 4-player game: total time, against the bare Ed25519 checks it contains.
-Also the record's size: bytes per entry and per finished game.
+"""Verifying a finished 4-player game of each game in each dealer mode: total time, against the bare
+Ed25519 checks it contains. Also the record's size: bytes per entry and per finished game.
 
-    python benchmarks/verify_record.py [--repeat 20]
+    python benchmarks/verify_record.py [--repeat 20] [--game sarcophagus|path-of-pharaohs]
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from pbem.verify import verify
 PLAYERS = ["ann", "ben", "cat", "dan"]
 
 
-def finished_game(mode: str) -> str:
+def finished_game(game: str, mode: str) -> str:
     ids = {n: Identity.generate(n) for n in PLAYERS + ["ref"]}
     referee = ("ref", ids["ref"].public) if mode == "referee" else None
     creator = "ref" if referee else "ann"
-    rep = new_game("sarcophagus", {}, [(n, ids[n].public) for n in PLAYERS], creator, ids[creator], referee)
+    rep = new_game(game, {}, [(n, ids[n].public) for n in PLAYERS], creator, ids[creator], referee)
     play_out({n: Session(rep, n, ids[n]) for n in rep.roster}, "greedy", random.Random(7))
     return to_json(rep.record)
 
@@ -60,16 +60,17 @@ def best_of(repeat: int, work) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--game", choices=["sarcophagus", "path-of-pharaohs"], action="append")
     args = parser.parse_args()
-    for mode in ("table", "referee"):
-        text = finished_game(mode)
+    for game, mode in [(g, m) for g in args.game or ["sarcophagus", "path-of-pharaohs"] for m in ("table", "referee")]:
+        text = finished_game(game, mode)
         data = text.encode()
         record = from_json(data)
         jobs = bare_checks(text)
         full, full_median = best_of(args.repeat, lambda data=data: verify(from_json(data)))
         bare, _ = best_of(args.repeat, lambda jobs=jobs: [key.verify(sig, msg) for key, sig, msg in jobs])
         entries = len(record.entries)
-        print(f"{mode} mode, 4 players: {entries} entries, {len(data):,} bytes "
+        print(f"{game}, {mode} mode, 4 players: {entries} entries, {len(data):,} bytes "
               f"({len(data) // (entries + 1):,} bytes per entry)")
         print(f"  verify (read + check + replay + audit): {full * 1e3:7.1f} ms (median {full_median * 1e3:.1f} ms)")
         print(f"  bare Ed25519 checks ({len(jobs)} signatures): {bare * 1e3:7.1f} ms")
