@@ -8,7 +8,7 @@ others' secrets. Chance is a duty of the dealer, like OpenSpiel's chance player.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TypeVar
 
@@ -29,6 +29,16 @@ their own; the referee, which can open every secret a player commits, may sign a
 
 Value = int | str
 """A hidden item's value as the record writes it: a coin's number, a tile's or a card's name."""
+
+
+T = TypeVar("T")
+
+
+class Randomness(Protocol):
+    """What a game's deal may draw on: pbem's specified shuffle (pbem/shuffle.py) or a `random.Random`."""
+
+    def shuffle(self, items: MutableSequence[Any]) -> None: ...
+    def choice(self, items: Sequence[T]) -> T: ...
 
 
 @dataclass(frozen=True)
@@ -180,7 +190,7 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
 
     # -- hidden information: what the trust layer (pbem/) needs to host the game without knowing it
 
-    def deal(self, options: OptionsT, players: Sequence[str], rng: random.Random) -> Dealt:
+    def deal(self, options: OptionsT, players: Sequence[str], rng: Randomness) -> Dealt:
         """The hidden deal and the first player, by the game's own setup rules from `rng` alone."""
         ...
     def actor(self, state: StateT, action: ActionT) -> str:

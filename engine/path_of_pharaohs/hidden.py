@@ -13,10 +13,9 @@ card played is opened against the dealer's commitment in the entry that plays it
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 
-from engine.contract import DEALER, Dealt, Secrets, Value
+from engine.contract import DEALER, Dealt, Randomness, Secrets, Value
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import SANDSTORM, THIEF, ZERO, card_name, full_deck, parse_card
@@ -30,7 +29,7 @@ def slot_key(slot: int) -> str:
     return f"#{slot}"
 
 
-def deal(options: Options, players: Sequence[str], rng: random.Random) -> Dealt:
+def deal(options: Options, players: Sequence[str], rng: Randomness) -> Dealt:
     """The whole deck shuffled (top first), then the first player, both from `rng`."""
     deck = full_deck(options.actions)
     rng.shuffle(deck)

@@ -8,8 +8,9 @@ rules check a reveal with `deal_problem`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
+
+from engine.contract import Randomness
 
 from .geometry import SARCOPHAGUS_POSITIONS, pos_name
 from .pieces import ALL_TILES, NULL, Tile
@@ -63,7 +64,7 @@ def deal_problem(shown: Iterable[tuple[int, Tile]], placed: Iterable[tuple[int, 
 
 
 def deal_unseen(pyramid: Sequence[Tile | None], under: Sequence[Tile | None],
-                rng: random.Random) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+                rng: Randomness) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
     """Every None in `pyramid` (21 positions) and `under` (3 sarcophagus tiles) dealt at random from
     the tiles not shown, as the setup deals. With nothing shown, this is the setup's deal: the nulls
     shuffled and two of them joined to the 5s for the region, then the region's tiles and the others

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 from collections.abc import Callable, Mapping, Sequence
 
-from engine.contract import DEALER, Duty, InvalidSetup
+from engine.contract import DEALER, Duty, InvalidSetup, Randomness
 
 from .actions import Action, Discard, Place
 from .deal import deal_unseen, layout_problem
@@ -37,7 +37,7 @@ class Layout:
         }
 
 
-def deal(rng: random.Random) -> Layout:
+def deal(rng: Randomness) -> Layout:
     """Shuffle and lay out as the setup rules say (deal.deal_unseen with nothing shown)."""
     return Layout(*deal_unseen((None,) * 21, (None,) * 3, rng))
 

@@ -9,10 +9,9 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 
-from engine.contract import DEALER, Dealt, Secrets, Value
+from engine.contract import DEALER, Dealt, Randomness, Secrets, Value
 
 from .actions import Action, Open, Place, Reveal
 from .driver import Layout, deal as deal_layout, layout_from_names
@@ -47,7 +46,7 @@ def layout_from_tiles(tiles: Mapping[str, Value]) -> Layout:
                              {k.removeprefix("under-"): str(tiles[k]) for k in UNDER_KEYS})
 
 
-def deal(options: Options, players: Sequence[str], rng: random.Random) -> Dealt:
+def deal(options: Options, players: Sequence[str], rng: Randomness) -> Dealt:
     """The setup rules' deal of every tile, then the first player, both from `rng`."""
     layout = deal_layout(rng)
     return Dealt(layout_tiles(layout), (), rng.choice(list(players)))
