@@ -69,12 +69,13 @@ class FullInformation:
         self._dealer = DealerKnowledge(self.deck, self.cards)
         """A view of `deck` and `cards`, which change in place."""
 
-    def knowledge(self, actor: str):
+    def knowledge(self, actor: str) -> DealerKnowledge | dict[int, int]:
+        """What `actor` privately knows: the deck and every dealt card for the dealer, a player's hand."""
         if actor == DEALER:
             return self._dealer
         return self.known[actor]
 
-    def act(self, actor: str, action: Action, checked: bool = False) -> tuple:
+    def act(self, actor: str, action: Action, checked: bool = False) -> tuple[object, ...]:
         """Apply an act with its private parts, and keep every secret up to date."""
         before = self.state
         if checked:
@@ -101,11 +102,11 @@ class FullInformation:
         self.log.append((actor, action))
         return events
 
-    def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+    def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple[object, ...]:
         """Fulfil the duty owed now."""
         return self._fulfil(duties(self.state)[0], policies, rng)
 
-    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple[object, ...]:
         """The dealer's reveals, deals and shuffles need no choice; a steal is chosen at random, as
         the trust layer's fair randomness would; the players ask their policies."""
         who = duty.who
@@ -115,8 +116,8 @@ class FullInformation:
             return self.act(who, choice, checked=True)
         return self.act(who, policies[who](self.state, who, actions, rng), checked=True)
 
-    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000) -> list:
-        events: list = []
+    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000) -> list[object]:
+        events: list[object] = []
         for _ in range(limit):
             owed = duties(self.state)
             if not owed:
@@ -125,7 +126,8 @@ class FullInformation:
         raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
 
 
-def random_game(players: Sequence[str], options: Options, rng: random.Random, policy: Policy = random_policy):
+def random_game(players: Sequence[str], options: Options, rng: random.Random,
+                policy: Policy = random_policy) -> FullInformation:
     """Deal and play one whole game; returns the driver at the end."""
     game = FullInformation(options, players, shuffled_deck(options, rng), rng.choice(list(players)), rng)
     game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end

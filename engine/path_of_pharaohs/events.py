@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from engine.contract import winners_text
 
 from .cards import ACTION_NAMES, card_name, pos_name, space_name
+from .state import Term
 
 
-def _terms(terms) -> str:
+def _terms(terms: tuple[Term, ...]) -> str:
     from .notation import format_terms
     return format_terms(terms, None)
 
@@ -63,7 +64,7 @@ class Shuffled:
 class Built:
     player: str
     pos: int
-    terms: tuple
+    terms: tuple[Term, ...]
     value: int
     points: int
 

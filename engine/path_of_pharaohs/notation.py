@@ -22,12 +22,14 @@ A card played from hand may name its slot, as the record does: `5#12+3#17@2l`, `
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engine.contract import NotationError
 
 from .actions import (Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief,
                       Zero)
 from .cards import SANDSTORM, THIEF, WILD, ZERO, card_name, parse_card, parse_pos, pos_name
+from .state import Term
 
 _TERM = re.compile(r"([+-]?)(W\d|\d)(?:#(\d+))?", re.IGNORECASE)
 _TERMS = re.compile(r"(?:[+-]?(?:W\d|\d)(?:#\d+)?)+", re.IGNORECASE)
@@ -130,7 +132,7 @@ def _slot_list(words: list[str], whole: str) -> tuple[tuple[int, ...], tuple[int
     return tuple(slots), tuple(given) if given else None
 
 
-def format_terms(terms, slots) -> str:
+def format_terms(terms: Sequence[Term], slots: Sequence[int] | None) -> str:
     out = []
     for i, (card, value) in enumerate(terms):
         sign = "-" if value < 0 else "+" if i else ""
@@ -143,7 +145,7 @@ def _with_slot(card: int, slot: int | None) -> str:
     return card_name(card) + ("" if slot is None else f"#{slot}")
 
 
-def _slot_words(slots, cards) -> str:
+def _slot_words(slots: Sequence[int], cards: Sequence[int] | None) -> str:
     if cards is None:
         return " ".join(f"#{slot}" for slot in slots)
     return " ".join(f"#{slot}={card_name(card)}" for slot, card in zip(slots, cards))

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 from engine.lazy import LazySequence
@@ -36,6 +37,9 @@ DRAW_COUNT = 3
 FIRST_HAND = 5
 STEAL_COUNT = 2
 _NAME_FORBIDDEN = set(" \t\n@:#=")
+Fillings = tuple[tuple[Term, ...], ...]
+"""The ways to fill one position: each a combination of cards, with the value each counts."""
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +487,7 @@ class Moves(LazySequence[Action]):
 
     __slots__ = ("builds", "by_card", "others")
 
-    def __init__(self, builds: Sequence[tuple[int, tuple[tuple[Term, ...], ...]]], others: list[Action],
+    def __init__(self, builds: Sequence[tuple[int, Fillings]], others: list[Action],
                  by_card: dict[int, list[int]]):
         self.builds, self.others, self.by_card = builds, others, by_card
         self.size = sum(len(fillings) for _, fillings in builds) + len(others)
@@ -513,7 +517,7 @@ def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     pyramid = s.pyramids[me]
     needs = tuple(None if not fillable(pyramid, pos) else -1 if pos == L1_MIDDLE else to_bridge(pyramid, pos)
                   for pos in (L1_MIDDLE, *UPPER))
-    builds: tuple = ()
+    builds: tuple[tuple[int, Fillings], ...] = ()
     if needs != (None, None, None, None):
         # a combination uses at most MAX_TERMS copies of a card: hands differing beyond that fill alike
         held = tuple(sorted(card for card, slots in by_card.items() if card <= 9 or card == WILD
@@ -540,7 +544,7 @@ _STOP = Stop()
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> tuple[tuple[int, Fillings], ...]:
     """Every way to fill each position that can be filled (`needs`: None if it cannot, -1 for the
     middle, else the value to bridge) from the `held` cards: (position, fillings) pairs."""
     out = []
@@ -553,14 +557,14 @@ def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> tuple[tuple
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _middles(held: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]:
+def _middles(held: tuple[int, ...]) -> Fillings:
     """Every way to fill the level-1 middle with one of the held cards (value cards or a Wild)."""
     singles = tuple(((v, v),) for v in range(10) if v in held)
     return singles + (tuple(((WILD, v),) for v in range(10)) if WILD in held else ())
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _bridgings(need: int, held: tuple[int, ...]) -> tuple[tuple[Term, ...], ...]:
+def _bridgings(need: int, held: tuple[int, ...]) -> Fillings:
     """Every canonical way to make `need` from the `held` cards (value cards and Wilds, sorted): one
     card of the value, or two or three signed cards."""
     counts: dict[int, int] = {}
@@ -642,12 +646,12 @@ def _card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int,
 
 # ---------------------------------------------------------------- applying
 
-def apply(s: State, actor: str, action: Action, knowledge=None) -> tuple[State, tuple]:
+def apply(s: State, actor: str, action: Action, knowledge: Knowledge | None = None) -> tuple[State, tuple[object, ...]]:
     """Apply one act of `actor` (checked first); returns the next state and what happened."""
     return apply_checked(s, actor, check(s, actor, action, knowledge))
 
 
-def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
+def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ...]]:
     """`apply` for an action already complete and legal (from `check` or `legal_actions`)."""
     play = _Play(s)
     play.perform(action)
@@ -668,7 +672,7 @@ def outcome(s: State) -> Outcome | None:
     return Outcome(scores, winners, ranking, "stalled" if s.idle >= len(players) else "alexandria")
 
 
-def _with(items: tuple, i: int, value) -> tuple:
+def _with(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return items[:i] + (value,) + items[i + 1:]
 
 
@@ -680,7 +684,7 @@ class _Play:
     def __init__(self, before: State):
         self.s = before.copy()
         self.names = before.table.players
-        self.events: list = []
+        self.events: list[object] = []
 
     # -- the acts
 

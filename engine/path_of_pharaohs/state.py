@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.contract import Duty
+
 from .cards import ZERO, deck_counts
 
 Term = tuple[int, int]
@@ -90,10 +92,10 @@ class State:
     idle: int = 0
     """Turns in a row in which nobody placed a card or drew one."""
     winners: tuple[int, ...] = ()
-    cached_duties: tuple | None = field(default=None, repr=False)
+    cached_duties: tuple[Duty, ...] | None = field(default=None, repr=False)
     """rules.duties, worked out once per state."""
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(
             getattr(self, name) == getattr(other, name) for name in _COMPARED)
 

@@ -25,12 +25,12 @@ class Layout:
     pyramid: tuple[Tile, ...]
     under: tuple[Tile, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         problem = layout_problem(self.pyramid, self.under)
         if problem:
             raise InvalidSetup(f"impossible layout: {problem}")
 
-    def to_names(self) -> dict:
+    def to_names(self) -> dict[str, dict[str, str]]:
         return {
             "pyramid": {pos_name(p): str(t) for p, t in enumerate(self.pyramid)},
             "sarcophagus": {pos_name(p): str(t) for p, t in zip(SARCOPHAGUS_POSITIONS, self.under)},
@@ -61,16 +61,18 @@ Policy = Callable[[State, str, Sequence[Action], random.Random, Mapping[int, int
 coin values), for policies that look further than the legal actions (search.SearchPolicy)."""
 
 
-def random_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random, known=None) -> Action:
+def random_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random,
+                  known: Mapping[int, int] | None = None) -> Action:
     """Any legal action, each as likely (`random()` rather than `choice`: one call instead of three)."""
     return actions[int(rng.random() * len(actions))]
 
 
-def greedy_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random, known=None) -> Action:
+def greedy_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random,
+                  known: Mapping[int, int] | None = None) -> Action:
     """Claims what it can win now, with its cheapest coin; builds on valuable tiles; avoids traps."""
     seat = state.turn
 
-    def worth(tile: Tile | None, held) -> float:
+    def worth(tile: Tile | None, held: tuple[Tile, ...]) -> float:
         if tile is None:
             return 0
         if tile.rank == NULL:
@@ -114,12 +116,13 @@ class FullInformation:
         self.known: dict[str, dict[int, int]] = {p: {} for p in self.state.table.players}
         self.log: list[tuple[str, Action]] = []
 
-    def knowledge(self, actor: str):
+    def knowledge(self, actor: str) -> Layout | dict[int, int]:
+        """What `actor` privately knows: the layout for the dealer, a player's own coin values."""
         if actor == DEALER:
             return self.layout
         return self.known[actor]
 
-    def act(self, actor: str, action: Action, checked: bool = False) -> tuple:
+    def act(self, actor: str, action: Action, checked: bool = False) -> tuple[object, ...]:
         """Apply an act with its private parts; remembers a placed coin's value."""
         slot = len(self.state.slot_seat)
         self.state, events = (apply_checked if checked else apply)(self.state, actor, action)
@@ -129,24 +132,24 @@ class FullInformation:
         self.log.append((actor, action))
         return events
 
-    def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+    def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple[object, ...]:
         """Fulfil the first duty owed."""
         return self._fulfil(duties(self.state)[0], policies, rng)
 
-    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple:
+    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple[object, ...]:
         """The dealer and openings need no choice; the rest ask a policy. Holding every coin's value,
         the driver opens a tie-break's or the audit's coins in one act."""
         who, what, _ = duty
         if what == "open":
             return self.act(DEALER, opening(self.state, DEALER, self.values), checked=True)
-        knowledge = self.knowledge(who)
-        actions = legal_actions(self.state, who, knowledge)
         if what == "reveal":
-            return self.act(who, actions[0], checked=True)
-        return self.act(who, policies[who](self.state, who, actions, rng, knowledge), checked=True)
+            return self.act(who, legal_actions(self.state, who, self.layout)[0], checked=True)
+        known = self.known[who]
+        actions = legal_actions(self.state, who, known)
+        return self.act(who, policies[who](self.state, who, actions, rng, known), checked=True)
 
-    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 10_000) -> list:
-        events: list = []
+    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 10_000) -> list[object]:
+        events: list[object] = []
         for _ in range(limit):
             owed = duties(self.state)
             if not owed:
@@ -155,7 +158,8 @@ class FullInformation:
         raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
 
 
-def random_game(players: Sequence[str], options: Options, rng: random.Random, policy: Policy = random_policy):
+def random_game(players: Sequence[str], options: Options, rng: random.Random,
+                policy: Policy = random_policy) -> FullInformation:
     """Deal and play one whole game; returns the driver at the end."""
     game = FullInformation(options, players, deal(rng), rng.choice(list(players)))
     game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end

@@ -7,6 +7,8 @@ below. Sets of positions are bit masks, so free sides are a handful of AND opera
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 ROWS = 6
 POSITIONS = tuple((r, c) for r in range(1, ROWS + 1) for c in range(1, r + 1))
 INDEX = {rc: i for i, rc in enumerate(POSITIONS)}
@@ -33,7 +35,7 @@ def parse_pos(text: str) -> int:
     raise ValueError(f"not a position: {text!r} (rows 1-6, then a letter from the left: 1a, 3b, 6f)")
 
 
-def _mask(cells) -> int:
+def _mask(cells: Iterable[tuple[int, int]]) -> int:
     m = 0
     for rc in cells:
         if rc in INDEX:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Protocol, TypeVar, cast
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 from engine.lazy import LazySequence
@@ -29,8 +30,22 @@ from .state import DISCARDED, TWO_PLAYER_MODES, Options, Seat, State, Table
 PlayerKnowledge = Mapping[int, int]
 """What a player privately knows: the value of each coin slot they placed."""
 
+
+class TileKnowledge(Protocol):
+    """What the dealer privately knows of the tiles: where each lies (driver.Layout, a search World,
+    hidden.DealerKnowledge, which holds the coin values as well)."""
+
+    @property
+    def pyramid(self) -> Sequence[Tile]: ...
+    @property
+    def under(self) -> Sequence[Tile]: ...
+
+
+Knowledge = PlayerKnowledge | TileKnowledge
+
 _SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
 _ALL_VALUES = tuple(range(6))
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------- setup
@@ -249,7 +264,7 @@ def _kind(action: Action) -> str:
     return {Place: "move", Reveal: "reveal", Open: "open", Discard: "discard"}[type(action)]
 
 
-def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
+def check(s: State, actor: str, action: Action, knowledge: Knowledge | None = None) -> Action:
     """The action made complete (the forced position filled in), or IllegalAction saying why not.
 
     `knowledge` is what the actor privately knows (a player's slot values); without it the checks
@@ -267,7 +282,7 @@ def check(s: State, actor: str, action: Action, knowledge=None) -> Action:
         reason = f"not {actor}'s turn" if _kind(action) == "move" else f"{actor} owes nothing of the kind"
         raise NotYourDuty(text, reason, tuple(sorted({d.who for d in owed})))
     if isinstance(action, Place):
-        return _check_place(s, action, knowledge, text)
+        return _check_place(s, action, cast(PlayerKnowledge | None, knowledge), text)  # a player's
     if isinstance(action, Reveal):
         return _check_reveal(s, action, text)
     if isinstance(action, Open):
@@ -285,7 +300,7 @@ class _Text:
         return format_action(self.action)
 
 
-def _check_place(s: State, action: Place, knowledge, text) -> Place:
+def _check_place(s: State, action: Place, knowledge: PlayerKnowledge | None, text: _Text) -> Place:
     if s.placed == 0:
         pos = forced_position(s.present)
         if action.pos not in (None, pos):
@@ -308,7 +323,7 @@ def _check_place(s: State, action: Place, knowledge, text) -> Place:
     return Place(pos, action.value)
 
 
-def _check_reveal(s: State, action: Reveal, text) -> Reveal:
+def _check_reveal(s: State, action: Reveal, text: _Text) -> Reveal:
     wanted = _sarcophagus_unrevealed(s) if not s.present else s.reveal
     if action.under != (not s.present):
         what = "the sarcophagus tiles" if not s.present else "pyramid tiles, not the sarcophagus"
@@ -322,7 +337,7 @@ def _check_reveal(s: State, action: Reveal, text) -> Reveal:
     return Reveal(tuple(sorted(action.tiles)), action.under)
 
 
-def _check_open(s: State, actor: str, action: Open, text) -> Open:
+def _check_open(s: State, actor: str, action: Open, text: _Text) -> Open:
     owed = owed_openings(s, actor)
     slots = [slot for slot, _ in action.values]
     if sorted(slots) != sorted(owed) or len(set(slots)) != len(slots):
@@ -335,7 +350,7 @@ def _check_open(s: State, actor: str, action: Open, text) -> Open:
     return Open(tuple(sorted(action.values)))
 
 
-def _check_discard(s: State, action: Discard, text) -> Discard:
+def _check_discard(s: State, action: Discard, text: _Text) -> Discard:
     numbers = _number_tiles(s, s.traps[0])
     if action.tile not in numbers:
         choices = ", ".join(map(str, numbers))
@@ -361,7 +376,7 @@ class Placements(LazySequence[Place]):
         return _PLACES[self.targets[target]][self.values[value]]
 
 
-def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
+def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> Sequence[Action]:
     """Every legal act of `actor` now. Placements carry values only when `knowledge` says the hand;
     the dealer's reveals need the layout as `knowledge`; openings need the player's slot values."""
     out: list[Action] = []
@@ -379,15 +394,16 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
                 targets = positions_in(s.present & s.face_up & ~s.full)
             if knowledge is None:
                 return Placements(targets, (None,))
-            hand = hand_values(s, s.turn, knowledge)
+            hand = hand_values(s, s.turn, cast(PlayerKnowledge, knowledge))  # a player's
             if len(s.table.seats[s.turn].suits) > 1:  # pooled suits: two coins may share a value
                 hand = sorted(set(hand))
             return Placements(targets, hand)
         elif duty.what == "discard":
             out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
         elif duty.what == "open" and knowledge is not None:
-            out.append(opening(s, actor, knowledge))
+            out.append(opening(s, actor, cast(PlayerKnowledge, knowledge)))  # a player's
         elif duty.what == "reveal" and knowledge is not None:
+            knowledge = cast(TileKnowledge, knowledge)  # the dealer's
             if s.present:
                 out.append(Reveal(tuple((p, knowledge.pyramid[p]) for p in s.reveal)))
             else:
@@ -398,12 +414,12 @@ def legal_actions(s: State, actor: str, knowledge=None) -> Sequence[Action]:
 
 # ---------------------------------------------------------------- applying
 
-def apply(s: State, actor: str, action: Action) -> tuple[State, tuple]:
+def apply(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ...]]:
     """Apply one act of `actor` (checked first); returns the next state and what happened."""
     return apply_checked(s, actor, check(s, actor, action))
 
 
-def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple]:
+def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ...]]:
     """`apply` for an action already known legal and complete (from `check` or `legal_actions`)."""
     play = _Play(s)
     if isinstance(action, Place):
@@ -430,7 +446,7 @@ def outcome(s: State) -> Outcome | None:
     return score(s.table, s.claimed)
 
 
-def _with(items: tuple, i: int, value) -> tuple:
+def _with(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """A copy of a tuple with one item replaced."""
     return items[:i] + (value,) + items[i + 1:]
 
@@ -450,7 +466,7 @@ class _Play:
             before.entombed,
         )  # positional: measurably faster in the playout loop; order as in State
         self.seats = before.table.seats
-        self.events: list = []
+        self.events: list[object] = []
         self.changed = True
         """A coin may have been placed or a tile removed since the last look for claimable tiles
         (true at first: a placement's cascade can wait for a reveal owed in between)."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .pieces import Tile
+from .state import Table
 
 SUIT_BONUS = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4}
 
@@ -18,14 +20,14 @@ class Outcome:
     winners: tuple[str, ...]
 
 
-def fame(tiles) -> int:
+def fame(tiles: Iterable[Tile]) -> int:
     """Sum of the number tiles' ranks plus the suit bonus. Aces and nulls score nothing."""
     numbers = [t for t in tiles if t.is_number]
     per_suit = Counter(t.suit for t in numbers)
     return sum(t.rank for t in numbers) + sum(SUIT_BONUS[n] for n in per_suit.values())
 
 
-def score(table, claimed: tuple[tuple[Tile, ...], ...]) -> Outcome:
+def score(table: Table, claimed: tuple[tuple[Tile, ...], ...]) -> Outcome:
     """Each seat scores on its own; a player's seats add up (the `seats` two-player reading)."""
     scores = dict.fromkeys(table.players, 0)
     held = dict.fromkeys(table.players, 0)

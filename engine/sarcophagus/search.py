@@ -41,8 +41,8 @@ class World:
     """One determinization: a layout for the dealer's reveals and a value for every coin slot.
     Has the `pyramid` and `under` of a driver.Layout, so legal_actions can make the dealer's reveals."""
 
-    pyramid: tuple[Tile | None, ...]
-    under: tuple[Tile | None, ...]
+    pyramid: tuple[Tile, ...]
+    under: tuple[Tile, ...]
     values: dict[int, int]
 
 
@@ -196,7 +196,8 @@ class SearchPolicy:
     def __init__(self, seconds: float | None = 1.0, iterations: int | None = None):
         self.seconds, self.iterations = seconds, iterations
 
-    def __call__(self, state: State, actor: str, actions, rng: random.Random, known: Mapping[int, int]) -> Action:
+    def __call__(self, state: State, actor: str, actions: Sequence[Action], rng: random.Random,
+                 known: Mapping[int, int]) -> Action:
         if len(actions) == 1:
             return actions[0]
         return choose(state, actor, known, rng, self.seconds, self.iterations).action

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.contract import Duty
+
 from .pieces import SUITS, Tile
 
 TWO_PLAYER_MODES = ("pooled", "seats")
@@ -41,9 +43,9 @@ class Table:
     players: tuple[str, ...]
     options: Options
     seats: tuple[Seat, ...]
-    _seats_of: dict = field(init=False, repr=False, compare=False)
+    _seats_of: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         index = {p: tuple(i for i, seat in enumerate(self.seats) if seat.player == p) for p in self.players}
         object.__setattr__(self, "_seats_of", index)
 
@@ -99,12 +101,12 @@ class State:
     """Bit mask of the positions holding 4 coins (derived from `coins`, kept for speed)."""
     entombed: tuple[tuple[int, ...], ...] = ((), (), ())
     """The coin slots the taker of each sarcophagus tile left on it (out of hand for good)."""
-    cached_duties: tuple | None = field(default=None, repr=False)
+    cached_duties: tuple[Duty, ...] | None = field(default=None, repr=False)
     """rules.duties, worked out once per state."""
-    cached_openings: dict | None = field(default=None, repr=False)
+    cached_openings: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)
     """rules._openings (every owner's owed openings), worked out once per state."""
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(
             getattr(self, name) == getattr(other, name) for name in _COMPARED)
 

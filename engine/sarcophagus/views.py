@@ -20,7 +20,7 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
     seats = s.table.seats
     own = knowledge if observer in s.table.players + (DEALER,) and knowledge is not None else {}
 
-    def coin(slot: int) -> dict:
+    def coin(slot: int) -> dict[str, Any]:
         seat = seats[s.slot_seat[slot]]
         value = s.slot_value[slot]
         if value is None and (seat.player == observer or observer == DEALER):
