@@ -18,7 +18,7 @@ def policy_for(game: AnyGame, bot: str, think: float = 1.0, iterations: int | No
     return game.policy(bot, think, iterations)
 
 
-def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Random | None = None) -> list:
+def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Random | None = None) -> list[object]:
     """Do everything this participant owes now: automatic duties, and choices by the policy."""
     rng = rng or random.Random()
     rep = session.rep

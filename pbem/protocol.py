@@ -95,7 +95,7 @@ class Seeded:
     author: str
     what: str
     posted: object
-    context: tuple = ()
+    context: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -217,7 +217,7 @@ def _addressed(blob: str, recipients: list[PublicKey], native: int = 0) -> bool:
 def start(g: Genesis) -> Replay:
     """Check the genesis and set up the engine; the entries are applied by `apply_entry`."""
 
-    def bad(detail: str):
+    def bad(detail: str) -> BadGenesis:
         return BadGenesis(detail, 0, g.author)
 
     try:
@@ -320,7 +320,7 @@ def may_act_for(rep: Replay, author: str, actor: str) -> bool:
     return author == rep.referee and owes_opening(rep, actor)
 
 
-def apply_entry(rep: Replay, entry: Entry) -> list:
+def apply_entry(rep: Replay, entry: Entry) -> list[object]:
     """Check one signed entry against the replayed game and apply it; returns its events."""
     seq, author = rep.seq + 1, entry.author
     if entry.seq != seq:
@@ -348,7 +348,7 @@ def apply_entry(rep: Replay, entry: Entry) -> list:
     return list(events)
 
 
-def _apply_move(rep: Replay, entry: Entry, seq: int) -> list:
+def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
     """A game action: owed by its author (or one they act for), legal, its attachments matching."""
     game, author = rep.game, entry.author
     if rep.state is None or rep.awaiting_join:
@@ -391,7 +391,7 @@ def _players_own(rep: Replay, opened: Sequence[tuple[str, Value]]) -> bool:
     return all(key in rep.items and rep.items[key].players_own for key, _ in opened)
 
 
-def _expect_keys(found: dict | None, wanted: set[str], what: str, seq: int, author: str) -> dict:
+def _expect_keys(found: dict[str, Any] | None, wanted: set[str], what: str, seq: int, author: str) -> dict[str, Any]:
     if set(found or {}) != wanted:
         names = ", ".join(sorted(wanted)) or "none"
         raise IllegalMove(f"this action carries {what} for exactly: {names}", seq, author)
@@ -469,7 +469,7 @@ def _check_chance(rep: Replay, entry: Entry, action: Any, seq: int) -> None:
     rep.seeded.append(Seeded(seq, entry.author, "pick by chance", choices.index(text), (rep.head, len(choices))))
 
 
-def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq: int, why: str) -> list:
+def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq: int, why: str) -> list[object]:
     """Openings that match their commitments and prove an impossible choice: a verdict against its player."""
     author = entry.author
     keys = [key for key, _ in opened]
@@ -490,7 +490,7 @@ def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq
     return [rep.verdict]
 
 
-def _apply_act(rep: Replay, entry: Entry, seq: int) -> list:
+def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
     """A join, the deal, the audit or a verdict (pbem.acts): who may sign it, and what it must carry."""
     author, g = entry.author, rep.genesis
     try:
@@ -594,7 +594,7 @@ def seed_contradiction(rep: Replay, seed: str, since: int = 0) -> Seeded | None:
     return next((posted for posted in rep.seeded[since:] if not _seed_gives(rep, seed, posted)), None)
 
 
-def _check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list:
+def _check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list[object]:
     """The opened seed against its commitment; all the dealer posted against what the seed gives. A
     difference convicts whoever posted it; a verdict that finds none is refused."""
     g, author, seed = rep.genesis, entry.author, (entry.openings or {})[SEED]
@@ -632,7 +632,7 @@ class Session:
             raise KeyProblem(f"this key is not {name}'s key in this game (expected {rep.roster[name].fingerprint()})")
         self.rep, self.name, self.identity = rep, name, identity
         self._opened: dict[str, tuple[Value, str]] = {}
-        self._secret: dict | None = None
+        self._secret: dict[str, Any] | None = None
         self._dealer_items: dict[str, Value] = {}
         self._dealer_restocks = 0
         self._seeded_checked = 0
@@ -646,7 +646,7 @@ class Session:
 
     # -- what this key opens
 
-    def _unseal(self, blob: str, opener: Any, binding: str, what: str) -> dict:
+    def _unseal(self, blob: str, opener: Any, binding: str, what: str) -> dict[str, Any]:
         """A sealed JSON object, checked to be bound to this game."""
         try:
             secret = json.loads(crypto.unseal(_unb64(blob), opener))
@@ -704,7 +704,7 @@ class Session:
         except (KeyError, TypeError, ValueError, SealError):
             raise SealError(f"the table key sealed by {g.author} is malformed") from None
 
-    def dealer_secret(self) -> dict:
+    def dealer_secret(self) -> dict[str, Any]:
         """What the dealer deals from, opened through the table key (table mode) or the referee's key, and
         checked against its commitment: `seed` for a joint deal; `items` and `salts` for a chosen one."""
         if self._secret is None:
@@ -723,7 +723,7 @@ class Session:
             self._secret = secret
         return self._secret
 
-    def _chosen_matches(self, secret: dict) -> bool:
+    def _chosen_matches(self, secret: dict[str, Any]) -> bool:
         rep, g = self.rep, self.rep.genesis
         try:
             items, salts = secret["items"], secret["salts"]
@@ -758,7 +758,7 @@ class Session:
 
     # -- acts
 
-    def sign(self, body: dict) -> Entry:
+    def sign(self, body: dict[str, Any]) -> Entry:
         body = {"game_id": self.rep.genesis.game_id, "seq": self.rep.seq + 1, "prev": self.rep.head,
                 "author": self.name, **{k: v for k, v in body.items() if v}, "time": int(time.time())}
         signature = _b64(self.identity.sign(canonical(body)))
@@ -802,7 +802,7 @@ class Session:
         return self.sign({"action": game.format_action(game.public(action)), "commitments": commitments,
                           "sealed": sealed, "openings": openings})
 
-    def act(self, action: Any) -> list:
+    def act(self, action: Any) -> list[object]:
         """Check an action with this participant's knowledge, sign it, apply it; returns the events."""
         rep, game = self.rep, self.rep.game
         if rep.state is None or rep.awaiting_join:
@@ -824,16 +824,16 @@ class Session:
             raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
         return apply_entry(rep, self.entry_for(action, actor))
 
-    def _sign_act(self, act: Act, **attachments: Any) -> list:
+    def _sign_act(self, act: Act, **attachments: Any) -> list[object]:
         return apply_entry(self.rep, self.sign({"action": format_act(act), **attachments}))
 
-    def join(self) -> list:
+    def join(self) -> list[object]:
         """Accept the game: check every secret sealed to this key, then sign a join with fresh randomness
         (the referee of a joint deal also commits to its secret seed, sealed to itself)."""
         rep, g = self.rep, self.rep.genesis
         if (self.name in rep.players and rep.mode == "table") or (self.is_referee and g.deal == "chosen"):
             self.dealer_secret()  # a creator who sealed the table or the deal badly is caught here, before play
-        attachments: dict = {"contribution": crypto.random_bytes(32).hex()}
+        attachments: dict[str, Any] = {"contribution": crypto.random_bytes(32).hex()}
         if self.is_referee and g.deal == "joint":
             seed = crypto.random_bytes(32).hex()
             attachments["commitments"] = {SEED: commit(g.nonce, DEALER, SEED, seed, "")}
@@ -841,20 +841,20 @@ class Session:
             attachments["sealed"] = {SEED: _b64(blob)}
         return self._sign_act(Join(), **attachments)
 
-    def deal(self) -> list:
+    def deal(self) -> list[object]:
         """Post the joint deal: a commitment to every hidden item and the first player, from the seed and
         every contribution."""
         dealt, _, commitments = seeded_deal(self.rep, self.dealer_secret()["seed"])
         return self._sign_act(Deal(dealt.first), commitments=commitments)
 
-    def audit(self) -> list:
+    def audit(self) -> list[object]:
         """The end audit: open the seed, so anyone can recompute the deal and all that came from it."""
         return self._sign_act(Audit(), openings={SEED: self.dealer_secret()["seed"]})
 
-    def automatic(self) -> list:
+    def automatic(self) -> list[object]:
         """Fulfil every duty this participant can without a decision (joins, the deal, the dealer's acts,
         openings they hold, the end audit), after checking what they can check; returns the events."""
-        events: list = []
+        events: list[object] = []
         while True:
             verdict = self._cheat_found()
             if verdict is not None:
@@ -865,7 +865,7 @@ class Session:
                 return events
             events += step()
 
-    def _cheat_found(self) -> tuple[Act, dict] | None:
+    def _cheat_found(self) -> tuple[Act, dict[str, Any]] | None:
         """A verdict this participant can prove now: something the dealer posted that its seed contradicts
         (anyone holding the seed), or (the referee, who opens every secret a player commits) a secret that
         does not open or was not its owner's to choose."""
@@ -894,7 +894,7 @@ class Session:
                 return ConvictSecrets(theirs), {"openings": {key: self._opened[key][1] for key, _ in theirs}}
         return None
 
-    def _next_automatic(self) -> Callable[[], list] | None:
+    def _next_automatic(self) -> Callable[[], list[object]] | None:
         rep, game = self.rep, self.rep.game
         for duty in rep.duties():
             if duty.what == "join" and duty.who == self.name:
@@ -930,7 +930,7 @@ class Session:
             return choices[chance_pick(rep.genesis_hash, seed, rep.contributions, rep.head, len(choices))]
         return choices[0]
 
-    def _dealer_step(self) -> Callable[[], list] | None:
+    def _dealer_step(self) -> Callable[[], list[object]] | None:
         action = self.dealer_action()
         return None if action is None else lambda: self.act(action)
 
@@ -959,7 +959,7 @@ layout file gives it) makes a chosen deal, recorded as the creator's."""
         raise UsageError("the first player is drawn by the joint deal; choose it only with a chosen layout")
     nonce = crypto.random_bytes(32).hex()
     dealer_is_creator = referee is None or creator == referee[0]
-    body: dict = {"format": FORMAT, "nonce": nonce, "game": game.name, "options": dict(options),
+    body: dict[str, Any] = {"format": FORMAT, "nonce": nonce, "game": game.name, "options": dict(options),
                   "players": [{"name": name, "key": _key_text(key)} for name, key in players],
                   "contribution": crypto.random_bytes(32).hex(), "author": creator, "time": int(time.time()),
                   **({"deadline_hours": deadline_hours} if deadline_hours else {})}
@@ -972,7 +972,7 @@ layout file gives it) makes a chosen deal, recorded as the creator's."""
         salts = {key: _salt() for key in keys}
         body.update(deal="chosen", first=first or random.SystemRandom().choice(names),
                     commitments={key: commit(nonce, DEALER, key, items[key], salts[key]) for key in keys})
-        secret: dict | None = {"items": items, "salts": salts}
+        secret: dict[str, Any] | None = {"items": items, "salts": salts}
     else:
         seed = crypto.random_bytes(32).hex()
         body["deal"] = "joint"
