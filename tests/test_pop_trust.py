@@ -131,8 +131,9 @@ def test_a_dealt_card_must_be_sealed_to_its_receiver_alone_and_only_the_dealer_d
     action = ref.dealer_action()
     honest = ref.entry_for(action, DEALER)
     key = sorted(honest.sealed)[0]
-    to_cat = base64.b64encode(crypto.seal(canonical({"game": rep.genesis_hash}), [identity("cat").public])).decode()
-    forged = ref.sign({"action": honest.action, "sealed": {**honest.sealed, key: to_cat}})
+    other = next(name for name in FOUR if name != action.player)
+    elsewhere = base64.b64encode(crypto.seal(canonical({"game": rep.genesis_hash}), [identity(other).public])).decode()
+    forged = ref.sign({"action": honest.action, "sealed": {**honest.sealed, key: elsewhere}})
     with pytest.raises(IllegalMove, match=f"the item dealt as {key} must be sealed to {action.player}, and to nobody"):
         apply_entry(rep, forged)
     with pytest.raises(NotOwed, match="ann may not act for dealer"):
