@@ -196,8 +196,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
 # ---------------------------------------------------------------- looking
 
 def _viewer(rep, name: str | None, key: str | None):
-    """The observer and knowledge for `view()`: nobody's (public), a player's own coin values, or a
-    referee's (the dealer's view: the referee holds every coin's opening)."""
+    """The observer and knowledge for `view()`: nobody's (public), a player's own secrets, or a referee's
+    (the dealer's view: the referee reads every hidden item)."""
     from engine.contract import DEALER
 
     from .protocol import Session
@@ -211,7 +211,7 @@ def _viewer(rep, name: str | None, key: str | None):
 @app.command("show")
 @_handled
 def show(path: GameFileArg,
-         name: Annotated[str | None, typer.Option("--as", help="Show your own coin values too.")] = None,
+         name: Annotated[str | None, typer.Option("--as", help="Show your own secrets too (your coins, your hand).")] = None,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
@@ -263,7 +263,7 @@ def html_page(path: GameFileArg,
               out: Annotated[Path | None, typer.Option("-o", "--output", help="The page to write (default: "
                                                           "the game file's name with .html).")] = None,
               name: Annotated[str | None, typer.Option("--as", help="Add what NAME may see: their own "
-                                                          "coin values.")] = None,
+                                                          "secrets.")] = None,
               key: KeyOption = None) -> None:
     """Write the game as one web page that replays it entry by entry (no network, opens from disk)."""
     from .errors import UsageError
@@ -508,8 +508,9 @@ def play(path: GameFileArg, name: AsName,
 @_handled
 def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
             out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
-    """The referee's duties in referee mode: its join, the deal, every reveal owed, openings for tie-breaks
-    and the audit, and a verdict on any coin its player did not hold."""
+    """The referee's duties in referee mode: its join, the deal, every dealer's act owed (reveals, deals,
+    reshuffles, a Thief's pick), openings for tie-breaks, the end audit, and a verdict on any secret its
+    player did not hold."""
     turn = _gameplay().take_turn(path, name, [], key, out=out, referee_only=True)
     if not turn.written:
         typer.echo("Nothing written: the referee owes nothing now.")

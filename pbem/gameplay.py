@@ -211,7 +211,7 @@ def check_syntax(rep, text: str) -> None:
 
 
 def parse_move(rep, name: str, text: str):
-    """A move as typed. When NAME owes a trap's discard, the tile alone answers it (`moon-4`)."""
+    """A move as typed. When NAME owes a discard, what to discard alone answers it (`moon-4`, `5`)."""
     from engine.contract import NotationError
 
     try:

@@ -28,15 +28,23 @@ def frames(record: GameFile, observer: str | None = None, knowledge: dict | None
     drawing = presentation(rep.genesis.game)
 
     def frame(author: str, action: str, events: list) -> dict:
-        shown = rep.game.view(rep.state, observer, knowledge)
+        shown = rep.game.view(drawn(rep), observer, knowledge)
         return {"author": author, "action": action, "events": [str(e) for e in events],
                 "next": next_line(rep), "board": drawing.html_board(shown)}
 
-    out = [frame(record.genesis.author, "new game: the tiles dealt face down, each one committed", [])]
+    out = [frame(record.genesis.author, "new game: the invitation", [])]
     for entry in record.entries:
         events = apply_entry(rep, entry)
         out.append(frame(entry.author, entry.action, events))
     return out
+
+
+def drawn(rep: Replay) -> object:
+    """The state a frame draws: before the deal, the table as set up, with nothing dealt yet."""
+    if rep.state is not None:
+        return rep.state
+    game, players = rep.game, rep.players
+    return game.setup(game.parse_options(rep.genesis.options), players, rep.first or players[0])
 
 
 def page(rep: Replay, observer: str | None = None, knowledge: dict | None = None, viewer: str | None = None) -> str:
@@ -48,7 +56,7 @@ def page(rep: Replay, observer: str | None = None, knowledge: dict | None = None
     status = f"finished: {result_text(rep)}" if rep.outcome() else "in progress"
     title = f"{rep.game.title}: {', '.join(rep.players)}"
     seen_by = ("public information only" if not viewer else
-               f"as the referee {viewer} sees it: public information and every coin's value" if observer == DEALER
+               f"as the referee {viewer} sees it: public information and every hidden value" if observer == DEALER
                else f"as {viewer} sees it: public information and {viewer}'s own secrets")
     data = {"game": g.game, "meta": drawing.html_meta(shown), "frames": frames(rep.record, observer, knowledge)}
     script = drawing.HTML_SCRIPT + _SHELL_SCRIPT

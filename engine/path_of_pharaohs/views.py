@@ -37,7 +37,9 @@ def view(s: State, observer: str | None = None,
     }
     if observer in players and knowledge is not None and not isinstance(knowledge, DealerKnowledge):
         hand = sorted(s.hands[players.index(observer)])
-        shown["my_hand"] = [{"slot": slot, "card": card_name(knowledge[slot])} for slot in hand]
+        # a card is "?" only where the knowledge given is of another moment (a replay drawn with the final hand)
+        shown["my_hand"] = [{"slot": slot, "card": card_name(knowledge[slot]) if slot in knowledge else "?"}
+                            for slot in hand]
     if observer == DEALER and isinstance(knowledge, DealerKnowledge):
         shown["deck_order"] = [card_name(card) for card in knowledge.deck]
     if result:
