@@ -126,7 +126,7 @@ def test_a_referee_sees_every_coin_but_no_face_down_tile():
     last = data_of(text)["frames"][-1]["board"]
     coins = [c for _, spot_coins in last["pyramid"].values() for c in spot_coins]
     assert coins and all(value is not None for _, value in coins)
-    assert "Shown as the referee ref sees it: public information and every coin&#x27;s value." in text
+    assert "Shown as the referee ref sees it: public information and every hidden value." in text
     assert not [t for t in hidden_tiles(rep, sessions) if t in text]
 
 
