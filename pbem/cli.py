@@ -8,7 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -220,6 +220,7 @@ def show(path: GameFileArg,
     rep, _ = _gameplay().replay_file(path)
     _note_seen(rep, path)
     observer, knowledge = _viewer(rep, name, key)
+    shown: dict[str, Any]
     if rep.state is None:
         shown = {"status": "joining" if rep.awaiting_join else "dealing"}
     else:
@@ -449,7 +450,9 @@ def _still_owed(turn: Turn, path: Path, name: str) -> str | None:
 
     rep = turn.rep
     if turn.left:
-        holders, what, detail = next_duty(rep)
+        waiting = next_duty(rep)
+        assert waiting is not None, "moves are left only while someone else owes an act"
+        holders, what, detail = waiting
         who = " and ".join(f"the referee {h}" if h == rep.referee else h for h in holders)
         return (f"Not played yet: {' '.join(turn.left)}: {who} must act first ({what}: {detail}). Send them "
                 f"{path}, then run pbem play again.")
@@ -592,7 +595,7 @@ def _mail_turn(rep, name: str, out: Path | None, send: bool, attach: bool, since
 
     if send and not smtp:
         raise UsageError("--send needs a server: --smtp HOST[:PORT] or $PBEM_SMTP")
-    server = Server(smtp, security, user) if send else None
+    server = Server(smtp, security, user) if send and smtp else None
     typer.echo(mail_turn(rep, name, copies.folder(games), path, since, attach, out, server))
 
 

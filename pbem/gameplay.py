@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .crypto import Identity
-from .protocol import Session
+from .protocol import Replay, Session
 
 
 def identity_for(name: str, key: str | None) -> Identity:
@@ -139,11 +139,11 @@ class Turn(NamedTuple):
     """One run of `pbem play`: the game after it, what happened, how many entries it wrote, and the
     moves left unplayed because another participant must act first (referee mode: a reveal)."""
 
-    rep: object
-    events: list
+    rep: Replay
+    events: list[object]
     written: int
     left: list[str]
-    session: object
+    session: Session
 
 
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,

@@ -64,14 +64,14 @@ def default_mailbox() -> Path:
 def _messages(path: Path) -> list[tuple[str, bytes]]:
     """(where, raw bytes) of every mail at a path: a Maildir, a folder of .eml files, an mbox, one file."""
     if path.is_dir() and any((path / sub).is_dir() for sub in ("cur", "new")):
-        box = mailbox.Maildir(path, factory=None, create=False)
-        return [(f"{path}/{key}", box.get_bytes(key)) for key in sorted(box.keys())]
+        maildir = mailbox.Maildir(path, factory=None, create=False)
+        return [(f"{path}/{key}", maildir.get_bytes(key)) for key in sorted(maildir.keys())]
     if path.is_dir():
         return [(str(p), read_bytes(p)) for p in sorted(path.iterdir()) if p.is_file() and p.suffix == ".eml"]
     data = _read(path)
     if data.startswith(b"From "):
-        box = mailbox.mbox(path, factory=None, create=False)
-        return [(f"{path}#{i + 1}", box.get_bytes(key)) for i, key in enumerate(box.keys())]
+        mbox = mailbox.mbox(path, factory=None, create=False)
+        return [(f"{path}#{i + 1}", mbox.get_bytes(key)) for i, key in enumerate(mbox.keys())]
     return [(str(path), data)]
 
 
@@ -106,7 +106,8 @@ def items(where: str, data: bytes) -> list[Found]:
     for part in message.walk():
         if part.is_multipart():
             continue
-        content = part.get_payload(decode=True) or b""
+        payload = part.get_payload(decode=True)  # a leaf part's bytes, None if it has none
+        content = payload if isinstance(payload, bytes) else b""
         name = part.get_filename() or ""
         if part.get_content_type() == "application/json" or name.endswith(".json"):
             try:
@@ -145,10 +146,11 @@ class Copies:
 
     def record(self, game_id: str) -> GameFile | None:
         """The copy as read, not yet verified: enough to see that a mail brings nothing new."""
-        if game_id not in self._records and self.find(game_id) is not None:
+        path = self.find(game_id)
+        if game_id not in self._records and path is not None:
             from .gamefile import load
 
-            self._records[game_id] = load(self._paths[game_id])[0]
+            self._records[game_id] = load(path)[0]
         return self._records.get(game_id)
 
     def get(self, game_id: str) -> Replay | None:
@@ -169,7 +171,10 @@ class Copies:
         return new
 
     def path(self, game_id: str) -> Path:
-        return self.find(game_id) or copies.path_for(self.directory, self.record(game_id).genesis)
+        """Where the copy of a game held here is."""
+        path = self.find(game_id)
+        assert path is not None, "only a game with a copy here has a path"
+        return path
 
     def put(self, rep: Replay, since: Since | None = None) -> Path:
         """Write the copy, and what status shows of it when its duties were followed (`since`)."""
@@ -210,8 +215,8 @@ def _mine(rep: Replay) -> bool:
     return any(theirs.same_key(key) for theirs in rep.roster.values() for key in mine)
 
 
-def _apply_file(report: Report, store: Copies, found: Found) -> None:
-    where, record = found.where, found.item
+def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -> None:
+    where = found.where
     held = store.record(record.genesis.game_id)
     if held is not None and held.genesis == record.genesis and held.entries[:len(record.entries)] == record.entries:
         copies.mark_shared(record.genesis.game_id, len(record.entries))
@@ -247,9 +252,9 @@ def _apply_file(report: Report, store: Copies, found: Found) -> None:
         report.known += 1
 
 
-def _apply_turn(report: Report, store: Copies, found: Found) -> bool:
+def _apply_turn(report: Report, store: Copies, found: Found, turn: turns.Turn) -> bool:
     """Apply one turn; False when it must wait for an earlier one (or for the game's file)."""
-    where, turn = found.where, found.item
+    where = found.where
     held = store.record(turn.game_id)
     if held is not None and turns.is_known(held, turn):
         copies.mark_shared(turn.game_id, turn.last)
@@ -312,21 +317,22 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
         if isinstance(f.item, PbemError):
             report.problems.append(f"{f.where}: {f.item}")
         elif isinstance(f.item, GameFile):
-            _apply_file(report, store, f)
-    waiting = sorted((f for f in found if isinstance(f.item, turns.Turn)), key=lambda f: f.item.after)
+            _apply_file(report, store, f, f.item)
+    waiting = sorted(((f, f.item) for f in found if isinstance(f.item, turns.Turn)), key=lambda pair: pair[1].after)
     while waiting:
-        left = [f for f in waiting if not _apply_turn(report, store, f)]
+        left = [(f, turn) for f, turn in waiting if not _apply_turn(report, store, f, turn)]
         if len(left) == len(waiting):
             break
         waiting = left
+    unapplied = [f for f, _ in waiting]
     settled = {digest for digest, parts in by_mail.items()
-               if all(not isinstance(f.item, PbemError) and f not in waiting and not f.refused for f in parts)}
+               if all(not isinstance(f.item, PbemError) and f not in unapplied and not f.refused for f in parts)}
     if settled - done and directory.is_dir():
         copies.write_note(_index_path(directory), json.dumps({"done": sorted(done | settled)}).encode())
-    for f in waiting:
-        local = store.get(f.item.game_id)
+    for f, turn in waiting:
+        local = store.get(turn.game_id)
         have = f"the copy here stops at entry {local.seq}" if local else "there is no copy of this game here"
-        report.problems.append(f"{f.where}: a turn after entry {f.item.after} waits: {have} (a mail is missing, "
+        report.problems.append(f"{f.where}: a turn after entry {turn.after} waits: {have} (a mail is missing, "
                                "or ask for the whole file)")
     return report
 

@@ -128,15 +128,15 @@ def parse_server(spec: str, security: str) -> tuple[str, int]:
     """HOST or HOST:PORT ([v6]:PORT too); the port defaults to the security's usual one."""
     if security not in SECURITY:
         raise UsageError(f"--smtp-security is one of {', '.join(SECURITY)}")
-    host, port = spec, SECURITY[security]
+    host, port_text = spec, str(SECURITY[security])
     if spec.startswith("["):
         host, _, rest = spec[1:].partition("]")
         if rest.startswith(":"):
-            port = rest[1:]
+            port_text = rest[1:]
     elif spec.count(":") == 1:
-        host, port = spec.split(":")
+        host, port_text = spec.split(":")
     try:
-        port = int(port)
+        port = int(port_text)
     except ValueError:
         raise UsageError(f"--smtp {spec!r}: write HOST or HOST:PORT") from None
     if not host or not 0 < port < 65536:
@@ -204,6 +204,7 @@ def send(msg: EmailMessage, server: str, security: str = "starttls", user: str |
     password = _password(user) if user else None
     try:
         context = ssl.create_default_context(cafile=os.environ.get(CAFILE_ENV) or None)
+        smtp: smtplib.SMTP
         if security == "tls":
             smtp = smtplib.SMTP_SSL(host, port, local_hostname="localhost", context=context, timeout=30)
         else:
@@ -211,7 +212,7 @@ def send(msg: EmailMessage, server: str, security: str = "starttls", user: str |
         with smtp:
             if security == "starttls":
                 smtp.starttls(context=context)
-            if user:
+            if user and password is not None:
                 smtp.login(user, password)
             smtp.send_message(msg)
     except smtplib.SMTPAuthenticationError:

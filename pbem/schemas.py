@@ -8,12 +8,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from .canonical import pretty
 from .record import Entry, GameFile, Genesis
 from .status import Status
 
-SCHEMAS = {"game-file.schema.json": GameFile, "genesis.schema.json": Genesis, "entry.schema.json": Entry,
-           "status.schema.json": Status}
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "game-file.schema.json": GameFile, "genesis.schema.json": Genesis, "entry.schema.json": Entry,
+    "status.schema.json": Status,
+}
 
 
 def render() -> dict[str, str]:

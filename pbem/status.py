@@ -14,13 +14,16 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .copies import write_note
 from .keys import home, list_keys
 from .record import GameFile
+
+if TYPE_CHECKING:
+    from .protocol import Replay
 
 TABLE = "the table"
 """Who owes a table-mode reveal: any player's program does it when it next acts."""
@@ -89,7 +92,7 @@ class Since:
         return Since(None, self.began)
 
 
-def replay_noting(record: GameFile):
+def replay_noting(record: GameFile) -> tuple[Replay, Since]:
     """Verify a record (as `verify` does), noting when each current duty began: (replay, Since)."""
     from .protocol import apply_entry, start
     from .verify import audited

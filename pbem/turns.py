@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -24,7 +24,7 @@ from .record import Entry, GameFile, Hex64
 from .verify import audited, compare, verify
 
 LABEL = "TURN"
-FORMAT = "pbem-turn/1"
+FORMAT: Final = "pbem-turn/1"
 
 
 class MissingEntries(PbemError):

@@ -24,8 +24,8 @@ def short(tile: str) -> str:
     return suit[0].upper() + RANK_LETTERS.get(rank, rank)
 
 
-def suit_of(tile: str | None) -> str | None:
-    return tile.split("-")[0] if tile else None
+def suit_of(tile: str) -> str:
+    return tile.split("-")[0]
 
 
 def _seat_suits(shown: dict) -> dict[str, str]:
