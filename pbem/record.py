@@ -14,7 +14,7 @@ from .canonical import canonical, parse_strict, pretty
 from .crypto import sha256
 from .errors import RecordError, UnknownFormat
 
-FORMAT = "pbem/2"
+FORMAT = "pbem/3"
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Base64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9+/]+={0,2}$", max_length=200_000)]
@@ -60,7 +60,7 @@ class Genesis(_Strict):
     stays in its game. A `joint` deal is shuffled from the dealer's committed `seed` and every
     participant's `contribution`; a `chosen` deal is the creator's, committed tile by tile here."""
 
-    format: Literal["pbem/2"]
+    format: Literal["pbem/3"]
     game_id: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
     nonce: Hex64
     game: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,31}$")]

@@ -153,7 +153,7 @@ def test_a_coin_you_do_not_hold(home):
     (b"{not json", "Error: broken.json: not valid JSON (line 1, column 2: Expecting property name enclosed in "
                    "double quotes)\n"),
     (b'{"genesis": {"format": "pbem/7"}}', "Error: broken.json: unknown record format 'pbem/7' (this pbem reads "
-                                           "'pbem/2')\n"),
+                                           "'pbem/3')\n"),
 ])
 def test_unreadable_files(home, content, message):
     make_keys("ann")

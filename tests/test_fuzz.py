@@ -45,7 +45,7 @@ def test_game_file_reader_on_random_bytes(data):
 @given(json_values)
 def test_game_file_reader_on_random_json(value):
     must_not_crash(from_json, json.dumps(value).encode())
-    must_not_crash(from_json, json.dumps({"genesis": {"format": "pbem/2", "x": value}, "entries": value}).encode())
+    must_not_crash(from_json, json.dumps({"genesis": {"format": "pbem/3", "x": value}, "entries": value}).encode())
 
 
 @settings(max_examples=200, deadline=None)
@@ -74,7 +74,7 @@ def test_sealed_blobs_and_key_files(data):
 
 
 def test_the_command_line_on_garbage_files_never_shows_a_traceback(tmp_path):
-    cases = [b"", b"\x00" * 50, b"[" * 100000, b'{"genesis": ' * 50, json.dumps({"genesis": {"format": "pbem/2"},
+    cases = [b"", b"\x00" * 50, b"[" * 100000, b'{"genesis": ' * 50, json.dumps({"genesis": {"format": "pbem/3"},
              "entries": []}).encode(), b"9" * 5000, (BEGIN + "\n!!!\n" + END).encode()]
     env = {"PBEM_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
     runner = CliRunner()
