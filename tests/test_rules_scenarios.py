@@ -4,12 +4,12 @@ import dataclasses
 
 import pytest
 
-from engine.contract import IllegalAction, NotYourDuty
+from engine.contract import DEALER, IllegalAction, InvalidSetup, NotYourDuty
 from engine.sarcophagus.actions import Discard, Open, Place, Reveal
 from engine.sarcophagus.geometry import parse_pos
 from engine.sarcophagus.notation import parse_action
 from engine.sarcophagus.pieces import parse_tile
-from engine.sarcophagus.rules import apply, duties, legal_actions, make_table
+from engine.sarcophagus.rules import apply, duties, legal_actions, make_table, parse_options, setup
 from engine.sarcophagus.scoring import score
 from engine.sarcophagus.state import Options
 
@@ -234,3 +234,23 @@ def test_the_dealer_may_open_every_owed_coin_in_one_act():
         apply(s, "dealer", Open(((0, 2), (2, 3))))
     s, events = apply(s, "dealer", Open(((0, 2), (1, 1), (2, 3), (3, 4))))
     assert texts(events)[:2] == ["dealer opens #0=2, #1=1, #2=3, #3=4", "tie on 5c: coin totals a 5, b 5"]
+
+
+def test_setup_refuses_a_wrong_table_or_options():
+    with pytest.raises(InvalidSetup, match=r"^Sarcophagus is for 2 to 4 players, not 5$"):
+        setup(Options(), ["a", "b", "c", "d", "e"], "a")
+    for players in (["a", "a"], ["a", ""], ["a", DEALER]):
+        with pytest.raises(InvalidSetup, match="player names must be distinct, non-empty and not 'dealer'"):
+            setup(Options(), players, "a")
+    with pytest.raises(InvalidSetup, match=r"^the first player 'd' is not among the players$"):
+        setup(Options(), ABC, "d")
+    with pytest.raises(InvalidSetup, match=r"^option two_player is one of pooled, seats, not 'both'$"):
+        parse_options({"two_player": "both"})
+    with pytest.raises(InvalidSetup, match=r"^option bottom_edge_free is true or false, not 'yes'$"):
+        parse_options({"bottom_edge_free": "yes"})
+    with pytest.raises(InvalidSetup, match=r"^unknown option 'speed' \(options: two_player, bottom_edge_free\)$"):
+        parse_options({"speed": "fast"})
+    assert parse_options({"two_player": "SEATS", "bottom_edge_free": "False"}) == Options("seats", False)
+    assert parse_options({}) == Options()
+    seats = setup(parse_options({"two_player": "seats"}), ["a", "b"], "b").table.seats
+    assert [seat.name for seat in seats] == ["a/sun", "b/moon", "a/crown", "b/arms"]
