@@ -271,10 +271,18 @@ def start(g: Genesis) -> Replay:
     rep = Replay(g, game, None, roster, referee, head=head, hashes=[head], contributions=[g.contribution],
                  seed_commitment=g.seed)
     if g.deal == "chosen":
+        if shape.stock:
+            raise bad(_NO_CHOSEN_STOCK.format(title=game.title))
         if set(g.commitments or {}) != set(_deal_keys(shape)) or g.first not in players:
             raise bad("a chosen deal commits to every hidden item and names a player to move first")
         _post_deal(rep, dict(g.commitments or {}), g.first, g.author, state)
     return rep
+
+
+_NO_CHOSEN_STOCK = ("{title} has no chosen deal: its stock is reshuffled and picked from by chance, which only a "
+                    "joint deal's seed can do")
+"""A chosen deal commits items in named places only: a stock needs the seed (the audit could not account
+for a chosen stock's cards, nor prove a reshuffle or a pick)."""
 
 
 def _deal_keys(dealt: Dealt) -> list[str]:
@@ -378,9 +386,10 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
         raise IllegalMove(f"{entry.action}: the record holds an action complete and public, as {complete!r}",
                           seq, author)
     secrets = game.secrets(rep.state, actor, checked)
-    if secrets.chance:
-        _check_chance(rep, entry, checked, seq)
+    pick = _chance_pick(rep, entry, checked, seq) if secrets.chance else None
     _check_attachments(rep, entry, secrets, actor, seq)
+    if pick is not None:
+        rep.seeded.append(pick)
     rep.state, applied = game.apply(rep.state, actor, checked)
     if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
         applied = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in applied)
@@ -432,20 +441,24 @@ def _check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, 
     for key, _ in secrets.gives:
         if key not in rep.items or rep.items[key].value is not None or rep.items[key].players_own:
             raise IllegalMove(f"{entry.action}: {key} is not a hidden item the dealer dealt", seq, author)
-    # the checks are done: record what the entry commits, seals and opens
     readers = (actor,) + ((rep.referee,) if rep.referee else ())
     for key, _ in secrets.commits:
         _sealed_to(rep, sealed[key], readers, f"the value of {key}", seq, author)
+    for key, player in secrets.draws:
+        _sealed_to(rep, sealed[key], (player,), f"the item dealt as {key}", seq, author)
+    for key, player in secrets.gives:
+        _sealed_to(rep, sealed[key], (player,), f"the item given as {key}", seq, author)
+    # the checks are done: record what the entry commits, seals and opens (new Items, never changed in place:
+    # a copy of the replay that shares them stays as it was, turns.extend)
+    for key, _ in secrets.commits:
         rep.items[key] = Item(commitments[key], rep.genesis_hash, rep.roster[actor].raw.hex(), key, readers,
                               sealed[key], author)
     for (key, player), source in zip(secrets.draws, drawn):
-        _sealed_to(rep, sealed[key], (player,), f"the item dealt as {key}", seq, author)
         rep.items[key] = replace(rep.items.pop(source), readers=(player,), sealed=sealed[key], sealed_by=author)
     for key, player in secrets.gives:
-        _sealed_to(rep, sealed[key], (player,), f"the item given as {key}", seq, author)
         rep.items[key] = replace(rep.items[key], readers=(player,), sealed=sealed[key], sealed_by=author)
     for key, value in list(secrets.opens) + shown:
-        rep.items[key].value = value
+        rep.items[key] = replace(rep.items[key], value=value)
     del rep.stock[:len(drawn)]
     if secrets.restock:
         rep.restocks = number
@@ -459,14 +472,15 @@ def _committed(rep: Replay, item: Item) -> str:
     return "the item committed in the deal" if item.owner == DEALER else "its commitment"
 
 
-def _check_chance(rep: Replay, entry: Entry, action: Any, seq: int) -> None:
-    """A pick by chance must be one of the dealer's public choices; which one the seed proves later."""
+def _chance_pick(rep: Replay, entry: Entry, action: Any, seq: int) -> Seeded:
+    """A pick by chance must be one of the dealer's public choices; which one the seed proves later
+    (the pick is recorded once the whole entry is checked)."""
     game = rep.game
     text = game.format_action(game.public(action))
     choices = [game.format_action(c) for c in game.legal_actions(rep.state, DEALER, None)]
     if text not in choices:
         raise IllegalMove(f"{entry.action}: not one of chance's choices now", seq, entry.author)
-    rep.seeded.append(Seeded(seq, entry.author, "pick by chance", choices.index(text), (rep.head, len(choices))))
+    return Seeded(seq, entry.author, "pick by chance", choices.index(text), (rep.head, len(choices)))
 
 
 def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq: int, why: str) -> list[object]:
@@ -497,6 +511,8 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         act: Act = parse_act(entry.action)
     except UsageError as exc:
         raise IllegalMove(str(exc), seq, author) from None
+    if format_act(act) != entry.action:  # one text for each act, as for moves
+        raise IllegalMove(f"{entry.action!r}: the record holds this act as {format_act(act)!r}", seq, author)
     attachments: dict[str, set[str]] = {"commitments": set(), "sealed": set(), "openings": set()}
     if isinstance(act, Join):
         if not rep.awaiting_join or rep.awaiting_join[0] != author:
@@ -534,11 +550,11 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         _expect_keys(getattr(entry, what), wanted, what, seq, author)
 
     if isinstance(act, Join):
+        if entry.sealed and not _addressed(entry.sealed[SEED], [rep.roster[author]]):
+            raise IllegalMove("the referee's seed must be sealed to the referee alone", seq, author)
         rep.contributions.append(entry.contribution or "")
-        if entry.commitments and entry.sealed:
+        if entry.commitments:
             rep.seed_commitment = entry.commitments[SEED]
-            if not _addressed(entry.sealed[SEED], [rep.roster[author]]):
-                raise IllegalMove("the referee's seed must be sealed to the referee alone", seq, author)
         return [Joined(author)]
     if isinstance(act, Deal):
         _post_deal(rep, dict(entry.commitments or {}), act.first, author)
@@ -661,13 +677,20 @@ class Session:
         the item's commitment: a blob carried over from another game or item opens nothing."""
         if key not in self._opened:
             item, rep = self.rep.items[key], self.rep
+            if not item.players_own and self.can_deal():
+                # a table player holds the dealer's seed: a dealt card is what the seed says, whatever was sealed
+                self._opened[key] = (self.dealer_values()[item.key], self._dealer_salt(item.key))
+                return self._opened[key]
             if item.sealed is None:
                 raise SealError(f"{key} has no sealed value")
-            opening = self._unseal(item.sealed, self.identity, rep.genesis_hash, f"the sealed value of {key}")
-            value, salt = opening.get("value"), opening.get("salt")
-            if opening.get("key") != key or not isinstance(salt, str) or not isinstance(value, (int, str)) \
-                    or commit(item.binding, item.owner, item.key, value, salt) != item.commitment:
-                raise SealError(f"the sealed value of {key} does not match its commitment")
+            try:
+                opening = self._unseal(item.sealed, self.identity, rep.genesis_hash, f"the sealed value of {key}")
+                value, salt = opening.get("value"), opening.get("salt")
+                if opening.get("key") != key or not isinstance(salt, str) or not isinstance(value, (int, str)) \
+                        or commit(item.binding, item.owner, item.key, value, salt) != item.commitment:
+                    raise SealError(f"the sealed value of {key} does not match its commitment")
+            except SealError as exc:
+                raise SealError(f"{exc} (sealed by {item.sealed_by})") from None
             self._opened[key] = (value, salt)
         return self._opened[key]
 
@@ -965,7 +988,10 @@ layout file gives it) makes a chosen deal, recorded as the creator's."""
                   **({"deadline_hours": deadline_hours} if deadline_hours else {})}
     if layout is not None:
         names = [p for p, _ in players]
-        keys = _deal_keys(game.deal(game.parse_options(options), names, random.Random(0)))
+        shape = game.deal(game.parse_options(options), names, random.Random(0))
+        if shape.stock:
+            raise UsageError(_NO_CHOSEN_STOCK.format(title=game.title))
+        keys = _deal_keys(shape)
         if set(layout) != set(keys):
             raise UsageError(f"a chosen deal gives every hidden item of {game.title}: {', '.join(keys)}")
         items = {key: layout[key] for key in keys}
