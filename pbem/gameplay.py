@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from engine.contract import DEALER
+
 from .crypto import Identity
 from .protocol import Replay, Session
 
@@ -232,7 +234,7 @@ def owes(rep, name: str, *kinds: str):
 
 
 def waiting_for_others(rep, name: str, joined: bool = False) -> bool:
-    """NAME owes nothing until someone else reveals or opens (then NAME may owe a move again), or, having
-    just joined, until the player the deal drew first has moved."""
+    """NAME owes nothing until the dealer acts (a referee's reveal, deal or Thief's pick) or someone opens
+    (then NAME may owe a move again), or, having just joined, until the player the deal drew first has moved."""
     duties = rep.duties()
-    return bool(duties) and all(d.who != name and (joined or d.what in ("reveal", "open")) for d in duties)
+    return bool(duties) and all(d.who != name and (joined or d.who == DEALER or d.what == "open") for d in duties)

@@ -174,3 +174,19 @@ def test_a_reshuffle_in_an_order_the_seed_does_not_give_is_convicted():
     apply_entry(rep, dealer.sign({"action": honest.action, "commitments": swapped}))
     sessions[next(name for name in FOUR if name != dealer.name)].automatic()
     assert rep.verdict is not None and rep.verdict.against == dealer.name and "reshuffle" in rep.verdict.reason
+
+
+def test_in_referee_mode_moves_after_a_thief_wait_for_the_referees_pick():
+    from pbem.gameplay import waiting_for_others
+
+    for seed in range(40):
+        rep, sessions = pop_game("referee", seed=seed, finish=False)
+        if play_until(rep, sessions, lambda rep: bool(rep.duties()) and rep.duties()[0].what == "steal",
+                      random.Random(seed)):
+            break
+    else:
+        raise AssertionError("no game reached a steal")
+    thief = rep.state.mover
+    assert waiting_for_others(rep, thief)  # `pbem play ... T@ben stop` writes the Thief and leaves `stop`
+    with pytest.raises(Exception, match="the dealer must move"):
+        sessions[thief].act(rep.game.parse_action("stop"))
