@@ -23,6 +23,7 @@ from types import ModuleType
 
 PRESENTATIONS = {
     "sarcophagus": "pbem.games.sarcophagus",
+    "path-of-pharaohs": "pbem.games.path_of_pharaohs",
 }
 
 
