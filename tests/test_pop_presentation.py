@@ -11,8 +11,10 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from engine.contract import DEALER
 from engine.path_of_pharaohs import GAME
@@ -22,6 +24,7 @@ from engine.path_of_pharaohs.events import Built, Completed, Dealt, Finished, Mu
 from engine.path_of_pharaohs.notation import parse_action
 from engine.path_of_pharaohs.rules import duties, legal_actions
 from engine.path_of_pharaohs.state import Options
+from pbem.cli import app
 from pbem.errors import UsageError
 from pbem.games import presentation
 from pbem.games import path_of_pharaohs as pop
@@ -254,3 +257,59 @@ def test_the_html_drawing_shows_each_marker_pyramid_and_hand_of_the_view():
     mine = next(s for s in root.iter("span") if s.get("class") == "mine")
     assert mine.text == "Your hand: 1#1 7#0 Z#3"
     assert not [s for s in drawn(GAME.view(t.state, None)).iter("span") if s.get("class") == "mine"]
+
+
+# ---------------------------------------------------------------- through the commands, on a real record
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "pharaohs-table-4-players.json"
+runner = CliRunner()
+
+
+@pytest.fixture
+def ann_key(tmp_path):
+    """The example's test key of ann, readable by its owner only (pbem refuses any other)."""
+    key = tmp_path / "ann"
+    shutil.copy(EXAMPLE.parent / "test-keys" / "ann", key)
+    key.chmod(0o600)
+    return key
+
+
+def test_show_draws_the_finished_example_for_everyone_and_for_ann(ann_key):
+    public = runner.invoke(app, ["show", str(EXAMPLE)])
+    mine = runner.invoke(app, ["show", str(EXAMPLE), "--as", "ann", "--key", str(ann_key)])
+    assert public.exit_code == 0 and mine.exit_code == 0, public.output + mine.output
+    lines = public.output.splitlines()
+    assert lines[0] == "Path of Pharaohs, table mode, ann, ben, cat, dan; entry 146; created by ann"
+    assert lines[-1] == "Game over: ann 6, ben 11, cat 5, dan 13; dan wins"
+    assert "dan (d)  13        2  wins" in lines and max(map(len, lines)) <= 80
+    assert "Your hand" not in public.output
+    assert mine.output.replace("\nYour hand (3 cards): 2#84 3#85 5#83\n", "") == public.output
+
+
+def test_the_html_replay_of_the_example_draws_every_frame(tmp_path, ann_key):
+    out = tmp_path / "game.html"
+    result = runner.invoke(app, ["html", str(EXAMPLE), "-o", str(out), "--as", "ann", "--key", str(ann_key)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="game-data">(.*?)</script>', text, re.S)
+                      .group(1).replace("<\\/", "</"))
+    assert data["meta"] == {"players": ["ann", "ben", "cat", "dan"], "colours": list(pop.HTML_COLOURS[:4]),
+                            "marks": ["a", "b", "c", "d"]}
+    assert len(data["frames"]) == 147 and pop.HTML_SCRIPT in text
+    last = data["frames"][-1]["board"]
+    assert last["winners"] == ["dan"] and last["markers"]["dan"] == [13, "A"]
+    assert last["mine"] == [["2", 84], ["3", 85], ["5", 83]]
+    # drawn with ann's final hand, an earlier frame shows "?" for a card since played, last in her hand
+    hands = [[card for card, _ in frame["board"].get("mine", [])] for frame in data["frames"]]
+    unknown = [cards for cards in hands if "?" in cards]
+    assert unknown and all(set(cards[cards.index("?"):]) == {"?"} for cards in unknown)
+    if NODE:  # the page's own data, drawn: a frame in mid-game and the last
+        for frame in (data["frames"][70], data["frames"][-1]):
+            script = pop.HTML_SCRIPT + (
+                "\nconst areas = {board: {}, side: {}};\n"
+                f"drawBoard(areas, {json.dumps(frame['board'])}, {json.dumps(data['meta'])});\n"
+                "process.stdout.write(areas.board.innerHTML + areas.side.innerHTML);")
+            drawing = subprocess.run([NODE, "-e", script], capture_output=True, text=True, check=True, timeout=30)
+            root = ET.fromstring(f"<root>{drawing.stdout}</root>")
+            assert sorted(g.get("data-owner") for g in root.iter("g") if g.get("data-owner")) == ["ann", "ben",
+                                                                                                "cat", "dan"]

@@ -97,8 +97,9 @@ def board_text(shown: dict, style) -> str:
 
 
 def _sorted_hand(hand: list[dict]) -> list[dict]:
-    """A hand as a player sorts it: values, then Z W T S; each card with its slot."""
-    return sorted(hand, key=lambda c: (_CARD_ORDER.index(c["card"]), c["slot"]))
+    """A hand as a player sorts it: values, then Z W T S, then "?" (a card a replay's later hand no
+    longer knows); each card with its slot."""
+    return sorted(hand, key=lambda c: (_CARD_ORDER.find(c["card"]) % (len(_CARD_ORDER) + 1), c["slot"]))
 
 
 def _path(shown: dict, style, who) -> list[str]:
@@ -305,7 +306,7 @@ svg.path{width:100%;max-width:760px;height:auto;display:block}
 .marker text{font:bold 12px sans-serif;fill:#fff;text-anchor:middle}
 .pyramids{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:.6em;margin-top:.8em}
 .pyramid{border:1px solid #ddd;border-radius:6px;background:#fff;padding:.3em .4em}
-.pyramid h3{font-size:.95em;margin:.1em 0 .2em}.pyramid svg{width:100%;height:auto;display:block}
+.pyramid h3{font-size:.95em;margin:.1em 0 .2em}.pyramid>svg{width:100%;height:auto;display:block}
 .block{fill:#f6efdc;stroke:#8a7a5a;stroke-width:1.2}.block.empty{fill:none;stroke:#c9bfa8;stroke-dasharray:4 3}
 .value{font:bold 20px sans-serif;text-anchor:middle;fill:#333}.cards{font:10px sans-serif;text-anchor:middle;fill:#666}
 .posname{font:9px sans-serif;fill:#a89a7a}.zero rect{fill:#444}.zero text{font:bold 10px sans-serif;fill:#fff;text-anchor:middle}
@@ -399,7 +400,7 @@ function popPyramid(player, b, meta) {
   const width = 3 * W + 2 * GAP, height = 3 * H + 2 * GAP;
   return popTag("div", {class: "pyramid", "data-name": player},
                 popTag("h3", {}, popSwatch(player, meta) + popEsc(player)) +
-                popTag("svg", {viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": player + "'s pyramid"},
+                popTag("svg", {viewBox: `-2 -2 ${width + 4} ${height + 4}`, role: "img", "aria-label": player + "'s pyramid"},
                        svg));
 }
 function popPlayer(player, b, meta) {
