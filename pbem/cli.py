@@ -40,10 +40,6 @@ def _gameplay():
     return gameplay
 
 
-def _replay(path: Path):
-    return _gameplay().replay_file(path)
-
-
 def _handled(func):
     """The one place where errors become `Error: ...` and an exit code; never a traceback."""
 

@@ -47,7 +47,7 @@ class VerifyError(PbemError):
     """A record that fails verification at one entry (`seq` 0 is the genesis)."""
 
     def __init__(self, detail: str, seq: int | None = None, author: str | None = None):
-        self.detail, self.seq, self.author = detail, seq, author
+        self.seq, self.author = seq, author
         where = "the genesis" if seq == 0 else f"entry {seq}" if seq is not None else "the record"
         by = f" by {author}" if author else ""
         super().__init__(f"{where}{by}: {detail}")

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem.cli import _replay, app
+from pbem.cli import app
+from pbem.gameplay import replay_file
 from pbem.protocol import apply_entry, start
 from pbem.render import Style, board, terminal_style
 
@@ -129,7 +130,7 @@ def test_suit_colours_only_on_a_terminal_and_never_under_no_color(game, monkeypa
     monkeypatch.setenv("NO_COLOR", "1")
     assert not terminal_style(Tty()).colour
     assert "\x1b[" not in pbem("show", game).output  # not a terminal
-    rep, _ = _replay(game)
+    rep, _ = replay_file(game)
     coloured = board(rep, rep.game.view(rep.state, None), Style(colour=True))
     assert "a[\x1b[31m\x1b[1mS3\x1b[0m1]" in coloured  # a red sun
     assert "b[\x1b[34m\x1b[1mA4\x1b[0m·]" in coloured and "a[\x1b[1mM4\x1b[0m1]" in coloured  # blue arms, moon

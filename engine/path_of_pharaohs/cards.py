@@ -5,7 +5,6 @@ from __future__ import annotations
 
 ZERO, WILD, THIEF, SANDSTORM = 10, 11, 12, 13
 """Cards are small ints: 0-9 are block (value) cards; 10-13 the four action cards."""
-VALUES = range(10)
 ACTION_CARDS = (ZERO, WILD, THIEF, SANDSTORM)
 CARD_KINDS = tuple(range(14))
 _LETTERS = {ZERO: "Z", WILD: "W", THIEF: "T", SANDSTORM: "S"}
