@@ -84,7 +84,7 @@ def test_the_prompt_of_the_hand_built_position_groups_the_ways_to_fill_and_gives
     choices = list(legal_actions(t.state, "ann", t.game.knowledge("ann")))
     assert pop.choices_text(GAME, t.state, choices) == """\
 Positions you can fill:
-2r needs 5: 6 ways, e.g. W5@2r, 7-W2@2r, W6-1@2r
+2r needs 5: 6 ways, e.g. W5@2r, 7-W2@2r, W6-1@2r, W4+1@2r
 Or stop to end your turn."""
 
 

@@ -231,11 +231,11 @@ def choices_text(game, state, choices) -> str:
     lines = []
     for pos, fillings in sorted(builds.items()):
         name = ("1l", "1m", "1r", "2l", "2r", "3")[pos]
-        examples = sorted(fillings, key=lambda t: (any(card == WILD for card, _ in t), len(t)))[:3]
-        typed = ", ".join(f"{format_terms(t, None)}@{name}" for t in examples)
+        examples = sorted(fillings, key=lambda t: (sum(card == WILD for card, _ in t), len(t)))
+        typed = ", ".join(f"{format_terms(t, None)}@{name}" for t in examples[:_EXAMPLES])
         need = "takes any one card" if name == "1m" else f"needs {sum(value for _, value in fillings[0])}"
         ways = f"{len(fillings)} way{'s' * (len(fillings) != 1)}"
-        lines += _wrap(f"{name} {need}: {ways}, e.g. {typed}")
+        lines += _wrap(f"{name} {need}: {ways}, {'e.g. ' if len(fillings) > _EXAMPLES else ''}{typed}")
     if lines:
         lines.insert(0, "Positions you can fill:")
     plays = [game.format_action(_slotless(a)) for a in choices if isinstance(a, (Zero, Thief, Sandstorm))]
@@ -246,6 +246,10 @@ def choices_text(game, state, choices) -> str:
     if not lines:
         return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
     return "\n".join(lines)
+
+
+_EXAMPLES = 4
+"""Ways to fill a position listed in full up to this many; beyond it, this many examples."""
 
 
 def _card(card: int) -> str:
