@@ -117,7 +117,8 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     assert ann_status.exit_code == 1
     assert ann_status.output.startswith(f"* sarcophagus {short}  ann, ben  #6  you (ann) to move for ")
     assert ann_status.output.endswith("  (deadline 24 h)\n")
-    late = table("ann", "status", "--at", str(parsed.now + 25 * 3600))
+    since = Status.model_validate_json(table("ann", "status", "--json").output).games[0].duties[0].since
+    late = table("ann", "status", "--at", str(since + 25 * 3600))  # from ben's signed time, not the run's clock
     assert "you (ann) to move for 25 h LATE  (deadline 24 h)" in late.output
     shown = table("ann", "show", tmp_path / "ann" / "games-files" / copy.name)
     assert shown.output.endswith("Deadline 24 h a duty: nobody is late.\n")
