@@ -182,8 +182,9 @@ def _pyramids(shown: dict, style, who) -> list[str]:
         drawn[player] = rows
     width = max(max(len(row) for rows in drawn.values() for row in rows), max(len(p) for p in drawn))
     gap = 3
-    per_line = max(1, (WIDTH + gap) // (width + gap))
     players = list(drawn)
+    fit = max(1, (WIDTH + gap) // (width + gap))
+    per_line = -(-len(players) // -(-len(players) // fit))  # rows as even as they can be: 4 as 2 + 2
     lines: list[str] = []
     for first in range(0, len(players), per_line):
         group = players[first:first + per_line]
