@@ -16,14 +16,16 @@ def run(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_engine_playouts_prints_a_row_per_configuration():
-    lines = run("engine_playouts.py", "--seconds", "0.1").splitlines()
-    assert lines[0].split() == ["configuration", "best", "games/s", "median", "acts/game"]
-    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[1:]]
+def test_engine_playouts_prints_a_row_per_configuration_and_a_checksum():
+    lines = run("engine_playouts.py", "--seconds", "0.1", "--pure").splitlines()
+    assert lines[0] == "engine: pure Python"
+    assert lines[1].split() == ["configuration", "best", "games/s", "median", "acts/game"]
+    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-1]]
     assert labels == ["2 players (pooled)", "2 players (seats)", "3 players", "4 players"]
-    for line in lines[1:]:
+    for line in lines[2:-1]:
         best, median, acts = map(int, line.split()[-3:])
         assert best >= median > 0 and 80 < acts < 140
+    assert re.fullmatch(r"checksum of 100 seeded games per configuration: [0-9a-f]{16}", lines[-1])
 
 
 FAKE_CALLGRIND = """#!/bin/sh
@@ -43,11 +45,11 @@ def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
     fake.parent.mkdir()
     fake.write_text(FAKE_CALLGRIND)
     fake.chmod(0o755)
-    script = [sys.executable, str(BENCHMARKS / "engine_instructions.py"), "--games", "2"]
+    script = [sys.executable, str(BENCHMARKS / "engine_instructions.py"), "--games", "2", "--pure"]
     counted = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
                              env={**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"})
     assert (counted.returncode, counted.stderr) == (0, "")
-    assert counted.stdout == "4 players: 7.00 million instructions per game (2 games, seed 4)\n"
+    assert counted.stdout == "4 players, pure Python: 7.00 million instructions per game (2 games, seed 4)\n"
     missing = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
                              env={**os.environ, "PATH": str(tmp_path / "empty")})
     assert (missing.returncode, missing.stdout) == (1, "")
