@@ -522,7 +522,10 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
             attachments["commitments"] = attachments["sealed"] = {SEED}
     elif isinstance(act, (Deal, Audit)):
         kind = "deal" if isinstance(act, Deal) else "audit"
-        if not rep.duties() or rep.duties()[0].what != kind:
+        # the trust layer's own duty, not a game's of the same name (Path of Pharaohs deals cards: a `deal
+        # first=` then would post the deal again and set the game back to its start)
+        ours = rep.state is None if kind == "deal" else not rep.game.duties(rep.state)
+        if not rep.duties() or rep.duties()[0].what != kind or not ours:
             raise NotOwed(f"{kind}: nothing is owed of the kind now", seq, author)
         if not may_act_for(rep, author, DEALER):
             raise NotOwed(f"{kind}: {author} may not act for the dealer", seq, author)
@@ -542,7 +545,8 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         attachments["openings"] = {SEED}
     elif isinstance(act, Unopenable):
         if author != rep.referee:
-            raise NotOwed("verdict unopenable: only the referee, who must open every coin, may say so", seq, author)
+            raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, may say so",
+                          seq, author)
         item = rep.items.get(act.key) if rep.state is not None else None
         if item is None or not item.players_own or item.value is not None or author not in item.readers:
             raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee", seq, author)

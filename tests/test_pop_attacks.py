@@ -260,6 +260,8 @@ def test_verdicts_that_prove_nothing_about_a_pharaohs_card_are_refused():
     is the dealer's, not a player's secret the referee could call unopenable."""
     rep, sessions, ref = at("referee", "move")
     mover = rep.duties()[0].who
+    for author in (ref, sessions[next(name for name in FOUR if name != mover)]):  # nobody moves for the mover
+        refused(rep, author.sign({"action": "stop"}), NotOwed, f"stop: {author.name} may not act for {mover}")
     card = min((k for k, item in rep.items.items() if item.readers == (mover,)), key=lambda key: int(key[1:]))
     value, salt = sessions[mover]._open_item(card)
     for author in (ref, sessions[mover]):
@@ -419,3 +421,15 @@ def test_a_card_misdealt_at_a_table_is_read_from_the_seed_and_named_in_referee_m
     with pytest.raises(SealError) as caught:
         Session(rep, action.player, identity(action.player)).knowledge()
     assert str(caught.value) == f"the sealed value of {last} does not match its commitment (sealed by ref)"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_deal_is_posted_once_not_again_when_the_game_owes_cards(mode):
+    """Path of Pharaohs's own duty to deal cards is also called "deal": the trust layer's `deal first=` is
+    owed only before the game starts. (It was accepted then, posting the same deal again and setting the
+    game back to its start, a reset the audit could not see: the same seed gives the same deal.)"""
+    rep, sessions, dealer = at(mode, "deal")
+    posted = next(entry for entry in rep.entries if entry.action.startswith("deal first="))
+    for author in {dealer.name, rep.players[-1]} if mode == "table" else {dealer.name}:
+        refused(rep, sessions[author].sign({"action": posted.action, "commitments": posted.commitments}), NotOwed,
+                "deal: nothing is owed of the kind now")
