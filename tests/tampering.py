@@ -10,6 +10,7 @@ import copy
 import functools
 import json
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,9 +98,11 @@ def mutations(original: dict, other: dict, rng: random.Random, flips: int = 300)
             donor = next(iter(rng.choice(donors)["sealed"].values()))
             key = next(iter(entries[i]["sealed"]))
             yield emit("sealed blob replaced", lambda d, i=i, k=key, b=donor: d["entries"][i]["sealed"].__setitem__(k, b))
-            partner = rng.choice(donors)
-            yield emit("commitment swapped", lambda d, i=i, k=key, c=next(iter(partner["commitments"].values())):
-                       d["entries"][i]["commitments"].__setitem__(k, c))
+            partners = [e for e in donors if "commitments" in e]  # a dealt card is sealed, not committed
+            if "commitments" in entries[i] and partners:
+                partner = rng.choice(partners)
+                yield emit("commitment swapped", lambda d, i=i, k=key, c=next(iter(partner["commitments"].values())):
+                           d["entries"][i]["commitments"].__setitem__(k, c))
     for _ in range(20):
         window = rng.randrange(2, 6)
         start = rng.randrange(n - window)
@@ -111,7 +114,7 @@ def mutations(original: dict, other: dict, rng: random.Random, flips: int = 300)
             block = d["entries"][s:s + w]
             d["entries"][s:s + w] = [block[k] for k in order]
         yield emit("reordered entries", reorder)
-    deal = next(i for i, e in enumerate(entries) if e["action"].startswith("deal "))  # the tiles' commitments
+    deal = next(i for i, e in enumerate(entries) if e["action"].startswith("deal first="))  # the deal's commitments
     keys = sorted(entries[deal]["commitments"])
     for _ in range(20):
         a, b = rng.sample(keys, 2)
@@ -160,11 +163,20 @@ def judge(original_bytes: bytes, mutated: bytes, kind: str, tally: Tally) -> Non
         tally.changed.append(kind)
 
 
-def run(seed: int = 0, flips: int = 300) -> Tally:
-    games = [EXAMPLES / "table-3-players.json", EXAMPLES / "referee-2-players.json"]
+GAMES = {"sarcophagus": ("table-3-players.json", "referee-2-players.json"),
+         "path-of-pharaohs": ("pharaohs-table-4-players.json", "pharaohs-referee-4-players.json")}
+"""Each game's example records, in both dealer modes: each is mutated, with the other to splice from."""
+
+
+def _pairs(game: str) -> list[tuple[Path, Path]]:
+    table, referee = (EXAMPLES / name for name in GAMES[game])
+    return [(table, referee), (referee, table)]
+
+
+def run(seed: int = 0, flips: int = 300, game: str = "sarcophagus") -> Tally:
     tally = Tally()
     rng = random.Random(seed)
-    for path, other in [(games[0], games[1]), (games[1], games[0])]:
+    for path, other in _pairs(game):
         raw = path.read_bytes()
         original, donor = json.loads(raw), json.loads(other.read_bytes())
         for kind, mutated in mutations(original, donor, rng, flips):
@@ -177,6 +189,9 @@ def run(seed: int = 0, flips: int = 300) -> Tally:
 KEYS = EXAMPLES / "test-keys"
 TILE_NAMES = [f"{suit}-{rank}" for suit in ("sun", "moon", "crown", "arms")
               for rank in ("null", "ace", "2", "3", "4", "5")]
+CARD_NAMES = [str(v) for v in range(10)] + ["W", "Z", "T", "S"]
+"""Path of Pharaohs's cards, as a reveal (`reveal 7`) or a card played from a slot (`discard 7#12`) names them."""
+_CARD_IN_SLOT = re.compile(r"\b([0-9WZTS])#(\d+)")
 
 
 @functools.cache
@@ -227,7 +242,7 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
     later entry re-signed by its own author too, as if the others had played on without noticing; the
     finished game then has to fail (the audit opens every commitment)."""
     entries = original["entries"]
-    others = [e for e in other["entries"] if "sealed" in e]
+    others = [e for e in other["entries"] if "sealed" in e and "commitments" in e]
 
     def forged(kind, mode, i, change, insert=False):
         def build() -> bytes:
@@ -243,7 +258,19 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
 
     for i, entry in enumerate(entries):
         verb = entry["action"].split()[0]
-        if verb in ("open", "reveal"):
+        card = _CARD_IN_SLOT.search(entry["action"]) if verb == "discard" else None
+        if (verb == "reveal" and "=" not in entry["action"]) or card:  # a Pharaohs card shown from the stock or a hand
+            shown = entry["action"].split()[1] if card is None else card.group(1)
+            false = rng.choice([c for c in CARD_NAMES if c != shown])
+            text = f"reveal {false}" if card is None else \
+                entry["action"][:card.start()] + f"{false}#{card.group(2)}" + entry["action"][card.end():]
+            for mode in ("sent", "built on"):
+                yield forged("false card", mode, i, lambda es, i, t=text: es[i].__setitem__("action", t))
+            donor = next((e for e in other["entries"] if e["action"].split()[0] == verb and "openings" in e), None)
+            if donor:
+                salt, key = next(iter(donor["openings"].values())), next(iter(entry["openings"]))
+                yield forged("another game's salt", "sent", i, lambda es, i, s=salt, k=key: es[i]["openings"].__setitem__(k, s))
+        elif verb in ("open", "reveal"):
             pairs = _action_values(entry["action"])
             at = rng.randrange(len(pairs))
             slot, value = pairs[at]
@@ -263,7 +290,7 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
                 if swapped != pairs:
                     yield forged(kind, "sent", i, lambda es, i, w=swapped: es[i].__setitem__(
                         "action", _with_values(es[i]["action"], w)))
-        if verb == "deal":  # the dealer's posted deal is checked when its seed is opened: built on only
+        if entry["action"].startswith("deal first="):  # the posted deal is checked when its seed opens: built on only
             players = [p["name"] for p in original["genesis"]["players"]]
             first = entry["action"].split("=", 1)[1]
             yield forged("false deal", "built on", i, lambda es, i, f=rng.choice([p for p in players if p != first]):
@@ -275,7 +302,7 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
                     c = es[i]["commitments"]
                     c[a], c[b] = c[b], c[a]
                 yield forged("false deal", "built on", i, swap)
-        if "sealed" in entry:
+        if "sealed" in entry and "commitments" in entry and others:  # a secret committed (a coin, the seed)
             slot = next(iter(entry["sealed"]))
             donor = rng.choice(others)
             blob, commitment = next(iter(donor["sealed"].values())), next(iter(donor["commitments"].values()))
@@ -283,7 +310,8 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
             def other_blobs(es, i, k=slot, b=blob, c=commitment):
                 es[i]["sealed"], es[i]["commitments"] = {k: b}, {k: c}
             yield forged("another game's blobs", "built on", i, other_blobs)
-            mine = [e for e in entries if "sealed" in e and e["author"] == entry["author"] and e is not entry]
+            mine = [e for e in entries if "sealed" in e and "commitments" in e and e["author"] == entry["author"]
+                    and e is not entry]
             if mine:
                 twin = rng.choice(mine)
 
@@ -291,7 +319,16 @@ def resigned_mutations(original: dict, other: dict, rng: random.Random) -> Itera
                     es[i]["sealed"] = {k: next(iter(t["sealed"].values()))}
                     es[i]["commitments"] = {k: next(iter(t["commitments"].values()))}
                 yield forged("another coin's commitment", "built on", i, another_coin)
-        earlier = [e for e in entries[:i] if e["author"] == entry["author"]]
+        receiver = entry["action"].split()[1] if verb == "deal" and "=" not in entry["action"] else None
+        elsewhere = [e for e in entries if receiver and e["action"].split()[0] == "deal" and "sealed" in e
+                     and e["action"].split()[1] != receiver]
+        if elsewhere:  # a card dealt to another hand: sealed to the wrong player
+            blob, key = next(iter(rng.choice(elsewhere)["sealed"].values())), next(iter(entry["sealed"]))
+            for mode in ("sent", "built on"):
+                yield forged("another hand's card", mode, i, lambda es, i, k=key, b=blob: es[i]["sealed"].__setitem__(k, b))
+        # a bare public move (Path of Pharaohs's `stop`) signed again is its author's own new move, not a forgery
+        earlier = [e for e in entries[:i] if e["author"] == entry["author"]
+                   and any(k in e for k in ("commitments", "sealed", "openings", "contribution"))]
         if earlier:
             replayed = rng.choice(earlier)
             for mode in ("sent", "built on"):
@@ -321,11 +358,10 @@ def judge_resigned(original_bytes: bytes, mutated: bytes, kind: str, tally: Tall
         tally.changed.append(kind)
 
 
-def run_resigned(seed: int = 0) -> Tally:
-    games = [EXAMPLES / "table-3-players.json", EXAMPLES / "referee-2-players.json"]
+def run_resigned(seed: int = 0, game: str = "sarcophagus") -> Tally:
     tally = Tally()
     rng = random.Random(seed)
-    for path, other in [(games[0], games[1]), (games[1], games[0])]:
+    for path, other in _pairs(game):
         raw = path.read_bytes()
         for kind, _mode, build in resigned_mutations(json.loads(raw), json.loads(other.read_bytes()), rng):
             judge_resigned(raw, build(), kind, tally)

@@ -71,3 +71,25 @@ def test_a_malicious_signer_re_signing_with_their_own_key_is_caught():
         judge_resigned(raw, build(), kind, tally)
     assert (tally.changed, tally.crashes, tally.equivalent) == ([], [], 0)
     assert sum(tally.rejected.values()) == len(one_each) >= 11
+
+
+def test_a_path_of_pharaohs_record_re_signed_by_a_cheater_is_rejected_by_name():
+    """The malicious signer over a Path of Pharaohs record: a false card shown or discarded, another
+    game's salt, a card sealed to another hand, a false deal, replayed and reordered entries, one of each
+    (every mutation of both records, and every forgery: benchmarks/robustness.py --game path-of-pharaohs)."""
+    from tampering import GAMES, judge_resigned, resigned_mutations
+
+    table, referee = (EXAMPLES / name for name in GAMES["path-of-pharaohs"])
+    raw, rng = table.read_bytes(), random.Random(5)
+    every = list(resigned_mutations(json.loads(raw), json.loads(referee.read_bytes()), rng))
+    one_each = {}
+    for kind, mode, build in rng.sample(every, len(every)):
+        one_each.setdefault((kind, mode), build)
+    assert {kind for kind, _ in one_each} == {"false card", "another game's salt", "another hand's card", "replayed entry",
+                                              "reordered entries", "false deal"}
+    tally = Tally()
+    for (kind, _), build in one_each.items():
+        judge_resigned(raw, build(), kind, tally)
+    assert (tally.changed, tally.crashes) == ([], [])
+    assert sum(tally.rejected.values()) + tally.equivalent == tally.tried == len(one_each) == 10
+    assert tally.equivalent <= 2  # reordered entries the rules allow in either order
