@@ -12,6 +12,7 @@ import base64
 import hashlib
 import html
 import json
+from typing import Any
 
 from engine.contract import DEALER
 
@@ -21,13 +22,14 @@ from .record import GameFile
 from .render import next_line, result_text
 
 
-def frames(record: GameFile, observer: str | None = None, knowledge: dict | None = None) -> list[dict]:
+def frames(record: GameFile, observer: str | None = None,
+           knowledge: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """The game after its genesis and after every entry, as the observer sees it. The record must
     already be verified; this replays it once more to keep every intermediate state."""
     rep = start(record.genesis)
     drawing = presentation(rep.genesis.game)
 
-    def frame(author: str, action: str, events: list) -> dict:
+    def frame(author: str, action: str, events: list[object]) -> dict[str, Any]:
         shown = rep.game.view(drawn(rep), observer, knowledge)
         return {"author": author, "action": action, "events": [str(e) for e in events],
                 "next": next_line(rep), "board": drawing.html_board(shown)}
@@ -47,7 +49,8 @@ def drawn(rep: Replay) -> object:
     return game.setup(game.parse_options(rep.genesis.options), players, rep.first or players[0])
 
 
-def page(rep: Replay, observer: str | None = None, knowledge: dict | None = None, viewer: str | None = None) -> str:
+def page(rep: Replay, observer: str | None = None, knowledge: dict[int, int] | None = None,
+         viewer: str | None = None) -> str:
     """The whole page. `observer` and `knowledge` as for `view()`; `viewer` names who it is for."""
     drawing = presentation(rep.genesis.game)
     g = rep.genesis
@@ -111,7 +114,7 @@ def _hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def _json_for_script(data: dict) -> str:
+def _json_for_script(data: dict[str, Any]) -> str:
     """JSON that cannot end its <script> element early."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from engine.contract import DEALER, winners_text
 
@@ -80,7 +80,7 @@ def result_text(rep: Replay) -> str:
     return f"{scores}; {winners_text(result.winners)}"
 
 
-def board(rep: Replay, shown: dict, style: Style | None = None) -> str:
+def board(rep: Replay, shown: dict[str, Any], style: Style | None = None) -> str:
     """One view of the game for a terminal: a header, the game's own drawing, and who is next."""
     from .games import presentation
 
@@ -111,7 +111,7 @@ def log_text(rep: Replay) -> str:
         ("Entries", str(rep.seq)), ("Result", result_text(rep)), ("FinalHash", rep.head),
     ]
     lines = [f'[{key} "{value}"]' for key, value in header] + [""]
-    events: dict[int, list] = {}
+    events: dict[int, list[object]] = {}
     for seq, event in rep.events:
         events.setdefault(seq, []).append(event)
     for entry in rep.entries:

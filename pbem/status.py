@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .copies import write_note
+from .crypto import PublicKey
 from .keys import home, list_keys
 from .record import GameFile
 
@@ -68,7 +70,7 @@ class Status(_Model):
     problems: list[str] = Field(default_factory=list, description="Files that could not be read or verified.")
 
 
-def holders(rep) -> dict[str, str]:
+def holders(rep: Replay) -> dict[str, str]:
     """Who owes now, by name, and what: the referee deals in referee mode, the table otherwise."""
     from engine.contract import DEALER
 
@@ -79,17 +81,21 @@ def holders(rep) -> dict[str, str]:
     return out
 
 
+@dataclass
 class Since:
-    """When each party's current duty began, followed entry by entry through a replay."""
+    """When each party's current duty began (the entry), followed entry by entry through a replay."""
 
-    def __init__(self, rep, began: dict[str, int] | None = None):
-        self.began = dict.fromkeys(holders(rep), rep.seq) if began is None else dict(began)
+    began: dict[str, int]
 
-    def step(self, rep) -> None:
+    @classmethod
+    def start(cls, rep: Replay) -> Since:
+        return cls(dict.fromkeys(holders(rep), rep.seq))
+
+    def step(self, rep: Replay) -> None:
         self.began = {who: self.began.get(who, rep.seq) for who in holders(rep)}
 
     def copy(self) -> Since:
-        return Since(None, self.began)
+        return Since(dict(self.began))
 
 
 def replay_noting(record: GameFile) -> tuple[Replay, Since]:
@@ -98,14 +104,14 @@ def replay_noting(record: GameFile) -> tuple[Replay, Since]:
     from .verify import audited
 
     rep = start(record.genesis)
-    since = Since(rep)
+    since = Since.start(rep)
     for entry in record.entries:
         apply_entry(rep, entry)
         since.step(rep)
     return audited(rep), since
 
 
-def summary(rep, since: Since, path: str = "") -> Game:
+def summary(rep: Replay, since: Since, path: str = "") -> Game:
     """What status shows of a verified game."""
     from .render import result_text
 
@@ -136,7 +142,7 @@ def note(path: Path, game: Game) -> None:
         pass
 
 
-def judged(game: Game, my_keys: list, now: int) -> Game:
+def judged(game: Game, my_keys: list[PublicKey], now: int) -> Game:
     """The game as seen by me at `now`: my names, my duties first, who is late."""
     me = [name for name, line in game.keys.items() if any(k.line().split()[:2] == line.split()[:2] for k in my_keys)]
     limit = game.deadline_hours * 3600 if game.deadline_hours else None
@@ -151,7 +157,7 @@ def _cache_path() -> Path:
     return home() / "status-cache.json"
 
 
-def _load_cache() -> dict:
+def _load_cache() -> dict[str, Any]:
     try:
         data = json.loads(_cache_path().read_text())
         return data if isinstance(data, dict) else {}
