@@ -15,8 +15,10 @@ import hashlib
 import hmac
 import os
 import struct
-import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -24,11 +26,28 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .ed25519 import BadPoint, check_public_key
 from .errors import KeyProblem, NoPassphrase, SealError, NotForYou, WrongPassphrase
 
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import x25519
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
 SIGNATURE_NAMESPACE = "pbem"
 
 
+class _Lazy(NamedTuple):
+    """What `_lazy` loads: serialization, HKDF-SHA256, ChaCha20-Poly1305 and X25519 from raw bytes."""
+
+    serialization: ModuleType
+    HKDF: type[HKDF]
+    SHA256: type[hashes.SHA256]
+    ChaCha20Poly1305: type[ChaCha20Poly1305]
+    x25519_private: Callable[[bytes], x25519.X25519PrivateKey]
+    x25519_public: Callable[[bytes], x25519.X25519PublicKey]
+
+
 @functools.cache
-def _lazy():
+def _lazy() -> _Lazy:
     """cryptography's serialization, X25519, AEAD and HKDF modules, loaded on first use: verifying a
     game needs none of them, and every command starts faster without them."""
     from cryptography.hazmat.primitives import hashes, serialization
@@ -36,13 +55,13 @@ def _lazy():
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-    return types.SimpleNamespace(hashes=hashes, serialization=serialization, HKDF=HKDF,
-                                 ChaCha20Poly1305=ChaCha20Poly1305, X25519PrivateKey=x25519.X25519PrivateKey,
-                                 X25519PublicKey=x25519.X25519PublicKey)
+    return _Lazy(serialization=serialization, HKDF=HKDF, SHA256=hashes.SHA256, ChaCha20Poly1305=ChaCha20Poly1305,
+                 x25519_private=x25519.X25519PrivateKey.from_private_bytes,
+                 x25519_public=x25519.X25519PublicKey.from_public_bytes)
 _KEY_TYPE = b"ssh-ed25519"
 
 
-def _raw_public(private_key) -> bytes:
+def _raw_public(private_key: Ed25519PrivateKey | x25519.X25519PrivateKey) -> bytes:
     """The 32 raw bytes of an Ed25519 or X25519 private key's public half."""
     ser = _lazy().serialization
     return private_key.public_key().public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
@@ -68,7 +87,7 @@ class _Wire:
         return out
 
     def uint32(self) -> int:
-        return struct.unpack(">I", self.take(4))[0]
+        return int.from_bytes(self.take(4), "big")
 
     def string(self) -> bytes:
         return self.take(self.uint32())
@@ -256,13 +275,13 @@ _P = 2**255 - 19
 
 
 def _hkdf(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:
-    return _lazy().HKDF(_lazy().hashes.SHA256(), length, salt or None, info).derive(ikm)
+    return _lazy().HKDF(_lazy().SHA256(), length, salt or None, info).derive(ikm)
 
 
 def _x25519(scalar: bytes, point: bytes) -> bytes:
     lazy = _lazy()
     try:
-        return lazy.X25519PrivateKey.from_private_bytes(scalar).exchange(lazy.X25519PublicKey.from_public_bytes(point))
+        return lazy.x25519_private(scalar).exchange(lazy.x25519_public(point))
     except ValueError:
         raise SealError("sealed blob: degenerate key share") from None
 
@@ -307,7 +326,7 @@ class X25519Identity:
         if len(secret) != 32:
             raise SealError("an X25519 secret is 32 bytes")
         self.secret = secret
-        self.recipient = X25519Recipient(_raw_public(_lazy().X25519PrivateKey.from_private_bytes(secret)))
+        self.recipient = X25519Recipient(_raw_public(_lazy().x25519_private(secret)))
 
     @classmethod
     def generate(cls) -> X25519Identity:
@@ -334,9 +353,9 @@ def _ssh_tweak(public: PublicKey) -> bytes:
     return _hkdf(b"", public.wire, _SSH_LABEL)
 
 
-def _wrap(file_key: bytes, recipient) -> bytes:
+def _wrap(file_key: bytes, recipient: PublicKey | X25519Recipient) -> bytes:
     ephemeral = os.urandom(32)
-    share = _raw_public(_lazy().X25519PrivateKey.from_private_bytes(ephemeral))
+    share = _raw_public(_lazy().x25519_private(ephemeral))
     if isinstance(recipient, PublicKey):
         their = ed25519_to_x25519_public(recipient.raw)
         secret = _x25519(_ssh_tweak(recipient), _x25519(ephemeral, their))
@@ -357,7 +376,7 @@ def _wrap_lines(text: bytes) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-def seal(plaintext: bytes, recipients) -> bytes:
+def seal(plaintext: bytes, recipients: Sequence[PublicKey | X25519Recipient]) -> bytes:
     """An age v1 file of `plaintext` for PublicKey (ssh-ed25519) and X25519Recipient recipients."""
     if not recipients:
         raise SealError("nobody to seal to")
@@ -407,7 +426,7 @@ def _parse_header(blob: bytes) -> tuple[list[tuple[list[bytes], bytes]], bytes, 
         stanzas.append((args, _unb64(body)))
 
 
-def _unwrap(args: list[bytes], body: bytes, identity) -> bytes | None:
+def _unwrap(args: list[bytes], body: bytes, identity: Identity | X25519Identity) -> bytes | None:
     if isinstance(identity, Identity):
         if len(args) != 3 or args[0] != b"ssh-ed25519" or args[1] != _ssh_tag(identity.public):
             return None
@@ -442,7 +461,7 @@ def recipients(blob: bytes, keys: dict[str, PublicKey]) -> list[str]:
     return names
 
 
-def unseal(blob: bytes, identity) -> bytes:
+def unseal(blob: bytes, identity: Identity | X25519Identity) -> bytes:
     """Open an age v1 file with an Identity (ssh-ed25519) or an X25519Identity."""
     stanzas, header, mac, payload = _parse_header(blob)
     file_key = None
