@@ -6,25 +6,31 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from engine.contract import AnyGame
+    from pbem.render import Style
 
 WIDTH = 78
 _SKIPPED = ("players", "duties", "status")
 """Said elsewhere: the header names the players, the last line whose duty it is."""
 
 
-def _compact(value) -> str:
+def _compact(value: object) -> str:
     return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
 
 
-def progress(shown: dict) -> float:
+def progress(shown: dict[str, Any]) -> float:
     return 1.0 if shown.get("status") == "finished" else 0.0
 
 
-def notable(event) -> bool:
+def notable(event: object) -> bool:
     return True
 
 
-def board_text(shown: dict, style) -> str:
+def board_text(shown: dict[str, Any], style: Style) -> str:
     lines = []
     for key, value in shown.items():
         if key not in _SKIPPED:
@@ -32,21 +38,21 @@ def board_text(shown: dict, style) -> str:
     return "\n".join(lines)
 
 
-def choices_text(game, state, choices) -> str:
+def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
 
 
-def read_layout(data: object, where: str):
+def read_layout(data: object, where: str) -> NoReturn:
     from pbem.errors import UsageError
 
     raise UsageError(f"layout {where}: this game has no layout files")
 
 
-def html_meta(shown: dict) -> dict:
+def html_meta(shown: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def html_board(shown: dict) -> dict:
+def html_board(shown: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in shown.items() if key not in _SKIPPED}
 
 

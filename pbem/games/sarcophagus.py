@@ -7,6 +7,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.sarcophagus.events import Revealed
+
+if TYPE_CHECKING:
+    from engine.contract import AnyGame
+    from pbem.render import Style
+
+View = dict[str, Any]
+"""One view (`game.view(...)`), JSON values."""
 
 TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "blue"}
 """The classic piecepack colours (red suns, black moons, green crowns, blue arms); black is the
@@ -28,7 +39,7 @@ def suit_of(tile: str) -> str:
     return tile.split("-")[0]
 
 
-def _seat_suits(shown: dict) -> dict[str, str]:
+def _seat_suits(shown: View) -> dict[str, str]:
     """Each seat's and each player's suit (a player's first seat, its first suit): their colour."""
     suits: dict[str, str] = {}
     for seat in shown["seats"]:
@@ -38,22 +49,21 @@ def _seat_suits(shown: dict) -> dict[str, str]:
     return suits
 
 
-def progress(shown: dict) -> float:
+def progress(shown: View) -> float:
     return 1 - len(shown["pyramid"]) / PYRAMID_SIZE
 
 
 _NOTABLE = ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken", "TileDiscarded", "PyramidEmpty")
 
 
-def notable(event) -> bool:
+def notable(event: object) -> bool:
     """What the demo tells as the game goes: claims, ties, traps, the sarcophagus; not every coin."""
-    name = type(event).__name__
-    return name in _NOTABLE or (name == "Revealed" and event.under)
+    return type(event).__name__ in _NOTABLE or (isinstance(event, Revealed) and event.under)
 
 
 # ---------------------------------------------------------------- the terminal
 
-def board_text(shown: dict, style) -> str:
+def board_text(shown: View, style: Style) -> str:
     """The pyramid as a map with row numbers and letters (so `2@3b` reads off it), the coins on
     each tile, the sarcophagus, and one line per player: hand, fame so far, tiles held."""
     back, none = style.symbol("░░", "##"), style.symbol("·", ".")
@@ -79,8 +89,8 @@ def board_text(shown: dict, style) -> str:
                 if spot is None:
                     cells.append(" " * 6)
                     continue
-                coins = len(spot["coins"]) or none
-                cells.append(f"{letter}[{tile_code(spot['tile'])}{coins}]")
+                count = len(spot["coins"]) or none
+                cells.append(f"{letter}[{tile_code(spot['tile'])}{count}]")
             lines.append(f"{row}  {' ' * 4 * (6 - row)}{'  '.join(cells)}".rstrip())
         lines.append("")
     else:
@@ -95,14 +105,14 @@ def board_text(shown: dict, style) -> str:
     return "\n".join(lines)
 
 
-def _fate(spot: dict, who, tile_code) -> str:
+def _fate(spot: dict[str, Any], who: Callable[[str], str], tile_code: Callable[[str | None], str]) -> str:
     """What became of the sarcophagus tile under a position."""
     if spot["status"] == "taken":
         return f"{who(spot['holder'])}'s " + (tile_code(spot["tile"]) if spot["tile"] else "unseen")
     return "discarded unseen" if spot["status"] == "discarded" else "buried"
 
 
-def _players(shown: dict, who, tile_code) -> list[str]:
+def _players(shown: View, who: Callable[[str], str], tile_code: Callable[[str | None], str]) -> list[str]:
     final = shown.get("scores")
     width = max(len(p) for p in shown["players"] + ["Player"]) + 2
     lines = [f"{'Player':<{width}}hand  {'score' if final else 'fame '}  holds"]
@@ -135,7 +145,7 @@ def _wrapped(head: str, items: list[str]) -> list[str]:
 
 # ---------------------------------------------------------------- the HTML replay
 
-def html_meta(shown: dict) -> dict:
+def html_meta(shown: View) -> dict[str, Any]:
     """What does not change during the game: the seats and their suits (a coin takes its seat's
     first suit's colour)."""
     return {"seats": [{"name": s["name"], "player": s["player"], "suits": s["suits"].split("+"),
@@ -143,11 +153,11 @@ def html_meta(shown: dict) -> dict:
             "players": shown["players"]}
 
 
-def html_board(shown: dict) -> dict:
+def html_board(shown: View) -> dict[str, Any]:
     """One view as compact data: a coin is [seat index, value or null]; a tile its name or null."""
     seat_index = {seat["name"]: i for i, seat in enumerate(shown["seats"])}
 
-    def coins(spot: dict) -> list:
+    def coins(spot: dict[str, Any]) -> list[list[Any]]:
         return [[seat_index[c["seat"]], c["value"]] for c in spot["coins"]]
 
     board = {
@@ -299,7 +309,7 @@ function drawBoard(areas, b, meta) {
 """
 
 
-def choices_text(game, state, choices) -> str:
+def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     """The legal choices as a person reads them: coin values and tiles apart, not every pairing."""
     from engine.sarcophagus.actions import Discard, Place
     from engine.sarcophagus.geometry import pos_name
@@ -318,7 +328,7 @@ def choices_text(game, state, choices) -> str:
            f"{pos_name(targets[0])}"
 
 
-def read_layout(data: object, where: str):
+def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:
     """A chosen deal from a layout file's JSON: (every tile by key, the first player's name or None)."""
     from engine.contract import InvalidSetup
     from engine.sarcophagus.hidden import layout_from_tiles, layout_tiles
