@@ -6,11 +6,12 @@ import pytest
 
 from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, NotYourDuty
 from engine.path_of_pharaohs import GAME
-from engine.path_of_pharaohs.actions import Build, Deal, Discard, Steal, Stop
+from engine.path_of_pharaohs.actions import Build, Deal, Discard, Reveal, Steal, Stop
 from engine.path_of_pharaohs.cards import SANDSTORM, THIEF, WILD, A, B, parse_card, parse_pos
 from engine.path_of_pharaohs.driver import FullInformation
 from engine.path_of_pharaohs.notation import parse_action
-from engine.path_of_pharaohs.rules import card_total, duties, legal_actions, make_table, outcome, setup
+from engine.path_of_pharaohs.rules import (DealerKnowledge, card_total, duties, legal_actions, make_table, outcome,
+                                           setup)
 from engine.path_of_pharaohs.state import PLAY, Options, State
 
 ABC = ("ann", "ben", "cat")
@@ -164,6 +165,19 @@ def test_cards_must_be_in_hand_and_slots_hold_what_they_are_said_to_hold():
     assert checked == Build(parse_pos("2l"), ((6, 6),), (0,))
     with pytest.raises(IllegalAction, match="say which slot"):
         GAME.check(t.state, "ann", parse_action("6@2l"))
+
+
+def test_a_player_act_needs_a_hand_and_a_dealer_act_the_deck_not_the_other_way_round():
+    t = Table({"ann": "6 5", "ben": "6"}, BASE_1_7_2)
+    dealer = DealerKnowledge([1, 2, 3], {0: 6, 1: 5, 2: 6})
+    with pytest.raises(TypeError, match="a player's act goes with a player's knowledge, not the dealer's"):
+        GAME.check(t.state, "ann", parse_action("6@2l"), dealer)
+    with pytest.raises(TypeError, match="a player's act goes with a player's knowledge"):
+        legal_actions(t.state, "ann", dealer)
+    game = FullInformation(Options(), ABC, cards("1 2 3 4 5 6") + [7] * 30, "ann", random.Random(0))
+    with pytest.raises(TypeError, match=r"the dealer's act goes with the dealer's knowledge \(DealerKnowledge\)"):
+        legal_actions(game.state, DEALER, {0: 1})
+    assert legal_actions(game.state, DEALER, game.knowledge(DEALER))[0] == Reveal(1)
 
 
 def test_the_middle_takes_any_one_value_card_or_wild_whenever_it_is_empty():
