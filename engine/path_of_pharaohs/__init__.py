@@ -58,11 +58,15 @@ class PathOfPharaohs:
     secrets = staticmethod(hidden.secrets)
     knowledge = staticmethod(hidden.knowledge)
     audit_problem = staticmethod(hidden.audit_problem)
-    bots: tuple[str, ...] = ("greedy", "random")
+    bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod
     def policy(bot: str, think: float | None = 1.0, iterations: int | None = None) -> Policy:
-        """greedy and random look only at the legal moves (driver.py); neither searches."""
+        """greedy and random look only at the legal moves (driver.py); mcts searches (search.py)."""
+        if bot == "mcts":
+            from .search import SearchPolicy
+
+            return SearchPolicy(None if iterations else think, iterations)
         chosen = {"greedy": driver.greedy_policy, "random": driver.random_policy}[bot]
         return lambda state, actor, actions, rng, known: chosen(state, actor, list(actions), rng)
 

@@ -1,0 +1,225 @@
+"""A computer player that searches: single-observer information-set Monte Carlo tree search
+(Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012), as
+engine/sarcophagus/search.py does it for Sarcophagus.
+
+Honest by construction: `choose` is given only what its player knows, the public State (hands are
+slots, the deck a count) and the cards the player has seen dealt to it. Each iteration samples one
+world that agrees with that knowledge (`determinize`): every card not in sight (the deck's counts
+minus the public cards and the player's own) is shuffled into the opponents' unseen slots and the
+deck order. The iteration then walks one tree shared by every sampled world, choosing only among
+the acts legal in that world, with the availability counts of the published algorithm, adds one
+node, plays the world out and credits every player's share of the win along the path.
+
+A turn is several acts by one player (builds, action cards, stop): the tree branches on each act.
+An act is keyed by its public form without slots (`_key`): which slot an opponent's Wild came from
+differs from world to world and tells nothing. The dealer's reveals, deals, reshuffles and steals
+are not choices: they follow from the sampled world (a steal and a reshuffle at random).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from engine.contract import DEALER, Duty
+
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
+from .driver import greedy_policy
+from .rules import DealerKnowledge, apply_checked, duties, legal_actions, outcome, public_counts
+from .state import State
+
+EXPLORATION = 0.7
+"""UCB's exploration constant; rewards are win shares in [0, 1]."""
+
+Playout = Callable[[State, str, Sequence[Action], random.Random], Action]
+
+
+class World:
+    """One determinization: the card of every slot in a hand and the deck order (top first), kept up
+    to date as the world's acts are applied (`act`), as driver.FullInformation keeps its secrets."""
+
+    __slots__ = ("cards", "dealer", "deck")
+
+    def __init__(self, cards: dict[int, int], deck: list[int]):
+        self.cards, self.deck = cards, deck
+        self.dealer = DealerKnowledge(deck, cards)
+        """A view of `deck` and `cards`, which change in place."""
+
+    def act(self, state: State, who: str, action: Action, rng: random.Random) -> State:
+        """The next state; the deck loses the cards revealed or dealt, a reshuffle orders it anew."""
+        after = apply_checked(state, who, action)[0]
+        if isinstance(action, Reveal):
+            del self.deck[0]
+        elif isinstance(action, Deal):
+            k = len(action.slots)
+            self.cards.update(zip(action.slots, self.deck[:k]))
+            del self.deck[:k]
+        elif isinstance(action, Shuffle):
+            self.deck[:] = state.discards
+            rng.shuffle(self.deck)
+        return after  # a steal moves slots, and `cards` is by slot: nothing to do
+
+    def advance(self, state: State, rng: random.Random) -> tuple[State, Duty | None]:
+        """Make the dealer's acts, which the world decides, until a player has a choice (that duty is
+        returned) or the game is over (None)."""
+        while True:
+            owed = duties(state)
+            if not owed:
+                return state, None
+            duty = owed[0]
+            if duty.who != DEALER:
+                return state, duty
+            options = legal_actions(state, DEALER, self.dealer)
+            state = self.act(state, DEALER, options[int(rng.random() * len(options))], rng)
+
+
+def unseen_cards(state: State, known: Mapping[int, int]) -> list[int]:
+    """The cards `known`'s holder has not seen, in kind order: the deck's counts minus every face-up
+    card and every card it knows in a hand."""
+    left = list(state.table.options.counts)
+    for card, n in enumerate(public_counts(state)):
+        left[card] -= n
+    for hand in state.hands:
+        for slot in hand:
+            if slot in known:
+                left[known[slot]] -= 1
+    return [card for card, n in enumerate(left) for _ in range(n)]
+
+
+def determinize(state: State, known: Mapping[int, int], rng: random.Random) -> World:
+    """A world drawn at random among those the holder of `known` cannot tell apart from the real one.
+    `known` is every card its holder has seen dealt to it (stolen ones too: it knows where they went)."""
+    cards = {slot: known[slot] for hand in state.hands for slot in hand if slot in known}
+    hidden = sorted(slot for hand in state.hands for slot in hand if slot not in known)
+    pool = unseen_cards(state, known)
+    assert len(pool) == len(hidden) + state.deck, "every card is in sight, in a hand or in the deck"
+    rng.shuffle(pool)
+    cards.update(zip(hidden, pool))
+    return World(cards, pool[len(hidden):])
+
+
+def _key(action: Action) -> Action:
+    """An act as the tree knows it: its public form without the slots the cards came from."""
+    if isinstance(action, (Build, Discard)):
+        return replace(action, slots=None)
+    if isinstance(action, (Zero, Thief, Sandstorm)):
+        return replace(action, slot=None)
+    return action
+
+
+class _Node:
+    """A node of the observer's tree: reached by `mover` playing the act that keys it."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: str | None):
+        self.mover = mover
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+@dataclass
+class Result:
+    """What a search found: the act, and the statistics of the root's acts (visits, mean reward),
+    keyed by their slot-free form."""
+
+    action: Action
+    iterations: int
+    seconds: float
+    moves: dict[Action, tuple[int, float]] = field(default_factory=dict)
+
+
+def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
+           seconds: float | None = 1.0, iterations: int | None = None,
+           playout: Playout = greedy_policy) -> Result:
+    """The act `actor` owes now (a move or a discard), by search for `seconds` (wall clock) or, if
+    given, `iterations` (at least 1; then the result depends on `rng` alone, not on the machine).
+    `playout` plays the sampled worlds to their end (greedy by default: benchmarks/pop_bot_strength.py)."""
+    legal = legal_actions(state, actor, known)
+    if len(legal) == 1:
+        return Result(legal[0], 0, 0.0)
+    by_key = {_key(action): action for action in legal}
+    root = _Node(None)
+    start = time.perf_counter()
+    done = 0
+    while True:  # one iteration at least, however short the time
+        _iterate(root, state, determinize(state, known, rng), rng, playout)
+        done += 1
+        if done == iterations or (iterations is None and time.perf_counter() - start >= (seconds or 0.0)):
+            break
+    elapsed = time.perf_counter() - start
+    moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
+    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
+    return Result(by_key[best], done, elapsed, moves)
+
+
+def _iterate(root: _Node, state: State, world: World, rng: random.Random, playout: Playout) -> None:
+    """One iteration: select and expand in this world, play it out, credit the path."""
+    path = [root]
+    node = root
+    state, duty = world.advance(state, rng)
+    expanded = False
+    while duty is not None and not expanded:
+        who = duty.who
+        options = legal_actions(state, who, world.cards)
+        keys = [_key(action) for action in options]
+        untried = [i for i, key in enumerate(keys) if key not in node.children]
+        if untried:
+            i = untried[int(rng.random() * len(untried))]
+            child = node.children[keys[i]] = _Node(who)
+            child.available = 1
+            expanded = True
+        else:
+            i, child = _select(node, keys)
+        path.append(child)
+        node = child
+        state, duty = world.advance(world.act(state, who, options[i], rng), rng)
+    while duty is not None:
+        options = legal_actions(state, duty.who, world.cards)
+        action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
+        state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
+    result = outcome(state)
+    assert result is not None, "a playout ends with the game"
+    share = 1 / len(result.winners)
+    for node in path[1:]:
+        node.visits += 1
+        if node.mover in result.winners:
+            node.reward += share
+
+
+def _select(node: _Node, keys: Sequence[Action]) -> tuple[int, _Node]:
+    """UCB over the children available in this world, each counted against its availability."""
+    best = -1
+    best_child: _Node | None = None
+    best_score = -1.0
+    children = node.children
+    for i, key in enumerate(keys):
+        child = children[key]
+        child.available += 1
+        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best, best_child, best_score = i, child, score
+    assert best_child is not None, "every option has a child with a positive score"
+    return best, best_child
+
+
+class SearchPolicy:
+    """The search as a driver Policy (and a bot's): `seconds` or `iterations` an act."""
+
+    def __init__(self, seconds: float | None = 1.0, iterations: int | None = None,
+                 playout: Playout = greedy_policy):
+        self.seconds, self.iterations, self.playout = seconds, iterations, playout
+
+    def __call__(self, state: State, actor: str, actions: Sequence[Action], rng: random.Random,
+                 known: Mapping[int, int]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        return choose(state, actor, known, rng, self.seconds, self.iterations, self.playout).action
+
+
+__all__ = ["SearchPolicy", "World", "choose", "determinize"]

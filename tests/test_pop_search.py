@@ -1,0 +1,116 @@
+"""The Path of Pharaohs search bot: honest (it sees only its own knowledge), legal, and it finishes games."""
+
+import random
+from collections import Counter
+
+from engine.contract import DEALER
+from engine.path_of_pharaohs import GAME
+from engine.path_of_pharaohs.actions import Build, Deal, Reveal, Shuffle, Stop, public
+from engine.path_of_pharaohs.cards import full_deck
+from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, shuffled_deck
+from engine.path_of_pharaohs.rules import duties, legal_actions, public_counts
+from engine.path_of_pharaohs.search import SearchPolicy, choose, determinize
+from engine.path_of_pharaohs.state import Options
+
+PLAYERS = ["ann", "ben", "cat"]
+
+
+def _until_ann_chooses(game: FullInformation, rng: random.Random, turns: int) -> None:
+    """Greedy play until ann owes a move with several choices on her `turns`-th turn or later."""
+    policies = dict.fromkeys(game.state.table.players, greedy_policy)
+    seen = 0
+    while True:
+        duty = duties(game.state)[0]  # IndexError if the game ends first: pick another seed
+        if duty.who == "ann" and duty.what == "move" and not game.state.built:
+            seen += 1
+            if seen >= turns and len(legal_actions(game.state, "ann", game.known["ann"])) > 3:
+                return
+        game.step(policies, rng)
+
+
+def _look_alike(game: FullInformation) -> FullInformation:
+    """The same public play and ann's same hand, but the cards ann has not seen (the opponents' unplayed
+    cards and the deck) in another order: a game ann cannot tell from `game`."""
+    assert not any(isinstance(action, Shuffle) for _, action in game.log)
+    deck = list(game.first_deck)
+    owner = {}  # deck position -> the slot it was dealt into
+    position = 0
+    for _, action in game.log:
+        if isinstance(action, Reveal):
+            position += 1
+        elif isinstance(action, Deal):
+            owner.update(zip(range(position, position + len(action.slots)), action.slots))
+            position += len(action.slots)
+    hidden_hands = {slot for p, hand in enumerate(game.state.hands) if PLAYERS[p] != "ann" for slot in hand}
+    unseen = [i for i in range(len(deck)) if i >= position or owner.get(i) in hidden_hands]
+    cards = [deck[i] for i in unseen]
+    cards = cards[1:] + cards[:1]
+    for i, card in zip(unseen, cards):
+        deck[i] = card
+    other = FullInformation(Options(), PLAYERS, deck, "ann")
+    for actor, action in game.log:
+        other.act(actor, public(action))  # checked against each actor's knowledge in the other game
+    return other
+
+
+def _seated(game: FullInformation, bot):
+    """A bot as a driver policy: the driver hands it its player's own cards, and nothing else."""
+    return lambda state, actor, actions, rng: bot(state, actor, actions, rng, game.known[actor])
+
+
+def _game(seed: int) -> FullInformation:
+    rng = random.Random(seed)
+    game = FullInformation(Options(), PLAYERS, shuffled_deck(Options(), rng), "ann", rng)
+    game.first_deck = list(game.deck)
+    return game
+
+
+def test_two_games_that_look_the_same_to_the_bot_get_the_same_search_and_move():
+    game = _game(11)
+    _until_ann_chooses(game, random.Random(11), turns=3)
+    other = _look_alike(game)
+    assert other.state == game.state and other.known["ann"] == game.known["ann"]
+    assert other.deck != game.deck and other.cards != game.cards
+    first = choose(game.state, "ann", game.known["ann"], random.Random(3), iterations=25)
+    second = choose(other.state, "ann", other.known["ann"], random.Random(3), iterations=25)
+    assert first.iterations == second.iterations == 25
+    assert first.moves == second.moves and first.action == second.action
+    assert choose(game.state, "ann", game.known["ann"], random.Random(4), iterations=25).moves != first.moves
+    game.step({"ann": _seated(game, SearchPolicy(iterations=10))}, random.Random(5))
+    other.step({"ann": _seated(other, SearchPolicy(iterations=10))}, random.Random(5))
+    assert game.log[-1] == other.log[-1]
+
+
+def test_sampled_worlds_agree_with_what_the_bot_knows_and_vary_in_the_rest():
+    game = _game(5)
+    _until_ann_chooses(game, random.Random(5), turns=3)
+    state, known, seen = game.state, game.known["ann"], set()
+    in_hands = sorted(slot for hand in state.hands for slot in hand)
+    for seed in range(20):
+        world = determinize(state, known, random.Random(seed))
+        assert sorted(world.cards) == in_hands and len(world.deck) == state.deck
+        assert all(world.cards[slot] == known[slot] for slot in state.hands[0])
+        everything = Counter(world.cards.values()) + Counter(world.deck)
+        for card, n in enumerate(public_counts(state)):
+            everything[card] += n
+        assert everything == Counter(full_deck(Options().actions))
+        seen.add((tuple(world.cards[s] for s in in_hands), tuple(world.deck)))
+    assert len(seen) == 20
+
+
+def test_a_game_of_search_bots_and_greedy_players_ends_with_only_legal_acts():
+    chosen = []
+
+    def checked_bot(state, actor, actions, rng):
+        known = game.known[actor]
+        action = GAME.policy("mcts", iterations=4)(state, actor, actions, rng, known)
+        assert action in list(legal_actions(state, actor, known))
+        chosen.append(action)
+        return action
+
+    rng = random.Random(8)
+    game = FullInformation(Options(), PLAYERS, shuffled_deck(Options(), rng), "ben", rng)
+    game.play({"ann": checked_bot, "ben": checked_bot, "cat": greedy_policy}, rng)
+    assert not duties(game.state) and len(chosen) >= 20
+    assert any(isinstance(action, Build) for action in chosen) and Stop() in chosen
+    assert all(actor == DEALER or actor in PLAYERS for actor, _ in game.log)
