@@ -1,4 +1,5 @@
-"""benchmarks/pop_playouts.py still runs and prints a row per configuration (its figures are not tested)."""
+"""benchmarks/pop_playouts.py and pop_bot_strength.py still run and print a row per configuration (their
+figures are not tested)."""
 
 import re
 import subprocess
@@ -32,3 +33,17 @@ def test_pop_soak_plays_checked_games_to_their_end():
     for line in lines[1:]:
         games, won, stalled, longest = map(int, line.split()[-4:])
         assert games == 2 and won + stalled == 2 and longest > 50
+
+
+def test_pop_bot_strength_prints_a_win_share_with_its_interval():
+    script = Path(__file__).parent.parent / "benchmarks" / "pop_bot_strength.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "2", "--iterations", "3", "--players", "3"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "search bot vs greedy, 2 games each, 3 iterations an act, greedy playouts, seed 1"
+    label, numbers = lines[2][:26].strip(), lines[2][26:].split()
+    assert label == "3 players (vs 2 greedy)"
+    share, low, dash, high, fair, rate, minutes = numbers
+    assert 0 <= float(low) <= float(share) <= float(high) <= 1  # a shared win counts a fraction
+    assert dash == "-" and fair == "0.333" and float(rate) > 0 and float(minutes) >= 0

@@ -1,0 +1,102 @@
+"""How strong the Path of Pharaohs search bot is: its win share against greedy players, and its
+iterations per second.
+
+    python benchmarks/pop_bot_strength.py [--games 60] [--iterations 100 | --think 1.0] [--players 3 4]
+                                          [--playout greedy|random]
+
+Plays full-information games (engine/path_of_pharaohs/driver.py) where one seat is the search bot
+(engine/path_of_pharaohs/search.py, handed only its own cards) and the others play greedy; the bot
+takes each seat in turn as first player. A shared win counts as a fraction; a fair share is 1/players.
+Prints the win share with a 95% interval (normal approximation over per-game shares) and the
+search's iterations per CPU-second in mid-game (acts chosen while the leader is on locations 4 to 9).
+The default budget is a fixed number of iterations, so that the results do not depend on the load of
+this shared machine; --think is wall-clock time instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from engine.path_of_pharaohs.actions import Action
+from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
+from engine.path_of_pharaohs.rules import outcome
+from engine.path_of_pharaohs.search import choose
+from engine.path_of_pharaohs.state import Options, State
+
+OPPONENTS = ["greedy1", "greedy2", "greedy3", "greedy4", "greedy5"]
+PLAYOUTS = {"greedy": greedy_policy, "random": random_policy}
+
+
+class MeasuredSearch:
+    """The search as a driver policy for one game, remembering iterations and time spent in mid-game."""
+
+    def __init__(self, think: float | None, iterations: int | None, playout: str):
+        self.think, self.iterations, self.playout = think, iterations, PLAYOUTS[playout]
+        self.mid_iterations, self.mid_seconds = 0, 0.0
+        self.game: FullInformation | None = None
+
+    def __call__(self, state: State, actor: str, actions: Sequence[Action], rng: random.Random) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        assert self.game is not None
+        cpu = time.process_time()
+        result = choose(state, actor, self.game.known[actor], rng, self.think, self.iterations, self.playout)
+        if 4 <= max(state.location) <= 9:
+            self.mid_iterations += result.iterations
+            self.mid_seconds += time.process_time() - cpu  # CPU time: the machine is shared
+        return result.action
+
+
+def play(n_players: int, games: int, bot: MeasuredSearch, seed: int) -> list[float]:
+    """The bot's share of the win in each game."""
+    rng = random.Random(seed)
+    options = Options()
+    shares = []
+    for k in range(games):
+        players = ["mcts"] + OPPONENTS[:n_players - 1]
+        game = bot.game = FullInformation(options, players, shuffled_deck(options, rng), players[k % n_players], rng)
+        game.play({p: bot if p == "mcts" else greedy_policy for p in players}, rng)
+        result = outcome(game.state)
+        assert result is not None
+        shares.append(1 / len(result.winners) if "mcts" in result.winners else 0.0)
+    return shares
+
+
+def interval(shares: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation)."""
+    n = len(shares)
+    mean = sum(shares) / n
+    variance = sum((x - mean) ** 2 for x in shares) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(variance / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=60, help="games per configuration")
+    parser.add_argument("--iterations", type=int, default=100, help="iterations an act (the default budget)")
+    parser.add_argument("--think", type=float, help="seconds an act (wall clock) instead of --iterations")
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4], choices=[3, 4, 5, 6])
+    parser.add_argument("--playout", choices=sorted(PLAYOUTS), default="greedy", help="how worlds are played out")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    iterations = None if args.think else args.iterations
+    budget = f"{args.think} s" if args.think else f"{args.iterations} iterations"
+    print(f"search bot vs greedy, {args.games} games each, {budget} an act, {args.playout} playouts, seed {args.seed}")
+    print(f"{'configuration':<26}{'win share':>10}{'95% interval':>18}{'fair':>7}{'iterations/s':>14}{'minutes':>9}")
+    for n in args.players:
+        bot = MeasuredSearch(args.think, iterations, args.playout)
+        start = time.perf_counter()
+        mean, low, high = interval(play(n, args.games, bot, args.seed))
+        rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
+        label = f"{n} players (vs {n - 1} greedy)"
+        print(f"{label:<26}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}{1 / n:>7.3f}{rate:>14.0f}"
+              f"{(time.perf_counter() - start) / 60:>9.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
