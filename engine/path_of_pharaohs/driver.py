@@ -33,6 +33,11 @@ def random_policy(state: State, actor: str, actions: Sequence[Action], rng: rand
 def greedy_policy(state: State, actor: str, actions: Sequence[Action], rng: random.Random) -> Action:
     """Moves as far as it can now, with as few cards (and Wilds) as it can; slows the leader down;
     keeps its action cards when it discards."""
+    return max(actions, key=greedy_rating(state, actor, rng))
+
+
+def greedy_rating(state: State, actor: str, rng: random.Random) -> Callable[[Action], float]:
+    """How much greedy_policy likes each act of `actor` now (ties among discards broken by `rng`)."""
     me = state.table.players.index(actor)
     leader = max(range(len(state.table.players)), key=lambda p: (p != me, state.location[p]))
 
@@ -49,7 +54,7 @@ def greedy_policy(state: State, actor: str, actions: Sequence[Action], rng: rand
             return -sum(3 if card in ACTION_CARDS else 0 for card in action.cards) + rng.random()
         return 0  # stop
 
-    return max(actions, key=rating)
+    return rating
 
 
 class FullInformation:
@@ -134,4 +139,4 @@ def random_game(players: Sequence[str], options: Options, rng: random.Random,
     return game
 
 
-__all__ = ["FullInformation", "greedy_policy", "random_game", "random_policy", "shuffled_deck"]
+__all__ = ["FullInformation", "greedy_policy", "greedy_rating", "random_game", "random_policy", "shuffled_deck"]

@@ -27,12 +27,20 @@ from dataclasses import dataclass, field, replace
 from engine.contract import DEALER, Duty
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
-from .driver import greedy_policy
+from .driver import greedy_policy, greedy_rating
 from .rules import DealerKnowledge, apply_checked, duties, legal_actions, outcome, public_counts
 from .state import State
 
 EXPLORATION = 0.7
 """UCB's exploration constant; rewards are win shares in [0, 1]."""
+
+FILLINGS = 2
+"""The tree tries the best few ways to fill each position (by greedy's rating), not the hundred a Wild allows."""
+DISCARDS = 4
+"""And the best few discards."""
+
+HORIZON = 2
+"""Rounds a playout goes on before the players' positions are scored (or the game's end)."""
 
 Playout = Callable[[State, str, Sequence[Action], random.Random], Action]
 
@@ -166,7 +174,7 @@ def _iterate(root: _Node, state: State, world: World, rng: random.Random, playou
     expanded = False
     while duty is not None and not expanded:
         who = duty.who
-        options = legal_actions(state, who, world.cards)
+        options = _candidates(state, who, legal_actions(state, who, world.cards))
         keys = [_key(action) for action in options]
         untried = [i for i, key in enumerate(keys) if key not in node.children]
         if untried:
@@ -179,17 +187,58 @@ def _iterate(root: _Node, state: State, world: World, rng: random.Random, playou
         path.append(child)
         node = child
         state, duty = world.advance(world.act(state, who, options[i], rng), rng)
-    while duty is not None:
+    turns = HORIZON * len(state.table.players)
+    while duty is not None and turns:
         options = legal_actions(state, duty.who, world.cards)
         action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
+        turn = state.turn
         state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
-    result = outcome(state)
-    assert result is not None, "a playout ends with the game"
-    share = 1 / len(result.winners)
+        turns -= state.turn != turn
+    rewards = _rewards(state)
     for node in path[1:]:
         node.visits += 1
-        if node.mover in result.winners:
-            node.reward += share
+        node.reward += rewards[node.mover]
+
+
+def _rewards(state: State) -> dict[str | None, float]:
+    """Each player's reward in [0, 1]: its share of the win if the game is over, else how far ahead of
+    its nearest rival it is (half for level)."""
+    players = state.table.players
+    result = outcome(state)
+    if result is not None:
+        return {p: (p in result.winners) / len(result.winners) for p in players}
+    return {p: 0.5 + (state.location[i] - max(loc for j, loc in enumerate(state.location) if j != i)) / 26
+            for i, p in enumerate(players)}
+
+
+class _Steady(random.Random):
+    """No noise: greedy's ties stay in the rules' order."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def _candidates(state: State, who: str, options: Sequence[Action]) -> Sequence[Action]:
+    """The acts the tree tries: every action card and stop, the best FILLINGS ways to fill each
+    position and the best DISCARDS discards by greedy's rating. The search then has visits enough
+    to tell them apart."""
+    if len(options) <= DISCARDS:
+        return options
+    ranked = sorted(options, key=greedy_rating(state, who, _Steady()), reverse=True)
+    kept: list[Action] = []
+    fillings: dict[int, int] = {}
+    discards = 0
+    for action in ranked:
+        if isinstance(action, Build):
+            if fillings.get(action.pos, 0) == FILLINGS:
+                continue
+            fillings[action.pos] = fillings.get(action.pos, 0) + 1
+        elif isinstance(action, Discard):
+            if discards == DISCARDS:
+                continue
+            discards += 1
+        kept.append(action)
+    return kept
 
 
 def _select(node: _Node, keys: Sequence[Action]) -> tuple[int, _Node]:
