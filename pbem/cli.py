@@ -493,7 +493,9 @@ def play(path: GameFileArg, name: AsName,
     if owed and not turn.written:
         raise UsageError(owed)
     if not turn.written:
-        typer.echo(f"Nothing written: {name} owes nothing now.")
+        still = _gameplay().owes(turn.rep, name, "move", "discard")
+        typer.echo(f"Nothing written: {name} still owes a {still.what} ({still.detail})." if still else
+                   f"Nothing written: {name} owes nothing now.")
     _report(turn, dest)
     if turn.written and (mail or send):
         _mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
