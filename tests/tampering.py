@@ -57,17 +57,32 @@ def _changed(value, rng: random.Random):
 
 def mutations(original: dict, other: dict, rng: random.Random, flips: int = 300) -> Iterator[tuple[str, bytes]]:
     """(kind, bytes) for each mutated copy of `original`; `other` is a different game to splice from."""
+    for kind, make in lazy_mutations(original, other, rng, flips):
+        yield kind, make()
+
+
+def lazy_mutations(original: dict, other: dict, rng: random.Random,
+                   flips: int = 300) -> Iterator[tuple[str, Callable[[], bytes]]]:
+    """As `mutations`, each copy made only when called: a test that samples a few of thousands builds
+    only those (the random choices inside a mutation are then drawn when it is made)."""
     text = json.dumps(original, indent=2, sort_keys=True).encode()
     for _ in range(flips):
-        data = bytearray(text)
-        at = rng.randrange(len(data))
-        data[at] ^= 1 << rng.randrange(8)
-        yield "flipped byte", bytes(data)
+        at, bit = rng.randrange(len(text)), rng.randrange(8)
+
+        def flipped(at: int = at, bit: int = bit) -> bytes:
+            data = bytearray(text)
+            data[at] ^= 1 << bit
+            return bytes(data)
+
+        yield "flipped byte", flipped
 
     def emit(kind, mutate):
-        data = copy.deepcopy(original)
-        mutate(data)
-        return kind, json.dumps(data).encode()
+        def make():
+            data = copy.deepcopy(original)
+            mutate(data)
+            return json.dumps(data).encode()
+
+        return kind, make
 
     for path, value in _leaves(original):
         yield emit("changed value", lambda d, p=path, v=value: _set(d, p, _changed(v, rng)))
