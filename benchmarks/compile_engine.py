@@ -32,11 +32,11 @@ MODULES = (
     "engine.lazy",
     "engine.sarcophagus.pieces", "engine.sarcophagus.geometry", "engine.sarcophagus.state",
     "engine.sarcophagus.actions", "engine.sarcophagus.events", "engine.sarcophagus.scoring",
-    "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.driver",
+    "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.driver", "engine.sarcophagus.search",
     "engine.path_of_pharaohs.cards", "engine.path_of_pharaohs.state", "engine.path_of_pharaohs.actions",
     "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.driver",
 )
-"""The modules a playout spends its time in, for both games (a compiled class cannot be subclassed by an
+"""The modules playouts and the search bot spend their time in, for both games (a compiled class cannot be subclassed by an
 interpreted one: engine.lazy's LazySequence takes both games' rules with it). The rest of the engine
 (notation, views, hidden information, the contract) and pbem/ import them as they import the pure ones."""
 

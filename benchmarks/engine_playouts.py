@@ -27,14 +27,16 @@ from compile_engine import engine_build, prefer_pure_engine
 if "--pure" in sys.argv[1:]:
     prefer_pure_engine()  # before the engine's first import
 
-from engine.sarcophagus.driver import random_game
+from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_game
 from engine.sarcophagus.rules import outcome
+from engine.sarcophagus.search import SearchPolicy
 from engine.sarcophagus.state import Options
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 CONFIGURATIONS = [(2, Options("pooled"), "2 players (pooled)"), (2, Options("seats"), "2 players (seats)"),
                   (3, Options(), "3 players"), (4, Options(), "4 players")]
-CHECKED_GAMES = 100
+CHECKED_GAMES = 50
+SEARCH_ITERATIONS = 10
 
 
 def games_per_second(n_players: int, options: Options, seconds: float, rounds: int = 5):
@@ -54,13 +56,19 @@ def games_per_second(n_players: int, options: Options, seconds: float, rounds: i
 
 
 def checksum(games: int = CHECKED_GAMES) -> str:
-    """A digest of `games` seeded games per configuration: every act with its private values, and the
-    scores."""
+    """A digest of `games` seeded random games per configuration, and of one game per player count in
+    which the search bot (SEARCH_ITERATIONS a move) plays greedy players: every act with its private
+    values, and the scores."""
     digest = hashlib.sha256()
     for n_players, options, _ in CONFIGURATIONS:
         for seed in range(games):
             game = random_game(PLAYERS[:n_players], options, random.Random(seed))
             digest.update(repr((game.log, outcome(game.state))).encode())
+    for n_players in (2, 4):
+        rng, players = random.Random(n_players), PLAYERS[:n_players]
+        game = FullInformation(Options(), players, deal(rng), players[0])
+        game.play({p: SearchPolicy(None, SEARCH_ITERATIONS) if p == players[0] else greedy_policy for p in players}, rng)
+        digest.update(repr((game.log, outcome(game.state))).encode())
     return digest.hexdigest()[:16]
 
 
@@ -92,7 +100,7 @@ def main() -> None:
         for n, options, label in CONFIGURATIONS:
             best, median, acts = games_per_second(n, options, args.seconds)
             print(f"{label:<24}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
-    print(f"checksum of {CHECKED_GAMES} seeded games per configuration: {checksum()}")
+    print(f"checksum of {CHECKED_GAMES} seeded games per configuration and 2 searches: {checksum()}")
 
 
 if __name__ == "__main__":

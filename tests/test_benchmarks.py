@@ -25,7 +25,7 @@ def test_engine_playouts_prints_a_row_per_configuration_and_a_checksum():
     for line in lines[2:-1]:
         best, median, acts = map(int, line.split()[-3:])
         assert best >= median > 0 and 80 < acts < 140
-    assert re.fullmatch(r"checksum of 100 seeded games per configuration: [0-9a-f]{16}", lines[-1])
+    assert re.fullmatch(r"checksum of 50 seeded games per configuration and 2 searches: [0-9a-f]{16}", lines[-1])
 
 
 FAKE_CALLGRIND = """#!/bin/sh
