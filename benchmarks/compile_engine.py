@@ -36,9 +36,10 @@ MODULES = (
     "engine.path_of_pharaohs.cards", "engine.path_of_pharaohs.state", "engine.path_of_pharaohs.actions",
     "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.driver",
 )
-"""The modules playouts and the search bot spend their time in, for both games (a compiled class cannot be subclassed by an
-interpreted one: engine.lazy's LazySequence takes both games' rules with it). The rest of the engine
-(notation, views, hidden information, the contract) and pbem/ import them as they import the pure ones."""
+"""The modules that playouts and the search bot spend their time in, for both games (an interpreted
+class cannot subclass a compiled one: engine.lazy's LazySequence takes both games' rules with it). The
+rest of the engine (notation, views, hidden information, the contract) and pbem/ import them as they
+import the pure ones."""
 
 GROUP = "engine.native"
 """mypyc puts the compiled code of every module into one shared library, `engine/native__mypyc`; each
