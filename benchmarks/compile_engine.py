@@ -103,7 +103,8 @@ def build() -> None:
         extensions = mypycify(paths, target_dir=temp, group_name=GROUP)
         dist = Distribution({"name": "engine-native", "ext_modules": extensions})
         command = dist.get_command_obj("build_ext")
-        command.inplace, command.build_temp = True, temp
+        # in place, and nothing left in build/ (a wheel built later would pack extensions found there)
+        command.inplace, command.build_temp, command.build_lib = True, temp, temp
         dist.run_command("build_ext")
     for path in built_files():
         print(f"built {path.relative_to(ROOT)}")
