@@ -165,6 +165,8 @@ def test_cards_must_be_in_hand_and_slots_hold_what_they_are_said_to_hold():
     assert checked == Build(parse_pos("2l"), ((6, 6),), (0,))
     with pytest.raises(IllegalAction, match="say which slot"):
         GAME.check(t.state, "ann", parse_action("6@2l"))
+    with pytest.raises(IllegalAction, match="#0 holds a card you do not know, not a 6"):  # knowledge without the slot
+        GAME.check(t.state, "ann", parse_action("6#0@2l"), {})
 
 
 def test_a_player_act_needs_a_hand_and_a_dealer_act_the_deck_not_the_other_way_round():
