@@ -258,7 +258,7 @@ def start(g: Genesis) -> Replay:
         wanted = {"dealer"} if (g.deal == "chosen" or dealer_is_creator) else set()
         if set(g.sealed) != wanted:
             raise bad("a referee-mode genesis seals the dealer's secret only if it holds the deal")
-        if wanted and not _addressed(g.sealed["dealer"], [roster[referee]]):
+        if wanted and referee and not _addressed(g.sealed["dealer"], [roster[referee]]):
             raise bad("the dealer's secret must be sealed to the referee alone")
     players = [p.name for p in g.players]
     try:
@@ -743,7 +743,8 @@ class Session:
                 secret = self._unseal(g.sealed["dealer"], self._dealer_opener(), g.game_id,
                                       f"the dealer's secret sealed by {g.author}")
             if g.deal == "joint":
-                if commit(g.nonce, DEALER, SEED, secret.get("seed"), "") != rep.seed_commitment:
+                seed = secret.get("seed")
+                if not isinstance(seed, str) or commit(g.nonce, DEALER, SEED, seed, "") != rep.seed_commitment:
                     raise SealError("the dealer's seed does not match its commitment")
             elif not self._chosen_matches(secret):
                 raise SealError(f"the deal sealed by {g.author} does not match its commitments")
