@@ -66,3 +66,11 @@ def test_the_compiled_engine_plays_the_seeded_games_as_the_pure_one(script):
     compiled, pure = checksum(script), checksum(script, "--pure")
     assert (compiled[0], pure[0]) == ("engine: compiled by mypyc", "engine: pure Python")
     assert compiled[1] == pure[1]
+
+
+@pytest.mark.skipif(not compile_engine.built_files(), reason="the compiled engine is not built here")
+def test_the_compiled_engine_is_newer_than_every_source_it_compiles():
+    """Python imports a built extension ahead of its source, edited or not: a stale build would test old rules."""
+    built = min(path.stat().st_mtime for path in compile_engine.built_files())
+    newer = [name for name in compile_engine.MODULES if compile_engine.source(name).stat().st_mtime > built]
+    assert not newer, f"edited since benchmarks/compile_engine.py built them (build again, or --clean): {newer}"
