@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from pbem.bots import bot_turn
-from pbem.html import page
+from pbem.html import drawn, page
 from pbem.protocol import apply_entry, start
 from pbem.render import next_line
 
@@ -63,10 +63,10 @@ def expected(shown: dict) -> dict:
 def replayed(rep, observer=None, knowledge=None):
     """(view, events, author, next line) after the genesis and after each entry."""
     again = start(rep.genesis)
-    out = [(again.game.view(again.state, observer, knowledge), [], rep.genesis.author, next_line(again))]
+    out = [(again.game.view(drawn(again), observer, knowledge), [], rep.genesis.author, next_line(again))]
     for entry in rep.entries:
         events = apply_entry(again, entry)
-        out.append((again.game.view(again.state, observer, knowledge), [str(e) for e in events], entry.author,
+        out.append((again.game.view(drawn(again), observer, knowledge), [str(e) for e in events], entry.author,
                     next_line(again)))
     return out
 
@@ -180,3 +180,32 @@ def test_the_page_may_not_reach_the_network(browser, finished):
         document.addEventListener('securitypolicyviolation', e => done(e.effectiveDirective));
         fetch('http://127.0.0.1:9/leak').then(() => done('fetched'), () => {});""")
     assert refused == "connect-src"
+
+
+def test_a_path_of_pharaohs_page_draws_the_engine_view_at_each_entry_it_is_sent_to(browser, tmp_path):
+    from pbem.gamefile import load
+    from pbem.protocol import replay
+
+    from test_examples import EXAMPLES
+
+    rep = replay(load(EXAMPLES / "pharaohs-referee-4-players.json")[0])
+    path = tmp_path / "pharaohs.html"
+    path.write_text(page(rep))
+    positions = replayed(rep)
+    browser.get_log("browser")  # what earlier tests left in the shared browser's log
+    read_pop = """return {entry: Number(document.getElementById('board').dataset.entry),
+      pyramids: [...document.querySelectorAll('.pyramid')].map(p => p.dataset.name),
+      hands: Object.fromEntries([...document.querySelectorAll('#side [data-name]')].filter(p => p.querySelector('.hand'))
+        .map(p => [p.dataset.name, Number(p.querySelector('.hand').dataset.hand)])),
+      deck: Number(document.querySelector('.deck').dataset.deck),
+      sands: Number(document.querySelector('.sands').dataset.sands),
+      closed: [...document.querySelectorAll('g.spot[data-closed=yes]')].map(g => g.dataset.space)};"""
+    for n in (len(positions) // 3, 2 * len(positions) // 3, len(positions) - 1):
+        browser.get(f"{path.as_uri()}#entry={n}")
+        shown = positions[n][0]
+        board = browser.execute_script(read_pop)
+        assert board["entry"] == n
+        assert board["pyramids"] == shown["players"] and board["hands"] == shown["hands"]
+        assert (board["deck"], board["sands"]) == (shown["deck"], shown["sands"])
+        assert sorted(board["closed"]) == sorted(shown["closed"])
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
