@@ -6,6 +6,16 @@ may not see."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.contract import AnyGame
+    from pbem.render import Style
+
+View = dict[str, Any]
+"""One view (`game.view(...)`), JSON values."""
+Who = Callable[[str], str]
 
 WIDTH = 78
 ALEXANDRIA = 13
@@ -34,44 +44,45 @@ def marks(players: list[str]) -> dict[str, str]:
     return taken
 
 
-def where(marker: dict) -> str:
+def where(marker: dict[str, Any]) -> str:
     """A marker's place as the notation of the rules names it: start, 7, 4A, 4B."""
     if marker["location"] == 0:
         return "start"
     return f"{marker['location']}{marker['space'] or ''}" if marker["location"] in DOUBLE else str(marker["location"])
 
 
-def in_motion(marker: dict) -> bool:
+def in_motion(marker: dict[str, Any]) -> bool:
     """The mover's marker, once moved, holds no space until the turn ends."""
     return marker["location"] > 0 and marker["space"] is None
 
 
-def next_mummy(shown: dict) -> str | None:
+def next_mummy(shown: View) -> str | None:
     left = shown["mummies_left"]
     return f"{MUMMIES[len(MUMMIES) - left]}B" if left else None
 
 
-def progress(shown: dict) -> float:
+def progress(shown: View) -> float:
     """The leading marker's way to Alexandria (the game ends there, or stalls before)."""
     if shown["status"] == "finished":
         return 1.0
-    return max(m["location"] for m in shown["markers"].values()) / ALEXANDRIA
+    leader: int = max(m["location"] for m in shown["markers"].values())
+    return leader / ALEXANDRIA
 
 
 _NOTABLE = ("Completed", "ZeroPlayed", "Stolen", "SandstormGiven", "MummyWakes", "Retreated", "Shuffled",
             "BaseLeftEmpty", "Finished")
 
 
-def notable(event) -> bool:
+def notable(event: object) -> bool:
     """What the demo tells as the game goes: pyramids completed, action cards, mummies, bumps, the
     reshuffle, the end; not every card placed, dealt or discarded."""
     name = type(event).__name__
-    return name in _NOTABLE or (name == "Skipped" and event.why == "a Sandstorm")
+    return name in _NOTABLE or (name == "Skipped" and getattr(event, "why", None) == "a Sandstorm")
 
 
 # ---------------------------------------------------------------- the terminal
 
-def board_text(shown: dict, style) -> str:
+def board_text(shown: View, style: Style) -> str:
     """The path as a map (a mark per marker), one line per player, the Sands of Time and the cards
     out of play, every pyramid drawn as a pyramid, and the observer's own hand."""
     players = shown["players"]
@@ -96,13 +107,13 @@ def board_text(shown: dict, style) -> str:
     return "\n".join(lines)
 
 
-def _sorted_hand(hand: list[dict]) -> list[dict]:
+def _sorted_hand(hand: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A hand as a player sorts it: values, then Z W T S, then "?" (a card a replay's later hand no
     longer knows); each card with its slot."""
     return sorted(hand, key=lambda c: (_CARD_ORDER.find(c["card"]) % (len(_CARD_ORDER) + 1), c["slot"]))
 
 
-def _path(shown: dict, style, who) -> list[str]:
+def _path(shown: View, style: Style, who: Who) -> list[str]:
     """Locations 1 to 13 as columns, spaces A and B as rows; a resting marker is its player's mark."""
     players, markers = shown["players"], shown["markers"]
     mark = marks(players)
@@ -130,7 +141,7 @@ def _path(shown: dict, style, who) -> list[str]:
     return lines + [line for note in notes for line in _wrap(note)]
 
 
-def _players(shown: dict, who) -> list[str]:
+def _players(shown: View, who: Who) -> list[str]:
     """One line per player: where their marker is, how many cards they hold, and what is theirs to do."""
     players = shown["players"]
     mark = marks(players)
@@ -153,7 +164,7 @@ def _players(shown: dict, who) -> list[str]:
     return lines
 
 
-def _supplies(shown: dict) -> str:
+def _supplies(shown: View) -> str:
     """The Sands of Time, the mummies, the deck and the discard pile in one sentence."""
     upcoming = next_mummy(shown)
     sands = (f"Sands of Time {shown['sands']}/{SANDS_TO_WAKE} (at {SANDS_TO_WAKE} a mummy wakes and closes "
@@ -164,7 +175,7 @@ def _supplies(shown: dict) -> str:
     return f"{sands}. Deck {shown['deck']}, {pile}."
 
 
-def position_text(spot: dict, style) -> str:
+def position_text(spot: dict[str, Any], style: Style) -> str:
     """One pyramid position: its card (5, W6), or its cards and the value they make (7-1=6);
     Z for a Zero Block Value lying there; a dot when empty."""
     if spot["cards"] is None:
@@ -174,7 +185,7 @@ def position_text(spot: dict, style) -> str:
     return f"Z:{text}" if spot["zero"] else text
 
 
-def _pyramids(shown: dict, style, who) -> list[str]:
+def _pyramids(shown: View, style: Style, who: Who) -> list[str]:
     """Each player's pyramid as three centred rows under their name, side by side as many as fit."""
     drawn = {}
     for player, pyramid in shown["pyramids"].items():
@@ -211,7 +222,7 @@ def _wrap(text: str) -> list[str]:
 
 # ---------------------------------------------------------------- the prompt
 
-def choices_text(game, state, choices) -> str:
+def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     """The legal choices as a person reads them: the positions they can fill, with the value each
     needs, how many ways and a few examples (a Wild alone fills one a dozen ways), then the action
     cards and their targets; or how many cards to discard."""
@@ -225,7 +236,7 @@ def choices_text(game, state, choices) -> str:
         example = " ".join(_card(c) for c in discards[0].cards)
         return (f"Discard {k} card{'s' * (k != 1)}, down to seven (any {k} of your hand). "
                 f"Type e.g. discard {example}")
-    builds: dict[int, list] = {}
+    builds: dict[int, list[Any]] = {}
     for action in choices:
         if isinstance(action, Build):
             builds.setdefault(action.pos, []).append(action.terms)
@@ -257,14 +268,14 @@ def _card(card: int) -> str:
     return _CARD_ORDER[card]
 
 
-def _slotless(action):
+def _slotless(action: Any) -> Any:
     """An action card as a person types it: the program fills in its slot."""
     import dataclasses
 
     return dataclasses.replace(action, slot=None)
 
 
-def read_layout(data: object, where: str):
+def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:
     """Path of Pharaohs has no layout files: its deck is shuffled by the dealer."""
     from pbem.errors import UsageError
 
@@ -273,14 +284,14 @@ def read_layout(data: object, where: str):
 
 # ---------------------------------------------------------------- the HTML replay
 
-def html_meta(shown: dict) -> dict:
+def html_meta(shown: View) -> dict[str, Any]:
     """What does not change during the game: the players in seat order, their colours and marks."""
     players = shown["players"]
     mark = marks(players)
     return {"players": players, "colours": list(HTML_COLOURS[:len(players)]), "marks": [mark[p] for p in players]}
 
 
-def html_board(shown: dict) -> dict:
+def html_board(shown: View) -> dict[str, Any]:
     """One view as compact data: a marker is [location, space or null]; a position [value, cards,
     zero] (value and cards null while empty)."""
     board = {
