@@ -39,8 +39,10 @@ FILLINGS = 2
 DISCARDS = 4
 """And the best few discards."""
 
-HORIZON = 2
-"""Rounds a playout goes on before the players' positions are scored (or the game's end)."""
+CONFIDENCE = 2.0
+"""How many standard errors better than greedy's act the search's must look for the bot to prefer it."""
+MIN_VISITS = 10
+"""And the visits both must have had."""
 
 Playout = Callable[[State, str, Sequence[Action], random.Random], Action]
 
@@ -162,8 +164,24 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
             break
     elapsed = time.perf_counter() - start
     moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
+    greedy = _key(greedy_policy(state, actor, legal, _Steady()))
     best = max(root.children.items(), key=lambda item: item[1].visits)[0]
-    return Result(by_key[best], done, elapsed, moves)
+    return Result(by_key[best if _clearly_better(moves.get(best), moves.get(greedy)) else greedy],
+                  done, elapsed, moves)
+
+
+def _clearly_better(found: tuple[int, float] | None, greedy: tuple[int, float] | None) -> bool:
+    """The search's act (visits, mean win share) beats greedy's by CONFIDENCE standard errors: a
+    few hundred playouts tell apart only acts far apart, and greedy's is the better guess
+    (benchmarks/pop_bot_strength.py measured the search alone losing to it)."""
+    if found is None or greedy is None:
+        return greedy is None
+    (n, mean), (m, base) = found, greedy
+    if min(n, m) < MIN_VISITS:
+        return False
+    pooled = (n * mean + m * base) / (n + m)
+    error = math.sqrt(pooled * (1 - pooled) * (1 / n + 1 / m))
+    return mean - base > CONFIDENCE * error
 
 
 def _iterate(root: _Node, state: State, world: World, rng: random.Random, playout: Playout) -> None:
@@ -187,28 +205,17 @@ def _iterate(root: _Node, state: State, world: World, rng: random.Random, playou
         path.append(child)
         node = child
         state, duty = world.advance(world.act(state, who, options[i], rng), rng)
-    turns = HORIZON * len(state.table.players)
-    while duty is not None and turns:
+    while duty is not None:
         options = legal_actions(state, duty.who, world.cards)
         action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
-        turn = state.turn
         state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
-        turns -= state.turn != turn
-    rewards = _rewards(state)
+    result = outcome(state)
+    assert result is not None, "a playout ends with the game"
+    share = 1 / len(result.winners)
     for node in path[1:]:
         node.visits += 1
-        node.reward += rewards[node.mover]
-
-
-def _rewards(state: State) -> dict[str | None, float]:
-    """Each player's reward in [0, 1]: its share of the win if the game is over, else how far ahead of
-    its nearest rival it is (half for level)."""
-    players = state.table.players
-    result = outcome(state)
-    if result is not None:
-        return {p: (p in result.winners) / len(result.winners) for p in players}
-    return {p: 0.5 + (state.location[i] - max(loc for j, loc in enumerate(state.location) if j != i)) / 26
-            for i, p in enumerate(players)}
+        if node.mover in result.winners:
+            node.reward += share
 
 
 class _Steady(random.Random):
