@@ -115,11 +115,3 @@ def test_a_game_of_search_bots_and_greedy_players_ends_with_only_legal_acts():
     assert any(isinstance(action, Build) for action in chosen) and Stop() in chosen
     assert all(actor == DEALER or actor in PLAYERS for actor, _ in game.log)
 
-
-def test_the_bot_leaves_greedy_only_for_an_act_the_search_finds_clearly_better():
-    from engine.path_of_pharaohs.search import _clearly_better
-
-    assert _clearly_better((200, 0.50), (200, 0.30))  # 0.2 apart, about four standard errors
-    assert not _clearly_better((200, 0.36), (200, 0.30))  # within the noise of 200 playouts
-    assert not _clearly_better((9, 1.0), (200, 0.30))  # too few visits to tell
-    assert _clearly_better((200, 0.50), None)  # greedy's act never tried: the search's stands
