@@ -8,7 +8,9 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -17,6 +19,7 @@ import typer  # noqa: E402
 
 if TYPE_CHECKING:
     from .gameplay import Turn
+    from .protocol import Replay, Session
 
 app = typer.Typer(
     name="pbem", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -33,18 +36,22 @@ KeyOption = Annotated[str | None, typer.Option("--key", help="Key file to use in
 GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON, or an email holding an armored game).")]
 
 
-def _gameplay():
+def _gameplay() -> ModuleType:
     """The library the commands stand on, imported when a command runs (start-up stays fast)."""
     from . import gameplay
 
     return gameplay
 
 
-def _handled(func):
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _handled(func: Callable[P, R]) -> Callable[P, R]:
     """The one place where errors become `Error: ...` and an exit code; never a traceback."""
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from engine.contract import RuleError
 
         from .errors import PbemError
@@ -77,7 +84,7 @@ def _new_passphrase(name: str) -> bytes:
     if not sys.stdin.isatty():
         raise NoPassphrase(f"a passphrase for key {name} is needed: set {PASSPHRASE_ENV}, run on a terminal, "
                            "or use --no-passphrase")
-    text = typer.prompt(f"Passphrase for the new key {name}", hide_input=True, confirmation_prompt=True)
+    text: str = typer.prompt(f"Passphrase for the new key {name}", hide_input=True, confirmation_prompt=True)
     return text.encode()
 
 
@@ -191,7 +198,7 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
 
 # ---------------------------------------------------------------- looking
 
-def _viewer(rep, name: str | None, key: str | None):
+def _viewer(rep: Replay, name: str | None, key: str | None) -> tuple[str | None, Any]:
     """The observer and knowledge for `view()`: nobody's (public), a player's own secrets, or a referee's
     (the dealer's view: the referee reads every hidden item)."""
     from engine.contract import DEALER
@@ -239,7 +246,7 @@ def show(path: GameFileArg,
         typer.echo(late_line(rep.record))
 
 
-def _json_view(rep, shown: dict) -> dict:
+def _json_view(rep: Replay, shown: dict[str, Any]) -> dict[str, Any]:
     """`show --json`: the game's identity and length, then the view, with the referee called by name
     (in table mode the dealer stays "dealer": any player's program deals) and `next` as the text says it."""
     from engine.contract import DEALER
@@ -279,7 +286,7 @@ def html_page(path: GameFileArg,
                f"{'as ' + name + ' sees it' if name else 'public information only'}).")
 
 
-def _note_seen(rep, path: Path) -> None:
+def _note_seen(rep: Replay, path: Path) -> None:
     """Record what was read; one warning line if this machine has seen a later or a different version."""
     from .seen import sighting
 
@@ -289,7 +296,7 @@ def _note_seen(rep, path: Path) -> None:
     _remember_if_possible(rep)
 
 
-def _remember_if_possible(rep) -> None:
+def _remember_if_possible(rep: Replay) -> None:
     """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
     from .seen import history_path, remember
 
@@ -385,7 +392,7 @@ def export(path: GameFileArg,
 
 # ---------------------------------------------------------------- acting
 
-def _prompt_turn(session) -> list:
+def _prompt_turn(session: Session) -> list[object]:
     """Ask on the terminal for each move or choice owed, showing the board and the legal choices."""
     from engine.contract import RuleError
 
@@ -393,7 +400,7 @@ def _prompt_turn(session) -> list:
     from .render import board
 
     rep = session.rep
-    events: list = []
+    events: list[object] = []
     while _gameplay().owes(rep, session.name, "move", "discard"):
         typer.echo(board(rep, rep.game.view(rep.state, session.name, session.knowledge())))
         typer.echo(_choices_text(rep, session))
@@ -408,12 +415,13 @@ def _prompt_turn(session) -> list:
     return events
 
 
-def _choices_text(rep, session) -> str:
+def _choices_text(rep: Replay, session: Session) -> str:
     """The legal choices, as the game's own module (pbem/games/) words them."""
     from .games import presentation
 
     choices = list(rep.game.legal_actions(rep.state, session.name, session.knowledge()))
-    return presentation(rep.genesis.game).choices_text(rep.game, rep.state, choices)
+    text: str = presentation(rep.genesis.game).choices_text(rep.game, rep.state, choices)
+    return text
 
 
 def _report(turn: Turn, path: Path) -> None:
@@ -584,7 +592,7 @@ GamesOption = Annotated[Path | None, typer.Option("--games", help="The folder of
                                                      "(default: $PBEM_GAMES, else PBEM_HOME/games-files).")]
 
 
-def _mail_turn(rep, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
+def _mail_turn(rep: Replay, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
                smtp: str | None, user: str | None, security: str, games: Path | None = None,
                path: Path | None = None) -> None:
     from . import copies

@@ -7,12 +7,15 @@ import functools
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.contract import DEALER
+from engine.contract import DEALER, Duty
 
 from .crypto import Identity
 from .protocol import Replay, Session
+
+if TYPE_CHECKING:
+    from .crypto import PublicKey
 
 
 def identity_for(name: str, key: str | None) -> Identity:
@@ -22,7 +25,7 @@ def identity_for(name: str, key: str | None) -> Identity:
     return load_identity(key or name)
 
 
-def signer_for(rep, name: str, key: str | None):
+def signer_for(rep: Replay, name: str, key: str | None) -> Identity:
     """NAME's key, once NAME is known to be in the game: a typo is named before any key is looked for."""
     from .errors import UsageError
 
@@ -39,7 +42,7 @@ def did_you_mean(name: str, names: list[str]) -> str:
     return f": did you mean {close[0]}?" if close else ""
 
 
-def replay_file(path: Path):
+def replay_file(path: Path) -> tuple[Replay, bool]:
     """A game file read and verified from its first entry; and whether it was armored."""
     from .gamefile import load
     from .verify import verify
@@ -48,7 +51,8 @@ def replay_file(path: Path):
     return verify(record), armored
 
 
-def named_keys(specs: list[str], what: str, own: tuple[str, Callable[[], Identity]] | None = None):
+def named_keys(specs: list[str], what: str,
+               own: tuple[str, Callable[[], Identity]] | None = None) -> list[tuple[str, PublicKey]]:
     """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
     name, and a function giving the identity they sign with) the public half of that key."""
     from .errors import KeyProblem, UsageError
@@ -69,7 +73,7 @@ def named_keys(specs: list[str], what: str, own: tuple[str, Callable[[], Identit
     return out
 
 
-def one_key_per_seat(people) -> None:
+def one_key_per_seat(people: list[tuple[str, PublicKey]]) -> None:
     """The same key in two seats would let one person play both; refuse it before anything is signed."""
     from .errors import UsageError
 
@@ -95,17 +99,19 @@ def parse_options(specs: list[str]) -> dict[str, str]:
     return options
 
 
-def read_layout(game: str, path: Path):
+def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
     """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
     from .canonical import parse_strict
     from .games import presentation
     from .gamefile import read_bytes
 
-    return presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
+    layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
+    return layout
 
 
 def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
-           layout: Path | None, key: str | None, force: bool = False, deadline: str | None = None):
+           layout: Path | None, key: str | None, force: bool = False,
+           deadline: str | None = None) -> tuple[Replay, list[object]]:
     """`pbem new`, as a function the demo calls too."""
     from .errors import UsageError
     from .gamefile import save
@@ -149,7 +155,7 @@ class Turn(NamedTuple):
 
 
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
-              out: Path | None = None, ask: Callable[[Session], list] | None = None, referee_only: bool = False,
+              out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, referee_only: bool = False,
               think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> Turn:
     """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
     written, when the next one has to wait for another participant (the referee's reveal).
@@ -197,7 +203,7 @@ def split_moves(words: list[str]) -> list[str]:
     return moves
 
 
-def check_syntax(rep, text: str) -> None:
+def check_syntax(rep: Replay, text: str) -> None:
     """NotationError unless `text` reads as a move (or, one word, as a trap's answer)."""
     from engine.contract import NotationError
 
@@ -212,7 +218,7 @@ def check_syntax(rep, text: str) -> None:
             rep.game.parse_action(text)  # the first error, as the user typed it
 
 
-def parse_move(rep, name: str, text: str):
+def parse_move(rep: Replay, name: str, text: str) -> Any:
     """A move as typed. When NAME owes a discard, what to discard alone answers it (`moon-4`, `5`)."""
     from engine.contract import NotationError
 
@@ -228,12 +234,12 @@ def parse_move(rep, name: str, text: str):
         raise
 
 
-def owes(rep, name: str, *kinds: str):
+def owes(rep: Replay, name: str, *kinds: str) -> Duty | None:
     """The first duty of one of these kinds that NAME owes now, or None."""
     return next((d for d in rep.duties() if d.who == name and d.what in kinds), None)
 
 
-def waiting_for_others(rep, name: str, joined: bool = False) -> bool:
+def waiting_for_others(rep: Replay, name: str, joined: bool = False) -> bool:
     """NAME owes nothing until the dealer acts (a referee's reveal, deal or Thief's pick) or someone opens
     (then NAME may owe a move again), or, having just joined, until the player the deal drew first has moved."""
     duties = rep.duties()
