@@ -31,7 +31,7 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 
 MODULES = (
-    "engine.lazy",
+    "engine.lazy", "engine.ismcts",
     "engine.sarcophagus.pieces", "engine.sarcophagus.geometry", "engine.sarcophagus.state",
     "engine.sarcophagus.actions", "engine.sarcophagus.events", "engine.sarcophagus.scoring",
     "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.driver", "engine.sarcophagus.search",

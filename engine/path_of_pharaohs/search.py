@@ -23,13 +23,13 @@ less: 0.35 against 0.48 of 3-player games at 200 iterations).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from engine.contract import DEALER, Duty
+from engine.ismcts import Node, Result, credit, select
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
 from .driver import greedy_policy, greedy_rating
@@ -120,30 +120,6 @@ def _key(action: Action) -> Action:
     return action
 
 
-class _Node:
-    """A node of the observer's tree: reached by `mover` playing the act that keys it."""
-
-    __slots__ = ("available", "children", "mover", "reward", "visits")
-
-    def __init__(self, mover: str | None):
-        self.mover = mover
-        self.children: dict[Action, _Node] = {}
-        self.visits = 0
-        self.reward = 0.0
-        self.available = 0
-
-
-@dataclass
-class Result:
-    """What a search found: the act, and the statistics of the root's acts (visits, mean reward),
-    keyed by their slot-free form."""
-
-    action: Action
-    iterations: int
-    seconds: float
-    moves: dict[Action, tuple[int, float]] = field(default_factory=dict)
-
-
 def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
            seconds: float | None = 1.0, iterations: int | None = None,
            playout: Playout = greedy_policy) -> Result:
@@ -154,7 +130,7 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
     by_key = {_key(action): action for action in legal}
-    root = _Node(None)
+    root: Node[Action] = Node(None)
     start = time.perf_counter()
     done = 0
     while True:  # one iteration at least, however short the time
@@ -168,7 +144,7 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     return Result(by_key[best], done, elapsed, moves)
 
 
-def _iterate(root: _Node, state: State, world: World, rng: random.Random, playout: Playout) -> None:
+def _iterate(root: Node[Action], state: State, world: World, rng: random.Random, playout: Playout) -> None:
     """One iteration: select and expand in this world, play it out, credit the path."""
     path = [root]
     node = root
@@ -181,11 +157,11 @@ def _iterate(root: _Node, state: State, world: World, rng: random.Random, playou
         untried = [i for i, key in enumerate(keys) if key not in node.children]
         if untried:
             i = untried[int(rng.random() * len(untried))]
-            child = node.children[keys[i]] = _Node(who)
+            child = node.children[keys[i]] = Node(who)
             child.available = 1
             expanded = True
         else:
-            i, child = _select(node, keys)
+            i, child = select(node, keys)
         path.append(child)
         node = child
         state, duty = world.advance(world.act(state, who, options[i], rng), rng)
@@ -195,11 +171,7 @@ def _iterate(root: _Node, state: State, world: World, rng: random.Random, playou
         state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
     result = outcome(state)
     assert result is not None, "a playout ends with the game"
-    share = 1 / len(result.winners)
-    for node in path[1:]:
-        node.visits += 1
-        if node.mover in result.winners:
-            node.reward += share
+    credit(path, result.winners)
 
 
 class _Steady(random.Random):
@@ -232,22 +204,6 @@ def _candidates(state: State, who: str, options: Sequence[Action]) -> Sequence[A
     return kept
 
 
-def _select(node: _Node, keys: Sequence[Action]) -> tuple[int, _Node]:
-    """UCB over the children available in this world, each counted against its availability."""
-    best = -1
-    best_child: _Node | None = None
-    best_score = -1.0
-    children = node.children
-    for i, key in enumerate(keys):
-        child = children[key]
-        child.available += 1
-        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
-        if score > best_score:
-            best, best_child, best_score = i, child, score
-    assert best_child is not None, "every option has a child with a positive score"
-    return best, best_child
-
-
 class SearchPolicy:
     """The search as a driver Policy (and a bot's): `seconds` or `iterations` an act."""
 
@@ -259,7 +215,8 @@ class SearchPolicy:
                  known: Mapping[int, int]) -> Action:
         if len(actions) == 1:
             return actions[0]
-        return choose(state, actor, known, rng, self.seconds, self.iterations, self.playout).action
+        chosen: Action = choose(state, actor, known, rng, self.seconds, self.iterations, self.playout).action
+        return chosen
 
 
 __all__ = ["SearchPolicy", "World", "choose", "determinize"]

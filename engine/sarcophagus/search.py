@@ -18,23 +18,19 @@ openings are not choices: they follow from the sampled world.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty
+from engine.ismcts import Node, Result, credit, select
 
 from .actions import Action, Place
 from .deal import deal_unseen
 from .pieces import Tile
 from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome
 from .state import State
-
-EXPLORATION = 0.7
-"""UCB's exploration constant; rewards are win shares in [0, 1]."""
-
 
 @dataclass(slots=True)
 class World:
@@ -69,29 +65,6 @@ def determinize(state: State, observer: str, known: Mapping[int, int], rng: rand
     return World(*deal_unseen(state.tiles, state.under, rng), values)
 
 
-class _Node:
-    """A node of the observer's tree: reached by `mover` playing the action that keys it."""
-
-    __slots__ = ("available", "children", "mover", "reward", "visits")
-
-    def __init__(self, mover: str | None):
-        self.mover = mover
-        self.children: dict[Action, _Node] = {}
-        self.visits = 0
-        self.reward = 0.0
-        self.available = 0
-
-
-@dataclass
-class Result:
-    """What a search found: the move, and the statistics of the root's moves (visits, mean reward)."""
-
-    action: Action
-    iterations: int
-    seconds: float
-    moves: dict[Action, tuple[int, float]] = field(default_factory=dict)
-
-
 def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
            seconds: float | None = 1.0, iterations: int | None = None) -> Result:
     """The move or discard `actor` owes now, by search for `seconds` (wall clock) or, if given,
@@ -99,7 +72,7 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     legal = legal_actions(state, actor, known)
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
-    root = _Node(None)
+    root: Node[Action] = Node(None)
     start = time.perf_counter()
     done = 0
     while True:  # one iteration at least, however short the time
@@ -113,7 +86,7 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     return Result(best, done, elapsed, moves)
 
 
-def _iterate(root: _Node, state: State, observer: str, world: World, rng: random.Random) -> None:
+def _iterate(root: Node[Action], state: State, observer: str, world: World, rng: random.Random) -> None:
     """One iteration: select and expand in this world, play it out, credit the path."""
     path = [root]
     node = root
@@ -126,11 +99,12 @@ def _iterate(root: _Node, state: State, observer: str, world: World, rng: random
         untried = [a for a in options if a not in node.children]
         if untried:
             action = untried[int(rng.random() * len(untried))]
-            child = node.children[action] = _Node(who)
+            child = node.children[action] = Node(who)
             child.available = 1
             expanded = True
         else:
-            action, child = _select(node, options)
+            i, child = select(node, options)
+            action = options[i]
         path.append(child)
         node = child
         if hidden_values:
@@ -143,27 +117,7 @@ def _iterate(root: _Node, state: State, observer: str, world: World, rng: random
         state, duty = _play(state, duty.who, options[int(rng.random() * len(options))], world)
     result = outcome(state)
     assert result is not None, "a playout ends with the game"
-    share = 1 / len(result.winners)
-    for node in path[1:]:
-        node.visits += 1
-        if node.mover in result.winners:
-            node.reward += share
-
-
-def _select(node: _Node, options: Sequence[Action]) -> tuple[Action, _Node]:
-    """UCB over the children available in this world, each counted against its availability."""
-    best: Action | None = None
-    best_child: _Node | None = None
-    best_score = -1.0
-    children = node.children
-    for action in options:
-        child = children[action]
-        child.available += 1
-        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
-        if score > best_score:
-            best, best_child, best_score = action, child, score
-    assert best is not None and best_child is not None, "every option has a child with a positive score"
-    return best, best_child
+    credit(path, result.winners)
 
 
 def _play(state: State, who: str, action: Action, world: World) -> tuple[State, Duty | None]:
@@ -200,4 +154,5 @@ class SearchPolicy:
                  known: Mapping[int, int]) -> Action:
         if len(actions) == 1:
             return actions[0]
-        return choose(state, actor, known, rng, self.seconds, self.iterations).action
+        chosen: Action = choose(state, actor, known, rng, self.seconds, self.iterations).action
+        return chosen

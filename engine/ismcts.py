@@ -1,0 +1,67 @@
+"""The parts of single-observer information-set MCTS (Cowling, Powley and Whitehouse, IEEE TCIAIG 2012)
+that no game changes: the observer's tree, the selection by UCB against availability, and what a
+search returns. Each game's search (engine/<game>/search.py) samples its own worlds and plays them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+"""How the tree keys an action (the action itself, or its slot-free form)."""
+
+EXPLORATION = 0.7
+"""UCB's exploration constant; rewards are win shares in [0, 1]."""
+
+
+class Node(Generic[K]):
+    """A node of the observer's tree: reached by `mover` playing the action that keys it."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: str | None):
+        self.mover = mover
+        self.children: dict[K, Node[K]] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+@dataclass
+class Result:
+    """What a search found: the action, and the statistics of the root's actions (visits, mean reward),
+    keyed as the tree keys them. (Not generic: mypyc's compiled engine cannot build a generic dataclass.)"""
+
+    action: Any
+    iterations: int
+    seconds: float
+    moves: dict[Any, tuple[int, float]] = field(default_factory=dict)
+
+
+def select(node: Node[K], keys: Sequence[K]) -> tuple[int, Node[K]]:
+    """UCB over the children available in this world (`keys`, each a child already), each counted
+    against its availability (how often it could be chosen, not how often its parent was visited)."""
+    best = -1
+    best_child: Node[K] | None = None
+    best_score = -1.0
+    children = node.children
+    for i, key in enumerate(keys):
+        child = children[key]
+        child.available += 1
+        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best, best_child, best_score = i, child, score
+    assert best_child is not None, "every option has a child with a positive score"
+    return best, best_child
+
+
+def credit(path: Sequence[Node[K]], winners: Sequence[str]) -> None:
+    """Back-propagate one played-out world: each node on the path below the root is visited once more,
+    and its mover gains their share of the win (a shared win splits it)."""
+    share = 1 / len(winners)
+    for node in path[1:]:
+        node.visits += 1
+        if node.mover in winners:
+            node.reward += share
