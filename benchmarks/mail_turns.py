@@ -11,6 +11,7 @@ finished), listed cold (each copy verified) and warm (the cache), in-process and
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import statistics
@@ -27,7 +28,6 @@ from pbem.crypto import Identity
 from pbem.gamefile import save
 from pbem.protocol import Session, new_game, replay
 from pbem.record import GameFile, to_json
-import itertools
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 IDS = {n: Identity.generate(n) for n in PLAYERS}

@@ -25,8 +25,7 @@ from compile_engine import engine_build, prefer_pure_engine
 if "--pure" in sys.argv[1:]:
     prefer_pure_engine()  # before the engine's first import
 
-from engine.path_of_pharaohs.driver import (FullInformation, greedy_policy, random_game, random_policy,
-                                            shuffled_deck)
+from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_game, random_policy, shuffled_deck
 from engine.path_of_pharaohs.rules import card_total, duties, outcome
 from engine.path_of_pharaohs.state import Options
 

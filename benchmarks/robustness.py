@@ -21,6 +21,7 @@ from pbem.crypto import Identity, PublicKey, unseal  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
 from pbem.gamefile import BEGIN, END, dearmor  # noqa: E402
 from pbem.record import from_json  # noqa: E402
+
 from tampering import EXAMPLES, GAMES, Tally, run, run_resigned  # noqa: E402
 
 

@@ -7,8 +7,8 @@ import functools
 import json
 import os
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
@@ -706,10 +706,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many compu
     """Play a whole game among computer players through the same files and commands, then verify it."""
     import tempfile
 
-    from engine.contract import DEALER
-
     from engine import find_game
-    from engine.contract import UnknownGame
+    from engine.contract import DEALER, UnknownGame
 
     from .bots import policy_for
     from .errors import UsageError

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import re
-from email.headerregistry import Address
 from email.errors import HeaderParseError
+from email.headerregistry import Address
 from pathlib import Path
 
 from .errors import UsageError

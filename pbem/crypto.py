@@ -24,7 +24,7 @@ from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .ed25519 import BadPoint, check_public_key
-from .errors import KeyProblem, NoPassphrase, SealError, NotForYou, WrongPassphrase
+from .errors import KeyProblem, NoPassphrase, NotForYou, SealError, WrongPassphrase
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives import hashes

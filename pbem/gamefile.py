@@ -11,8 +11,8 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import io
 import gzip
+import io
 import zlib
 from pathlib import Path
 

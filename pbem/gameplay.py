@@ -102,8 +102,8 @@ def parse_options(specs: list[str]) -> dict[str, str]:
 def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
     """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
     from .canonical import parse_strict
-    from .games import presentation
     from .gamefile import read_bytes
+    from .games import presentation
 
     layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
     return layout

@@ -14,23 +14,60 @@ import binascii
 import json
 import random
 import time
-from dataclasses import dataclass, field, replace
-
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import find_game
-from engine.contract import (DEALER, AnyGame, Dealt, Duty, IllegalAction, InvalidSetup, NotationError, NotYourDuty,
-                             Secrets, UnknownGame, Value)
+from engine.contract import (
+    DEALER,
+    AnyGame,
+    Dealt,
+    Duty,
+    IllegalAction,
+    InvalidSetup,
+    NotationError,
+    NotYourDuty,
+    Secrets,
+    UnknownGame,
+    Value,
+)
 
 from . import crypto
-from .acts import (Act, Audit, Audited, ConvictDeal, ConvictSecrets, Deal, Dealt as DealPosted, Join, Joined,
-                   Unopenable, Verdict, format_act, is_act, parse_act)
+from .acts import (
+    Act,
+    Audit,
+    Audited,
+    ConvictDeal,
+    ConvictSecrets,
+    Deal,
+    Join,
+    Joined,
+    Unopenable,
+    Verdict,
+    format_act,
+    is_act,
+    parse_act,
+)
+from .acts import Dealt as DealPosted
 from .canonical import canonical
 from .crypto import Identity, PublicKey, X25519Identity
 from .dealing import chance_pick, deal_random, item_salt, restocked, stock_key
-from .errors import (BadGenesis, BadOpening, BadSequence, BadSignature, BrokenChain, IllegalMove, KeyProblem,
-                     NotOwed, PbemError, SealError, UnknownSigner, UsageError, WrongGame)
+from .errors import (
+    BadGenesis,
+    BadOpening,
+    BadSequence,
+    BadSignature,
+    BrokenChain,
+    IllegalMove,
+    KeyProblem,
+    NotOwed,
+    PbemError,
+    SealError,
+    UnknownSigner,
+    UsageError,
+    WrongGame,
+)
 from .record import FORMAT, Dealer, Entry, GameFile, Genesis, Participant, core_id, payload
 
 COMMITMENT_DOMAIN = "pbem/commitment/v2"

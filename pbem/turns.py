@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Annotated, Final, Literal
 from collections.abc import Callable
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 

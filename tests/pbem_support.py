@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import random
-
-from engine.sarcophagus.hidden import layout_tiles
 from functools import cache
 
+from engine.sarcophagus.hidden import layout_tiles
 from pbem.bots import play_out
 from pbem.crypto import Identity
 from pbem.protocol import Replay, Session, new_game

@@ -12,9 +12,9 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable, Iterator
 
 from pbem.errors import PbemError
 from pbem.record import GameFile, from_json

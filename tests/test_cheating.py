@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.sarcophagus.actions import Place
+from engine.sarcophagus.hidden import layout_tiles
 from pbem import crypto
 from pbem.canonical import canonical
 from pbem.cli import app
@@ -20,8 +21,6 @@ from pbem.render import next_line
 from pbem.verify import verify
 
 from engine_support import layout_with
-
-from engine.sarcophagus.hidden import layout_tiles
 from pbem_support import identity, played_game, sessions_for, start_play
 
 runner = CliRunner()

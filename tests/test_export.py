@@ -9,10 +9,10 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from pbem.cli import app
-from pbem.protocol import commit
 from pbem.canonical import canonical
+from pbem.cli import app
 from pbem.crypto import PublicKey, sha256
+from pbem.protocol import commit
 from pbem.record import from_json, payload
 
 from engine_support import layout_with

@@ -17,9 +17,6 @@ from test_cli import new_game, pbem, write_layout
 from test_prompt import read_until
 
 
-
-
-
 @pytest.fixture
 def refereed(home):
     """A referee-mode game between ann (first) and ben, refereed by ref, on the fixed layout

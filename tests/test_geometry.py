@@ -2,8 +2,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.sarcophagus.geometry import (ALL_MASK, INDEX, NEIGHBOURS, POSITIONS, SARCOPHAGUS_POSITIONS,
-                                         forced_position, free_sides, parse_pos, pos_name, positions_in)
+from engine.sarcophagus.geometry import (
+    ALL_MASK,
+    INDEX,
+    NEIGHBOURS,
+    POSITIONS,
+    SARCOPHAGUS_POSITIONS,
+    forced_position,
+    free_sides,
+    parse_pos,
+    pos_name,
+    positions_in,
+)
 
 
 def mask(*names):

@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 
 from engine.contract import DEALER
+from engine.sarcophagus.hidden import layout_from_tiles
 from pbem.bots import bot_turn
 from pbem.games import presentation
 from pbem.html import page
 from pbem.protocol import apply_entry, start
 
 from engine_support import layout_with
-
-from engine.sarcophagus.hidden import layout_from_tiles
 from pbem_support import played_game, sessions_for
 from test_board import pbem, two_coins_played
 

@@ -3,18 +3,17 @@ other key types and one key in two seats are refused, and the small-order forger
 
 import base64
 import json
+import random
 import struct
 
 import pytest
 from typer.testing import CliRunner
 
+from engine.sarcophagus.driver import deal
+from engine.sarcophagus.hidden import layout_tiles
 from pbem import crypto, ed25519
 from pbem.cli import app
 from pbem.crypto import PublicKey
-import random
-
-from engine.sarcophagus.driver import deal
-from engine.sarcophagus.hidden import layout_tiles
 from pbem.errors import BadGenesis, KeyProblem
 from pbem.protocol import Session, new_game
 from pbem.record import from_json, to_json

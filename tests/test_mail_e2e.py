@@ -8,7 +8,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 import typer
 import typer.testing
 from typer.testing import CliRunner

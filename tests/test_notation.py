@@ -1,5 +1,6 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.contract import NotationError
 from engine.sarcophagus.actions import Discard, Open, Place, Reveal, public

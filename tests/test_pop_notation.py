@@ -3,12 +3,12 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.contract import NotationError
 from engine.path_of_pharaohs import GAME
-from engine.path_of_pharaohs.actions import (Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop,
-                                             Thief, Zero)
+from engine.path_of_pharaohs.actions import Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
 from engine.path_of_pharaohs.cards import WILD
 from engine.path_of_pharaohs.driver import random_game
 from engine.path_of_pharaohs.notation import format_action, parse_action

@@ -10,8 +10,7 @@ from engine.path_of_pharaohs.actions import Build, Deal, Discard, Reveal, Steal,
 from engine.path_of_pharaohs.cards import SANDSTORM, THIEF, WILD, A, B, parse_card, parse_pos
 from engine.path_of_pharaohs.driver import FullInformation
 from engine.path_of_pharaohs.notation import parse_action
-from engine.path_of_pharaohs.rules import (DealerKnowledge, card_total, duties, legal_actions, make_table, outcome,
-                                           setup)
+from engine.path_of_pharaohs.rules import DealerKnowledge, card_total, duties, legal_actions, make_table, outcome, setup
 from engine.path_of_pharaohs.state import PLAY, Options, State
 
 ABC = ("ann", "ben", "cat")

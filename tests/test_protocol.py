@@ -8,8 +8,21 @@ import pytest
 from engine.sarcophagus.pieces import ALL_TILES
 from pbem import crypto
 from pbem.canonical import canonical
-from pbem.errors import (AuditFailed, BadOpening, BadSequence, BadSignature, BrokenChain, Divergence, Equivocation,
-                         IllegalMove, KeyProblem, NotOwed, UnknownSigner, UsageError, WrongGame)
+from pbem.errors import (
+    AuditFailed,
+    BadOpening,
+    BadSequence,
+    BadSignature,
+    BrokenChain,
+    Divergence,
+    Equivocation,
+    IllegalMove,
+    KeyProblem,
+    NotOwed,
+    UnknownSigner,
+    UsageError,
+    WrongGame,
+)
 from pbem.protocol import Session, replay
 from pbem.record import Entry, from_json, payload, to_json
 from pbem.verify import compare, verify

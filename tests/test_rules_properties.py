@@ -5,11 +5,12 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.contract import DEALER
-from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_policy
 from engine.sarcophagus.actions import Place
+from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_policy
 from engine.sarcophagus.rules import Placements, duties, hand_values, outcome, owed_openings
 from engine.sarcophagus.scoring import score
 from engine.sarcophagus.state import DISCARDED, Options

@@ -26,8 +26,7 @@ from collections.abc import Sequence
 
 from engine.contract import NotationError
 
-from .actions import (Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief,
-                      Zero)
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
 from .cards import SANDSTORM, THIEF, WILD, ZERO, card_name, parse_card, parse_pos, pos_name
 from .state import Term
 

@@ -16,18 +16,56 @@ from typing import TypeVar
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 from engine.lazy import LazySequence
 
-from .actions import (Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief,
-                      Zero)
-from .cards import (ALEXANDRIA, BASES, BRIDGES, BUMP_BACK, CARD_KINDS, COMPLETION_BONUS, DOUBLE,
-                    L1_MIDDLE, L3, MAX_TERMS, MUMMIES, POINTS, SANDS_TO_WAKE, SANDSTORM, THIEF,
-                    UPPER, WILD, ZERO, A, B, card_name, pos_name)
-from .events import (BaseDealt, BaseLeftEmpty, BaseRejected, Built, Completed, Dealt, Discarded,
-                     Finished, Moved, MummyWakes, Retreated, SandsAdvanced, SandstormDiscarded,
-                     SandstormGiven, Settled, Shuffled, Skipped, Stolen, Stopped, ThiefPlayed,
-                     ZeroPlayed)
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
+from .cards import (
+    ALEXANDRIA,
+    BASES,
+    BRIDGES,
+    BUMP_BACK,
+    CARD_KINDS,
+    COMPLETION_BONUS,
+    DOUBLE,
+    L1_MIDDLE,
+    L3,
+    MAX_TERMS,
+    MUMMIES,
+    POINTS,
+    SANDS_TO_WAKE,
+    SANDSTORM,
+    THIEF,
+    UPPER,
+    WILD,
+    ZERO,
+    A,
+    B,
+    card_name,
+    pos_name,
+)
+from .events import (
+    BaseDealt,
+    BaseLeftEmpty,
+    BaseRejected,
+    Built,
+    Completed,
+    Dealt,
+    Discarded,
+    Finished,
+    Moved,
+    MummyWakes,
+    Retreated,
+    SandsAdvanced,
+    SandstormDiscarded,
+    SandstormGiven,
+    Settled,
+    Shuffled,
+    Skipped,
+    Stolen,
+    Stopped,
+    ThiefPlayed,
+    ZeroPlayed,
+)
 from .notation import format_action
-from .state import (DISCARD, DRAW, OVER, PLAY, SETUP, START, Options, Pyramid, State, Table, Term,
-                    cards_on)
+from .state import DISCARD, DRAW, OVER, PLAY, SETUP, START, Options, Pyramid, State, Table, Term, cards_on
 
 PlayerKnowledge = Mapping[int, int]
 """What a player privately knows: the card each slot in their hand holds (other slots ignored)."""

@@ -5,8 +5,8 @@ its own coin values."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty, InvalidSetup, Randomness
 
@@ -17,6 +17,7 @@ from .pieces import NULL, Tile, parse_tile
 from .rules import apply, apply_checked, duties, legal_actions, opening, setup
 from .scoring import fame
 from .state import Options, State
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:

@@ -18,10 +18,22 @@ from engine.lazy import LazySequence
 
 from .actions import Action, Discard, Open, Place, Reveal
 from .deal import UNDER, deal_problem, shown_places
-from .events import (AllCoinsPlayed, Claimed, Finished, Opened, Passed, Placed, PyramidEmpty,
-                     Revealed, SarcophagusTaken, TieBreak, TileDiscarded, Trap, TrapDiscard)
-from .geometry import (ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position,
-                       free_sides, pos_name, positions_in)
+from .events import (
+    AllCoinsPlayed,
+    Claimed,
+    Finished,
+    Opened,
+    Passed,
+    Placed,
+    PyramidEmpty,
+    Revealed,
+    SarcophagusTaken,
+    TieBreak,
+    TileDiscarded,
+    Trap,
+    TrapDiscard,
+)
+from .geometry import ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position, free_sides, pos_name, positions_in
 from .notation import format_action
 from .pieces import NULL, SUITS, Tile
 from .scoring import Outcome, score

@@ -32,6 +32,7 @@ from .pieces import Tile
 from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome
 from .state import State
 
+
 @dataclass(slots=True)
 class World:
     """One determinization: a layout for the dealer's reveals and a value for every coin slot.
