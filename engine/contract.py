@@ -105,7 +105,6 @@ class IllegalAction(RuleError):
     def __init__(self, action: object, reason: str):
         super().__init__(f"{action}: {reason}")
         self.action = str(action)
-        self.reason = reason
 
 
 class NotYourDuty(IllegalAction):
