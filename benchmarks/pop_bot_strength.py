@@ -19,10 +19,11 @@ this shared machine; --think is wall-clock time instead.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Sequence
+
+from bot_strength import interval  # benchmarks/: one definition of the win share's interval
 
 from engine.path_of_pharaohs.actions import Action
 from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
@@ -68,15 +69,6 @@ def play(n_players: int, games: int, bot: MeasuredSearch, seed: int) -> list[flo
         assert result is not None
         shares.append(1 / len(result.winners) if "mcts" in result.winners else 0.0)
     return shares
-
-
-def interval(shares: list[float]) -> tuple[float, float, float]:
-    """Mean and its 95% interval (normal approximation)."""
-    n = len(shares)
-    mean = sum(shares) / n
-    variance = sum((x - mean) ** 2 for x in shares) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(variance / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def main() -> None:
