@@ -5,7 +5,8 @@ search returns. Each game's search (engine/<game>/search.py) samples its own wor
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+import time
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -65,3 +66,20 @@ def credit(path: Sequence[Node[K]], winners: Sequence[str]) -> None:
         node.visits += 1
         if node.mover in winners:
             node.reward += share
+
+
+def search(iterate: Callable[[Node[K]], None], seconds: float | None, iterations: int | None) -> Result:
+    """Grow one tree by `iterate` (one sampled world each) for `seconds` of wall clock or, if given,
+    `iterations` (at least one, however short the time); the root's most visited action wins."""
+    root: Node[K] = Node(None)
+    start = time.perf_counter()
+    done = 0
+    while True:
+        iterate(root)
+        done += 1
+        if done == iterations or (iterations is None and time.perf_counter() - start >= (seconds or 0.0)):
+            break
+    elapsed = time.perf_counter() - start
+    moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
+    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
+    return Result(best, done, elapsed, moves)

@@ -24,12 +24,11 @@ less: 0.35 against 0.48 of 3-player games at 200 iterations).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engine.contract import DEALER, Duty
-from engine.ismcts import Node, Result, credit, select
+from engine.ismcts import Node, Result, credit, search, select
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
 from .driver import greedy_policy, greedy_rating
@@ -130,18 +129,12 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
     by_key = {_key(action): action for action in legal}
-    root: Node[Action] = Node(None)
-    start = time.perf_counter()
-    done = 0
-    while True:  # one iteration at least, however short the time
+    def one_world(root: Node[Action]) -> None:
         _iterate(root, state, determinize(state, known, rng), rng, playout)
-        done += 1
-        if done == iterations or (iterations is None and time.perf_counter() - start >= (seconds or 0.0)):
-            break
-    elapsed = time.perf_counter() - start
-    moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
-    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
-    return Result(by_key[best], done, elapsed, moves)
+
+    found = search(one_world, seconds, iterations)
+    found.action = by_key[found.action]  # the tree keys acts without their slots; the act played names them
+    return found
 
 
 def _iterate(root: Node[Action], state: State, world: World, rng: random.Random, playout: Playout) -> None:

@@ -19,12 +19,11 @@ openings are not choices: they follow from the sampled world.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty
-from engine.ismcts import Node, Result, credit, select
+from engine.ismcts import Node, Result, credit, search, select
 
 from .actions import Action, Place
 from .deal import deal_unseen
@@ -73,18 +72,10 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     legal = legal_actions(state, actor, known)
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
-    root: Node[Action] = Node(None)
-    start = time.perf_counter()
-    done = 0
-    while True:  # one iteration at least, however short the time
+    def one_world(root: Node[Action]) -> None:
         _iterate(root, state, actor, determinize(state, actor, known, rng), rng)
-        done += 1
-        if done == iterations or (iterations is None and time.perf_counter() - start >= (seconds or 0.0)):
-            break
-    elapsed = time.perf_counter() - start
-    moves = {a: (n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items()}
-    best = max(root.children.items(), key=lambda item: item[1].visits)[0]
-    return Result(best, done, elapsed, moves)
+
+    return search(one_world, seconds, iterations)
 
 
 def _iterate(root: Node[Action], state: State, observer: str, world: World, rng: random.Random) -> None:
