@@ -18,6 +18,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 import typer  # noqa: E402
 
 if TYPE_CHECKING:
+    from .crypto import Identity
     from .gameplay import Turn
     from .protocol import Replay, Session
 
@@ -198,17 +199,18 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
 
 # ---------------------------------------------------------------- looking
 
-def _viewer(rep: Replay, name: str | None, key: str | None) -> tuple[str | None, Any]:
+def _viewer(rep: Replay, name: str | None, key: str | None) -> tuple[str | None, Any, Identity | None]:
     """The observer and knowledge for `view()`: nobody's (public), a player's own secrets, or a referee's
-    (the dealer's view: the referee reads every hidden item)."""
+    (the dealer's view: the referee reads every hidden item); and the key that reads them."""
     from engine.contract import DEALER
 
     from .protocol import Session
 
     if not name:
-        return None, None
-    session = Session(rep, name, _gameplay().signer_for(rep, name, key))
-    return (DEALER if session.is_referee else name), session.knowledge()
+        return None, None, None
+    identity = _gameplay().signer_for(rep, name, key)
+    session = Session(rep, name, identity)
+    return (DEALER if session.is_referee else name), session.knowledge(), identity
 
 
 @app.command("show")
@@ -222,7 +224,7 @@ def show(path: GameFileArg,
 
     rep, _ = _gameplay().replay_file(path)
     _note_seen(rep, path)
-    observer, knowledge = _viewer(rep, name, key)
+    observer, knowledge, _ = _viewer(rep, name, key)
     shown: dict[str, Any]
     if rep.state is None:
         shown = {"status": "joining" if rep.awaiting_join else "dealing"}
@@ -276,11 +278,11 @@ def html_page(path: GameFileArg,
 
     rep, _ = _gameplay().replay_file(path)
     _note_seen(rep, path)
-    observer, knowledge = _viewer(rep, name, key)
+    observer, knowledge, identity = _viewer(rep, name, key)
     target = out or path.with_suffix(".html")
     if target.resolve() == path.resolve():
         raise UsageError(f"{target} is the game file itself: name another page with -o")
-    text = page(rep, observer, knowledge, viewer=name)
+    text = page(rep, observer, knowledge, viewer=name, key=identity)
     write_atomic(target, text.encode(), mode=0o600 if name else 0o644)  # a player's page holds their secrets
     typer.echo(f"Wrote {target} ({len(text.encode()) // 1024} KB, {rep.seq + 1} positions, "
                f"{'as ' + name + ' sees it' if name else 'public information only'}).")

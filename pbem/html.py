@@ -16,21 +16,26 @@ from typing import Any
 
 from engine.contract import DEALER
 
+from .crypto import Identity
 from .games import presentation
-from .protocol import Replay, apply_entry, start
+from .protocol import Replay, Session, apply_entry, start
 from .record import GameFile
 from .render import next_line, result_text
 
 
-def frames(record: GameFile, observer: str | None = None,
-           knowledge: dict[int, int] | None = None) -> list[dict[str, Any]]:
+def frames(record: GameFile, observer: str | None = None, knowledge: Any = None,
+           reader: tuple[str, Identity] | None = None) -> list[dict[str, Any]]:
     """The game after its genesis and after every entry, as the observer sees it. The record must
-    already be verified; this replays it once more to keep every intermediate state."""
+    already be verified; this replays it once more to keep every intermediate state. With `reader`
+    (a participant's name and key), each frame shows what they knew at that moment (a card in their
+    hand before a Thief took it); else every frame shows `knowledge`."""
     rep = start(record.genesis)
     drawing = presentation(rep.genesis.game)
+    session = Session(rep, *reader) if reader else None
 
     def frame(author: str, action: str, events: list[object]) -> dict[str, Any]:
-        shown = rep.game.view(drawn(rep), observer, knowledge)
+        known = knowledge if session is None else session.knowledge() if rep.state is not None else None
+        shown = rep.game.view(drawn(rep), observer, known)
         return {"author": author, "action": action, "events": [str(e) for e in events],
                 "next": next_line(rep), "board": drawing.html_board(shown)}
 
@@ -49,9 +54,10 @@ def drawn(rep: Replay) -> object:
     return game.setup(game.parse_options(rep.genesis.options), players, rep.first or players[0])
 
 
-def page(rep: Replay, observer: str | None = None, knowledge: dict[int, int] | None = None,
-         viewer: str | None = None) -> str:
-    """The whole page. `observer` and `knowledge` as for `view()`; `viewer` names who it is for."""
+def page(rep: Replay, observer: str | None = None, knowledge: Any = None, viewer: str | None = None,
+         key: Identity | None = None) -> str:
+    """The whole page. `observer` and `knowledge` as for `view()`; `viewer` names who it is for, and with
+    their `key` each frame shows what they knew then."""
     drawing = presentation(rep.genesis.game)
     g = rep.genesis
     shown = rep.game.view(rep.state, observer, knowledge)
@@ -61,7 +67,8 @@ def page(rep: Replay, observer: str | None = None, knowledge: dict[int, int] | N
     seen_by = ("public information only" if not viewer else
                f"as the referee {viewer} sees it: public information and every hidden value" if observer == DEALER
                else f"as {viewer} sees it: public information and {viewer}'s own secrets")
-    data = {"game": g.game, "meta": drawing.html_meta(shown), "frames": frames(rep.record, observer, knowledge)}
+    data = {"game": g.game, "meta": drawing.html_meta(shown), "frames": frames(rep.record, observer, knowledge,
+                                                                              (viewer, key) if viewer and key else None)}
     script = drawing.HTML_SCRIPT + _SHELL_SCRIPT
     style = _SHELL_STYLE + drawing.HTML_STYLE
     policy = (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; img-src 'none'; "
