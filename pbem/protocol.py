@@ -807,7 +807,7 @@ class Session:
             self._dealer_items = dict(secret["items"]) if "items" in secret else seeded_deal(rep, secret["seed"])[1]
         while self._dealer_restocks < rep.restocks:
             self._dealer_restocks += 1
-            posted = next(p for p in rep.seeded if p.context[:1] == (self._dealer_restocks,))
+            posted = next(p for p in rep.seeded if p.what == f"reshuffle {self._dealer_restocks}")
             self._dealer_items.update(seeded_restock(rep, secret["seed"], *posted.context))
         return self._dealer_items
 
