@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 import time
 
 from engine.sarcophagus.driver import FullInformation, deal, greedy_policy
@@ -44,16 +45,21 @@ class MeasuredSearch:
         return result.action
 
 
-def play(n_players: int, games: int, bot: MeasuredSearch, seed: int) -> list[float]:
-    """The bot's share of the win in each game."""
+def play(n_players: int, games: int, bot: MeasuredSearch, seed: int, progress: bool = False) -> list[float]:
+    """The bot's share of the win in each game; with `progress`, a line on stderr after each game (a run
+    at the default budget takes hours: its figures so far are worth reading)."""
     rng = random.Random(seed)
-    shares = []
+    shares: list[float] = []
     for k in range(games):
         players = ["mcts"] + OPPONENTS[:n_players - 1]
         game = FullInformation(Options(), players, deal(rng), players[k % n_players])
         game.play({p: bot if p == "mcts" else greedy_policy for p in players}, rng)
         winners = outcome(game.state).winners
         shares.append(1 / len(winners) if "mcts" in winners else 0.0)
+        if progress:
+            mean, low, high = interval(shares)
+            print(f"{n_players} players: game {k + 1}/{games}, share {shares[-1]:.2f}, so far {mean:.3f} "
+                  f"({low:.3f} - {high:.3f})", file=sys.stderr, flush=True)
     return shares
 
 
@@ -73,6 +79,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, help="iterations a move instead of --think")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=[2, 3, 4])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = parser.parse_args()
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.think} s"
     print(f"search bot vs greedy, {args.games} games each, {budget} a move, seed {args.seed}")
@@ -80,7 +87,7 @@ def main() -> None:
     for n in args.players:
         bot = MeasuredSearch(None if args.iterations else args.think, args.iterations)
         start = time.perf_counter()
-        mean, low, high = interval(play(n, args.games, bot, args.seed))
+        mean, low, high = interval(play(n, args.games, bot, args.seed, args.progress))
         rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
         label = f"{n} players (vs {n - 1} greedy)"
         print(f"{label:<26}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}{rate:>14.0f}"
