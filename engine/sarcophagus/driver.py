@@ -14,6 +14,7 @@ from .actions import Action, Discard, Place
 from .deal import deal_unseen, layout_problem
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
 from .pieces import NULL, Tile, parse_tile
+from .playout import play_out
 from .rules import apply, apply_checked, duties, legal_actions, opening, setup
 from .scoring import fame
 from .state import Options, State
@@ -158,10 +159,21 @@ class FullInformation:
             events += self._fulfil(owed[0], policies, rng)
         raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
 
+    def play_at_random(self, rng: random.Random) -> None:
+        """`play` with random_policy for everyone, the same game from the same `rng`, by the lean
+        playout (playout.play_out) rather than act by act."""
+        self.state = play_out(self.state, self.values, self.layout, rng, self.log)
+        seats, slot_seat = self.state.table.seats, self.state.slot_seat
+        for slot, value in self.values.items():
+            self.known[seats[slot_seat[slot]].player][slot] = value
+
 
 def random_game(players: Sequence[str], options: Options, rng: random.Random,
                 policy: Policy = random_policy) -> FullInformation:
     """Deal and play one whole game; returns the driver at the end."""
     game = FullInformation(options, players, deal(rng), rng.choice(list(players)))
-    game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end
+    if policy is random_policy:
+        game.play_at_random(rng)
+    else:
+        game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end
     return game

@@ -1,6 +1,6 @@
 """Sarcophagus rules (docs/rules/sarcophagus.md) as pure functions over the public State.
 
-`apply` copies the state once, into the next State that a `_Play` fills in: it performs the action,
+`apply` copies the state once, into the next State that a `Play` fills in: it performs the action,
 then `settle`s: it runs every step the rules take on their own (reveals owed, claims and their
 cascade, traps, passes, the all-coins-played assessment) until somebody owes an act. The next
 duties are then read off the state.
@@ -175,20 +175,37 @@ def duties(s: State) -> tuple[Duty, ...]:
     return s.cached_duties
 
 
-def _compute_duties(s: State) -> tuple[Duty, ...]:
+def owed_kind(s: State) -> str | None:
+    """What the rules wait for now: "reveal", "open", "discard" or "move", or None once the game is
+    over. The one decision behind `duties`, which adds who owes it and why; a playout needs only this."""
     if s.reveal:
-        return _reveal_duties(s.reveal)
+        return "reveal"
     if s.tie is not None:
-        return _first_opener(s, f"open your coins on {pos_name(s.tie)} for the tie-break")
+        return "open"
     if s.traps:
+        return "discard"
+    if s.present:
+        return "move"
+    if None in s.under:
+        return "reveal"
+    return "open" if _openings(s) else None
+
+
+def _compute_duties(s: State) -> tuple[Duty, ...]:
+    what = owed_kind(s)
+    if what == "move":
+        seat = s.table.seats[s.turn]
+        return _move_duties(seat.player, seat.suit_names if seat.name != seat.player else "",
+                            forced_position(s.present) if s.placed == 0 else None)
+    if what == "reveal":
+        return _reveal_duties(s.reveal) if s.reveal else (Duty(DEALER, "reveal", "reveal the sarcophagus tiles"),)
+    if what == "discard":
         return (Duty(s.table.seats[s.traps[0]].player, "discard", "discard a number tile to the trap"),)
-    if not s.present:
-        if _sarcophagus_unrevealed(s):
-            return (Duty(DEALER, "reveal", "reveal the sarcophagus tiles"),)
+    if what == "open":
+        if s.tie is not None:
+            return _first_opener(s, f"open your coins on {pos_name(s.tie)} for the tie-break")
         return _first_opener(s, "open every coin you placed, for the end audit")
-    seat = s.table.seats[s.turn]
-    return _move_duties(seat.player, seat.suit_names if seat.name != seat.player else "",
-                        forced_position(s.present) if s.placed == 0 else None)
+    return ()
 
 
 def _first_opener(s: State, detail: str) -> tuple[Duty, ...]:
@@ -221,6 +238,22 @@ def hand_values(s: State, seat: int, known: PlayerKnowledge) -> list[int]:
     hand = list(s.table.seats[seat].coins)
     for slot in s.out[seat]:
         hand.remove(known[slot])
+    return hand
+
+
+def placement_targets(s: State) -> tuple[int, ...]:
+    """Where the seat to move may place: the forced tile with a turn's first coin, then any face-up tile
+    with room."""
+    if s.placed == 0:
+        return (forced_position(s.present),)
+    return positions_in(s.present & s.face_up & ~s.full)
+
+
+def placement_values(s: State, known: PlayerKnowledge) -> list[int]:
+    """The distinct coin values the seat to move may place, in ascending order."""
+    hand = hand_values(s, s.turn, known)
+    if len(s.table.seats[s.turn].suits) > 1:  # pooled suits: two coins may share a value
+        return sorted(set(hand))
     return hand
 
 
@@ -370,7 +403,7 @@ def _check_discard(s: State, action: Discard, text: _Text) -> Discard:
     return action
 
 
-_PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
+PLACES = tuple({v: Place(p, v) for v in (None, *range(6))} for p in range(21))
 """Every possible placement, made once: actions are immutable values, so they can be shared."""
 
 
@@ -385,7 +418,7 @@ class Placements(LazySequence[Place]):
 
     def _item(self, i: int) -> Place:
         target, value = divmod(i, self.width)
-        return _PLACES[self.targets[target]][self.values[value]]
+        return PLACES[self.targets[target]][self.values[value]]
 
 
 def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> Sequence[Action]:
@@ -398,18 +431,9 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
         if duty.who != actor:
             continue
         if duty.what == "move":
-            # the first coin of a turn goes on the forced tile; the second on any face-up tile with room
-            targets: tuple[int, ...]
-            if s.placed == 0:
-                targets = (forced_position(s.present),)
-            else:
-                targets = positions_in(s.present & s.face_up & ~s.full)
             if knowledge is None:
-                return Placements(targets, (None,))
-            hand = hand_values(s, s.turn, cast(PlayerKnowledge, knowledge))  # a player's
-            if len(s.table.seats[s.turn].suits) > 1:  # pooled suits: two coins may share a value
-                hand = sorted(set(hand))
-            return Placements(targets, hand)
+                return Placements(placement_targets(s), (None,))
+            return Placements(placement_targets(s), placement_values(s, cast(PlayerKnowledge, knowledge)))
         elif duty.what == "discard":
             out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
         elif duty.what == "open" and knowledge is not None:
@@ -433,17 +457,8 @@ def apply(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ..
 
 def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ...]]:
     """`apply` for an action already known legal and complete (from `check` or `legal_actions`)."""
-    play = _Play(s)
-    if isinstance(action, Place):
-        assert action.pos is not None, "a checked placement names its tile"
-        play.place(action.pos)
-    elif isinstance(action, Reveal):
-        play.reveal_tiles(action)
-    elif isinstance(action, Open):
-        play.open(actor, action.values)
-    else:
-        play.discard(action.tile)
-    play.settle()
+    play = Play(s)
+    play.act(actor, action)
     after = play.s
     result = outcome(after) if not after.present else None
     if result is not None:
@@ -463,7 +478,7 @@ def _with(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return items[:i] + (value,) + items[i + 1:]
 
 
-class _Play:
+class Play:
     """Builds the next state in place: one copy of the fields, changed by the action and by the rules
     that follow on their own, then returned by `apply`. The new State is never seen half-built: it
     leaves `apply` only once settled. Fields stay tuples, rebuilt only where the action changes them."""
@@ -484,6 +499,19 @@ class _Play:
         (true at first: a placement's cascade can wait for a reveal owed in between)."""
 
     # -- the acts
+
+    def act(self, actor: str, action: Action) -> None:
+        """Perform an act known legal and complete, and what the rules then do on their own."""
+        if isinstance(action, Place):
+            assert action.pos is not None, "a checked placement names its tile"
+            self.place(action.pos)
+        elif isinstance(action, Reveal):
+            self.reveal_tiles(action)
+        elif isinstance(action, Open):
+            self.open(actor, action.values)
+        else:
+            self.discard(action.tile)
+        self.settle()
 
     def place(self, pos: int) -> None:
         s = self.s

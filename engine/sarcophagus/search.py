@@ -28,6 +28,7 @@ from engine.ismcts import Node, Result, credit, search, select
 from .actions import Action, Place
 from .deal import deal_unseen
 from .pieces import Tile
+from .playout import play_out
 from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome
 from .state import State
 
@@ -104,9 +105,8 @@ def _iterate(root: Node[Action], state: State, observer: str, world: World, rng:
             hand = hand_values(state, state.turn, world.values)
             action = Place(action.pos, hand[int(rng.random() * len(hand))])
         state, duty = _play(state, who, action, world)
-    while duty is not None:
-        options = legal_actions(state, duty.who, world.values)
-        state, duty = _play(state, duty.who, options[int(rng.random() * len(options))], world)
+    if duty is not None:
+        state = play_out(state, world.values, world, rng)
     result = outcome(state)
     assert result is not None, "a playout ends with the game"
     credit(path, result.winners)
