@@ -16,7 +16,17 @@ from collections.abc import MutableMapping
 from engine.contract import DEALER
 
 from .actions import Action, Discard
-from .rules import PLACES, Play, TileKnowledge, legal_actions, opening, owed_kind, placement_targets, placement_values
+from .rules import (
+    PLACES,
+    Play,
+    TileKnowledge,
+    legal_actions,
+    opening,
+    owed_kind,
+    placement_targets,
+    placement_values,
+    reveal,
+)
 from .state import State
 
 
@@ -27,20 +37,21 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
     play = Play(state)
     s = play.s
     seats = s.table.seats
+    place, settle, draw, events = play.place, play.settle, rng.random, play.events  # looked up once
     while True:
         s.cached_duties = s.cached_openings = None  # the working copy changed under them
         what = owed_kind(s)
         if what == "move":
             targets, hand = placement_targets(s), placement_values(s, values)
             width = len(hand)
-            target, value = divmod(int(rng.random() * (len(targets) * width)), width)
+            target, value = divmod(int(draw() * (len(targets) * width)), width)
             pos, value = targets[target], hand[value]
             values[len(s.slot_seat)] = value
             if log is not None:
                 log.append((seats[s.turn].player, PLACES[pos][value]))
-            play.place(pos)
+            place(pos)
             play.changed = True
-            play.settle()
+            settle()
         elif what is None:
             s.cached_duties = s.cached_openings = None
             return s
@@ -50,14 +61,14 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
                 log.append((actor, action))
             play.changed = True
             play.act(actor, action)
-        play.events.clear()
+        events.clear()
 
 
 def _other_act(s: State, what: str, values: MutableMapping[int, int], tiles: TileKnowledge,
                rng: random.Random) -> tuple[str, Action]:
     """A reveal, an opening (the dealer's, for every owner at once) or a discard: the rarer acts."""
     if what == "reveal":
-        return DEALER, legal_actions(s, DEALER, tiles)[0]
+        return DEALER, reveal(s, tiles)
     if what == "open":
         return DEALER, opening(s, DEALER, values)
     player = s.table.seats[s.traps[0]].player
