@@ -39,7 +39,6 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
     seats = s.table.seats
     place, settle, draw, events = play.place, play.settle, rng.random, play.events  # looked up once
     while True:
-        s.cached_duties = s.cached_openings = None  # the working copy changed under them
         what = owed_kind(s)
         if what == "move":
             targets, hand = placement_targets(s), placement_values(s, values)
@@ -53,10 +52,10 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
             play.changed = True
             settle()
         elif what is None:
-            s.cached_duties = s.cached_openings = None
             return s
         else:
             actor, action = _other_act(s, what, values, tiles, rng)
+            s.cached_duties = s.cached_openings = None  # a discard's legal_actions filled them in
             if log is not None:
                 log.append((actor, action))
             play.changed = True

@@ -121,9 +121,8 @@ def leaders(s: State, pos: int) -> list[int]:
     distinct = sorted(set(owners))
     if len(distinct) == len(owners):
         return distinct
-    counts = [owners.count(seat) for seat in distinct]
-    best = max(counts)
-    return [seat for seat, n in zip(distinct, counts) if n == best]
+    best = max(map(owners.count, distinct))
+    return [seat for seat in distinct if owners.count(seat) == best]
 
 
 def unopened_tied(s: State, pos: int, tied: Sequence[int]) -> list[int]:
