@@ -34,10 +34,10 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
              log: list[tuple[str, Action]] | None = None) -> State:
     """The end of the game from `state`, every player's choice at random. `values` holds every coin
     slot's value and gains each coin placed; `log`, if given, gains every act as the driver logs it."""
-    play = Play(state)
+    play = Play(state, report=False)
     s = play.s
     seats = s.table.seats
-    place, settle, draw, events = play.place, play.settle, rng.random, play.events  # looked up once
+    place, settle, draw = play.place, play.settle, rng.random  # looked up once
     while True:
         what = owed_kind(s)
         if what == "move":
@@ -60,7 +60,6 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
                 log.append((actor, action))
             play.changed = True
             play.act(actor, action)
-        events.clear()
 
 
 def _other_act(s: State, what: str, values: MutableMapping[int, int], tiles: TileKnowledge,

@@ -471,11 +471,12 @@ def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple[ob
     """`apply` for an action already known legal and complete (from `check` or `legal_actions`)."""
     play = Play(s)
     play.act(actor, action)
-    after = play.s
+    after, events = play.s, play.events
+    assert events is not None, "a Play reports unless told not to"
     result = outcome(after) if not after.present else None
     if result is not None:
-        play.events.append(Finished(tuple(result.scores.items()), result.winners))
-    return after, tuple(play.events)
+        events.append(Finished(tuple(result.scores.items()), result.winners))
+    return after, tuple(events)
 
 
 def outcome(s: State) -> Outcome | None:
@@ -499,7 +500,7 @@ class Play:
 
     __slots__ = ("changed", "events", "s", "seats")
 
-    def __init__(self, before: State):
+    def __init__(self, before: State, report: bool = True):
         self.s = State(
             before.table, before.present, before.face_up, before.tiles, before.coins, before.under,
             before.under_owner, before.slot_seat, before.slot_value, before.slot_back, before.hands, before.out,
@@ -507,7 +508,8 @@ class Play:
             before.entombed,
         )  # positional: measurably faster in the playout loop; order as in State
         self.seats = before.table.seats
-        self.events: list[object] = []
+        self.events: list[object] | None = [] if report else None
+        """What happened, for a game report; a playout asks for none (making them is a twentieth of its time)."""
         self.changed = True
         """A coin may have been placed or a tile removed since the last look for claimable tiles
         (true at first: a placement's cascade can wait for a reveal owed in between)."""
@@ -541,7 +543,8 @@ class Play:
         s.hands = _with(s.hands, seat, s.hands[seat] - 1)
         s.out = _with(s.out, seat, s.out[seat] + (slot,))
         s.placed += 1
-        self.events.append(Placed(self.seats[seat].name, pos, slot))
+        if self.events is not None:
+            self.events.append(Placed(self.seats[seat].name, pos, slot))
         face_down = NEIGHBOUR_MASKS[pos] & s.present & ~s.face_up
         if face_down:
             s.reveal = positions_in(face_down)
@@ -549,7 +552,8 @@ class Play:
     def reveal_tiles(self, action: Reveal) -> None:
         s = self.s
         for pos, tile in action.tiles:
-            self.events.append(Revealed(pos, tile, action.under))
+            if self.events is not None:
+                self.events.append(Revealed(pos, tile, action.under))
             if action.under:
                 k = _SARCOPHAGUS_INDEX[pos]
                 s.under = _with(s.under, k, tile)
@@ -570,7 +574,8 @@ class Play:
         for slot, value in values:
             slot_value[slot] = value
         s.slot_value = tuple(slot_value)
-        self.events.append(Opened(player, values))
+        if self.events is not None:
+            self.events.append(Opened(player, values))
 
     def discard(self, tile: Tile) -> None:
         s = self.s
@@ -619,11 +624,13 @@ class Play:
                     return True
                 if s.hands[seat]:
                     return True
-                self.events.append(AllCoinsPlayed(forced))
+                if self.events is not None:
+                    self.events.append(AllCoinsPlayed(forced))
                 self._next_seat()
                 self._assess(forced)
                 return False
-            self.events.append(Passed(self.seats[seat].name))
+            if self.events is not None:
+                self.events.append(Passed(self.seats[seat].name))
         elif s.placed == 1 and s.hands[seat] and s.present & s.face_up & ~s.full:
             return True
         self._next_seat()
@@ -667,7 +674,8 @@ class Play:
                 value = s.slot_value[slot]
                 assert value is not None, "a tie-break waits until the tied coins are opened"
                 totals[s.slot_seat[slot]] += value
-        self.events.append(TieBreak(pos, tuple((self.seats[seat].name, t) for seat, t in totals.items())))
+        if self.events is not None:
+            self.events.append(TieBreak(pos, tuple((self.seats[seat].name, t) for seat, t in totals.items())))
         best = max(totals.values())
         winners = [seat for seat, t in totals.items() if t == best]
         self._remove(pos, winners[0] if len(winners) == 1 else None)
@@ -696,22 +704,26 @@ class Play:
             s.slot_back, s.hands, s.out = tuple(slot_back), tuple(hands), tuple(out)
         s.coins = _with(s.coins, pos, ())
         if claimer is None:
-            self.events.append(TileDiscarded(pos, tile))
+            if self.events is not None:
+                self.events.append(TileDiscarded(pos, tile))
             if k is not None:
                 s.under_owner = _with(s.under_owner, k, DISCARDED)
-                self.events.append(TileDiscarded(pos, None, under=True))
+                if self.events is not None:
+                    self.events.append(TileDiscarded(pos, None, under=True))
         else:
             assert tile is not None, "a claimed tile holds coins, so it is face up"
             name = self.seats[claimer].name
             s.claimed = _with(s.claimed, claimer, s.claimed[claimer] + (tile,))
-            self.events.append(Claimed(name, pos, tile))
+            if self.events is not None:
+                self.events.append(Claimed(name, pos, tile))
             if k is not None:
                 s.under_owner = _with(s.under_owner, k, claimer)
                 s.entombed = _with(s.entombed, k, tuple(slot for slot in coins if slot_seat[slot] == claimer))
-                self.events.append(SarcophagusTaken(name, pos, entombed))
+                if self.events is not None:
+                    self.events.append(SarcophagusTaken(name, pos, entombed))
             if tile.rank == NULL:
                 s.traps += (claimer,)
-        if not s.present:
+        if not s.present and self.events is not None:
             self.events.append(PyramidEmpty())
 
     def _spring_trap(self) -> bool:
@@ -721,16 +733,20 @@ class Play:
         name = self.seats[seat].name
         held = s.claimed[seat]
         if any(t.is_god for t in held):
-            self.events.append(Trap(name, "protected"))
+            if self.events is not None:
+                self.events.append(Trap(name, "protected"))
         else:
             numbers = [t for t in held if t.is_number]
             if len(numbers) > 1:
-                self.events.append(Trap(name, "discard"))
+                if self.events is not None:
+                    self.events.append(Trap(name, "discard"))
                 return True
             if not numbers:
-                self.events.append(Trap(name, "harmless"))
+                if self.events is not None:
+                    self.events.append(Trap(name, "harmless"))
             else:
-                self.events.append(Trap(name, "discard"))
+                if self.events is not None:
+                    self.events.append(Trap(name, "discard"))
                 self._lose(seat, numbers[0])
         s.traps = s.traps[1:]
         return False
@@ -740,4 +756,5 @@ class Play:
         held = list(s.claimed[seat])
         held.remove(tile)
         s.claimed = _with(s.claimed, seat, tuple(held))
-        self.events.append(TrapDiscard(self.seats[seat].name, tile))
+        if self.events is not None:
+            self.events.append(TrapDiscard(self.seats[seat].name, tile))
