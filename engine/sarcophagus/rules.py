@@ -115,14 +115,19 @@ def setup(options: Options, players: Sequence[str], first: str) -> State:
 
 # ---------------------------------------------------------------- reading the state
 
-def leaders(s: State, pos: int) -> list[int]:
+def leaders(s: State, pos: int) -> tuple[int, ...]:
     """The seats with the most coins on a tile, in seat order: one claims it, several are tied."""
-    owners = [s.slot_seat[slot] for slot in s.coins[pos]]
+    slot_seat = s.slot_seat
+    return _most_coins(tuple([slot_seat[slot] for slot in s.coins[pos]]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _most_coins(owners: tuple[int, ...]) -> tuple[int, ...]:
+    """`leaders` of one tile's coin owners in placement order, worked out once: a tile holds at most
+    four coins of four seats, so few orders ever occur, and a playout asks thousands of times."""
     distinct = sorted(set(owners))
-    if len(distinct) == len(owners):
-        return distinct
-    best = max(map(owners.count, distinct))
-    return [seat for seat in distinct if owners.count(seat) == best]
+    best = max(map(owners.count, distinct), default=0)
+    return tuple(seat for seat in distinct if owners.count(seat) == best)
 
 
 def unopened_tied(s: State, pos: int, tied: Sequence[int]) -> list[int]:
@@ -666,7 +671,7 @@ class Play:
         else:
             self._resolve_tie(pos, most)
 
-    def _resolve_tie(self, pos: int, tied: list[int]) -> None:
+    def _resolve_tie(self, pos: int, tied: Sequence[int]) -> None:
         s = self.s
         totals = dict.fromkeys(tied, 0)
         for slot in s.coins[pos]:
