@@ -34,7 +34,8 @@ MODULES = (
     "engine.lazy", "engine.ismcts",
     "engine.sarcophagus.pieces", "engine.sarcophagus.geometry", "engine.sarcophagus.state",
     "engine.sarcophagus.actions", "engine.sarcophagus.events", "engine.sarcophagus.scoring",
-    "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.driver", "engine.sarcophagus.search",
+    "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.playout", "engine.sarcophagus.driver",
+    "engine.sarcophagus.search",
     "engine.path_of_pharaohs.cards", "engine.path_of_pharaohs.state", "engine.path_of_pharaohs.actions",
     "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules",
 )
