@@ -29,7 +29,7 @@ from .actions import Action, Place
 from .deal import deal_unseen
 from .pieces import Tile
 from .playout import play_out
-from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome
+from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome, reveal
 from .state import State
 
 
@@ -129,7 +129,7 @@ def _to_next_choice(state: State, world: World) -> tuple[State, Duty | None]:
             return state, None
         duty = owed[0]
         if duty.what == "reveal":
-            state = apply_checked(state, DEALER, legal_actions(state, DEALER, world)[0])[0]
+            state = apply_checked(state, DEALER, reveal(state, world))[0]
         elif duty.what == "open":
             state = apply_checked(state, DEALER, opening(state, DEALER, world.values))[0]
         else:
