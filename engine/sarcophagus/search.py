@@ -36,7 +36,7 @@ from .state import State
 @dataclass(slots=True)
 class World:
     """One determinization: a layout for the dealer's reveals and a value for every coin slot.
-    Has the `pyramid` and `under` of a driver.Layout, so legal_actions can make the dealer's reveals."""
+    Has the `pyramid` and `under` of a driver.Layout, so rules.reveal can make the dealer's reveals."""
 
     pyramid: tuple[Tile, ...]
     under: tuple[Tile, ...]
