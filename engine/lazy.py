@@ -3,7 +3,7 @@ looks at one of them. Each game's lists of placements, builds or choices derive 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TypeVar, overload
 
 T = TypeVar("T")
@@ -21,6 +21,11 @@ class LazySequence(Sequence[T]):
 
     def __len__(self) -> int:
         return self.size
+
+    def __iter__(self) -> Iterator[T]:
+        """Each item once, without Sequence's default of indexing until IndexError (a search looks at
+        every act of every position it expands)."""
+        return map(self._item, range(self.size))
 
     @overload
     def __getitem__(self, i: int) -> T: ...
