@@ -58,8 +58,9 @@ def play(n_players: int, games: int, bot: MeasuredSearch, seed: int, progress: b
         shares.append(1 / len(winners) if "mcts" in winners else 0.0)
         if progress:
             mean, low, high = interval(shares)
+            rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
             print(f"{n_players} players: game {k + 1}/{games}, share {shares[-1]:.2f}, so far {mean:.3f} "
-                  f"({low:.3f} - {high:.3f})", file=sys.stderr, flush=True)
+                  f"({low:.3f} - {high:.3f}), {rate:.0f} iterations/s", file=sys.stderr, flush=True)
     return shares
 
 
