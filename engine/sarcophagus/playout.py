@@ -49,7 +49,6 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
             if log is not None:
                 log.append((seats[s.turn].player, PLACES[pos][value]))
             place(pos)
-            play.changed = True
             settle()
         elif what is None:
             return s
@@ -58,7 +57,6 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
             s.cached_duties = s.cached_openings = None  # a discard's legal_actions filled them in
             if log is not None:
                 log.append((actor, action))
-            play.changed = True
             play.act(actor, action)
 
 

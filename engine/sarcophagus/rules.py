@@ -501,7 +501,8 @@ def _with(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
 class Play:
     """Builds the next state in place: one copy of the fields, changed by the action and by the rules
     that follow on their own, then returned by `apply`. The new State is never seen half-built: it
-    leaves `apply` only once settled. Fields stay tuples, rebuilt only where the action changes them."""
+    leaves `apply` only once settled. Fields stay tuples, rebuilt only where the action changes them.
+    A playout (playout.play_out) carries one Play through a whole game, act after act."""
 
     __slots__ = ("changed", "events", "s", "seats")
 
@@ -517,7 +518,7 @@ class Play:
         """What happened, for a game report; a playout asks for none (making them is a twentieth of its time)."""
         self.changed = True
         """A coin may have been placed or a tile removed since the last look for claimable tiles
-        (true at first: a placement's cascade can wait for a reveal owed in between)."""
+        (true as each `settle` begins: a placement's cascade can wait for a reveal owed in between)."""
 
     # -- the acts
 
@@ -592,6 +593,7 @@ class Play:
     def settle(self) -> None:
         """Run the rules forward until someone owes an act."""
         s = self.s
+        self.changed = True
         while True:
             if s.reveal:
                 return
