@@ -35,6 +35,7 @@ def test_the_lean_playout_plays_the_drivers_game(n_players, options):
         assert lean.log == step_by_step.log
         assert lean.state == step_by_step.state
         assert lean.values == step_by_step.values and lean.known == step_by_step.known
+        assert lean.state.cached_duties is None and lean.state.cached_openings is None  # no stale memo
         assert outcome(lean.state) == outcome(step_by_step.state) is not None
 
 

@@ -15,12 +15,12 @@ from collections.abc import MutableMapping
 
 from engine.contract import DEALER
 
-from .actions import Action, Discard
+from .actions import Action
 from .rules import (
     PLACES,
     Play,
     TileKnowledge,
-    legal_actions,
+    discards,
     opening,
     owed_kind,
     placement_targets,
@@ -54,7 +54,6 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
             return s
         else:
             actor, action = _other_act(s, what, values, tiles, rng)
-            s.cached_duties = s.cached_openings = None  # a discard's legal_actions filled them in
             if log is not None:
                 log.append((actor, action))
             play.act(actor, action)
@@ -67,8 +66,5 @@ def _other_act(s: State, what: str, values: MutableMapping[int, int], tiles: Til
         return DEALER, reveal(s, tiles)
     if what == "open":
         return DEALER, opening(s, DEALER, values)
-    player = s.table.seats[s.traps[0]].player
-    discards = legal_actions(s, player, values)
-    discard = discards[int(rng.random() * len(discards))]
-    assert isinstance(discard, Discard), "a trapped claimer's only act is a discard"
-    return player, discard
+    choices = discards(s)
+    return s.table.seats[s.traps[0]].player, choices[int(rng.random() * len(choices))]

@@ -270,6 +270,11 @@ def placement_values(s: State, known: PlayerKnowledge) -> list[int]:
     return hand
 
 
+def discards(s: State) -> list[Discard]:
+    """The discards a trapped claimer may choose among: one of their number tiles."""
+    return [Discard(t) for t in _number_tiles(s, s.traps[0])]
+
+
 def _number_tiles(s: State, seat: int) -> list[Tile]:
     return [t for t in s.claimed[seat] if t.is_number]
 
@@ -448,7 +453,7 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
                 return Placements(placement_targets(s), (None,))
             return Placements(placement_targets(s), placement_values(s, cast(PlayerKnowledge, knowledge)))
         elif duty.what == "discard":
-            out += [Discard(t) for t in _number_tiles(s, s.traps[0])]
+            out += discards(s)
         elif duty.what == "open" and knowledge is not None:
             out.append(opening(s, actor, cast(PlayerKnowledge, knowledge)))  # a player's
         elif duty.what == "reveal" and knowledge is not None:
