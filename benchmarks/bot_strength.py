@@ -8,7 +8,13 @@ takes each seat in turn as first player. A shared win counts as a fraction. Prin
 a 95% interval (normal approximation over per-game shares) and the search's iterations per CPU-second
 in mid-game (moves made while 8 to 15 tiles remain in the pyramid). On a shared machine prefer
 --iterations: --think is wall-clock time, and neighbours take some of it. The issue's full run is
-`--games 400 --think 1.0` for 2 and 4 players: about 2 x 400 x 25 moves x 1 s, some hours.
+`--games 400 --think 1.0` for 2 and 4 players: 400 x 42 moves x 1 s with 2 players and 400 x 21 with
+4, about seven hours of one core. Runs with different seeds play different games, so the cores of a
+machine can share the games, and a run stopped early still counts the games it finished:
+
+    python benchmarks/bot_strength.py --players 2 --seed 1 --progress 2> two-1.log &
+    python benchmarks/bot_strength.py --players 2 --seed 2 --progress 2> two-2.log &
+    python benchmarks/bot_strength.py --combine two-1.log two-2.log
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import sys
 import time
 
@@ -73,6 +80,29 @@ def interval(shares: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+PROGRESS_LINE = re.compile(r"^(\d) players: game \d+/\d+, share ([0-9.]+),")
+
+
+def combine(logs: list[str]) -> None:
+    """The win share over every game that the --progress lines of these logs report, per player count."""
+    shares: dict[int, list[float]] = {}
+    for log in logs:
+        try:
+            with open(log, encoding="utf-8") as lines:
+                for line in lines:
+                    found = PROGRESS_LINE.match(line)
+                    if found:
+                        shares.setdefault(int(found.group(1)), []).append(float(found.group(2)))
+        except (OSError, UnicodeDecodeError) as exc:
+            sys.exit(f"Error: cannot read {log}: {exc.strerror if isinstance(exc, OSError) else 'not text'}")
+    if not shares:
+        sys.exit(f"Error: no progress lines in {', '.join(logs)}")
+    print(f"{'configuration':<26}{'games':>6}{'win share':>10}{'95% interval':>18}")
+    for n, played in sorted(shares.items()):
+        mean, low, high = interval(played)
+        print(f"{f'{n} players (vs {n - 1} greedy)':<26}{len(played):>6}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per configuration")
@@ -81,7 +111,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=[2, 3, 4])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
+    parser.add_argument("--combine", nargs="+", metavar="LOG", help="only add up the games of these --progress logs")
     args = parser.parse_args()
+    if args.combine:
+        combine(args.combine)
+        return
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.think} s"
     print(f"search bot vs greedy, {args.games} games each, {budget} a move, seed {args.seed}")
     print(f"{'configuration':<26}{'win share':>10}{'95% interval':>18}{'iterations/s':>14}{'minutes':>9}")

@@ -64,3 +64,24 @@ def test_bot_strength_prints_a_win_share_with_its_interval():
     share, low, dash, high, rate, minutes = numbers
     assert float(share) in (0.0, 0.25, 0.5, 0.75, 1.0) and 0 <= float(low) <= float(share) <= float(high) <= 1
     assert dash == "-" and float(rate) > 0 and float(minutes) >= 0
+
+
+def test_bot_strength_adds_up_the_games_of_runs_split_over_processes(tmp_path):
+    logs = []
+    for seed in ("1", "2"):
+        done = subprocess.run([sys.executable, str(BENCHMARKS / "bot_strength.py"), "--games", "2", "--iterations",
+                               "3", "--players", "2", "--seed", seed, "--progress"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert len(done.stderr.splitlines()) == 2  # a line after each game
+        logs.append(tmp_path / f"run-{seed}.log")
+        logs[-1].write_text(done.stderr)
+    shares = [float(re.search(r"share ([0-9.]+),", line).group(1)) for log in logs for line in log.read_text().splitlines()]
+    lines = run("bot_strength.py", "--combine", *map(str, logs)).splitlines()
+    assert lines[0].split() == ["configuration", "games", "win", "share", "95%", "interval"]
+    assert lines[1].startswith("2 players (vs 1 greedy)")
+    games, share = lines[1][26:].split()[:2]
+    assert int(games) == 4 and float(share) == round(sum(shares) / 4, 3)
+    missing = subprocess.run([sys.executable, str(BENCHMARKS / "bot_strength.py"), "--combine", str(tmp_path / "nope")],
+                             capture_output=True, text=True, timeout=60)
+    assert (missing.returncode, missing.stderr) == (1, f"Error: cannot read {tmp_path / 'nope'}: No such file or directory\n")
