@@ -35,9 +35,6 @@ from .driver import greedy_policy, greedy_rating
 from .rules import DealerKnowledge, apply_checked, duties, legal_actions, outcome, public_counts
 from .state import State
 
-EXPLORATION = 0.7
-"""UCB's exploration constant; rewards are win shares in [0, 1]."""
-
 FILLINGS = 2
 """The tree tries the best few ways to fill each position (by greedy's rating), not the hundred a Wild allows."""
 DISCARDS = 4
