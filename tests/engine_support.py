@@ -1,4 +1,5 @@
-"""Helpers for rules tests: scripted games on fixed layouts, and states built by hand."""
+"""Helpers for rules tests: scripted games on fixed layouts, states built by hand, and the search bots'
+honesty check shared by both games."""
 
 from __future__ import annotations
 
@@ -103,3 +104,14 @@ def texts(events) -> list[str]:
 
 
 __all__ = ["DEALER", "Scripted", "build", "layout_with", "texts"]
+
+
+def assert_same_search(choose, game, other, player: str, iterations: int) -> None:
+    """Two full-information games that look the same to `player` give the same search and move with the
+    same seed (`choose` is a game's search); another seed gives another search, so the agreement is not
+    a constant."""
+    first = choose(game.state, player, game.known[player], random.Random(3), iterations=iterations)
+    second = choose(other.state, player, other.known[player], random.Random(3), iterations=iterations)
+    assert first.iterations == second.iterations == iterations
+    assert first.moves == second.moves and first.action == second.action
+    assert choose(game.state, player, game.known[player], random.Random(4), iterations=iterations).moves != first.moves

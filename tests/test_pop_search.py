@@ -12,6 +12,8 @@ from engine.path_of_pharaohs.rules import duties, legal_actions, public_counts
 from engine.path_of_pharaohs.search import SearchPolicy, choose, determinize
 from engine.path_of_pharaohs.state import Options
 
+from engine_support import assert_same_search
+
 PLAYERS = ["ann", "ben", "cat"]
 
 
@@ -71,11 +73,7 @@ def test_two_games_that_look_the_same_to_the_bot_get_the_same_search_and_move():
     other = _look_alike(game)
     assert other.state == game.state and other.known["ann"] == game.known["ann"]
     assert other.deck != game.deck and other.cards != game.cards
-    first = choose(game.state, "ann", game.known["ann"], random.Random(3), iterations=25)
-    second = choose(other.state, "ann", other.known["ann"], random.Random(3), iterations=25)
-    assert first.iterations == second.iterations == 25
-    assert first.moves == second.moves and first.action == second.action
-    assert choose(game.state, "ann", game.known["ann"], random.Random(4), iterations=25).moves != first.moves
+    assert_same_search(choose, game, other, "ann", iterations=25)
     game.step({"ann": _seated(game, SearchPolicy(iterations=10))}, random.Random(5))
     other.step({"ann": _seated(other, SearchPolicy(iterations=10))}, random.Random(5))
     assert game.log[-1] == other.log[-1]

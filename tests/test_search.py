@@ -14,6 +14,8 @@ from engine.sarcophagus.search import SearchPolicy, choose, determinize
 from engine.sarcophagus.state import Options
 from pbem.cli import app
 
+from engine_support import assert_same_search
+
 PLAYERS = ["ann", "ben", "cat"]
 
 
@@ -51,11 +53,7 @@ def test_two_games_that_look_the_same_to_the_bot_get_the_same_search_and_move():
     other = _look_alike(game)
     assert other.state == game.state and other.known["ann"] == game.known["ann"]
     assert other.values != game.values and other.layout != game.layout
-    first = choose(game.state, "ann", game.known["ann"], random.Random(3), iterations=300)
-    second = choose(other.state, "ann", other.known["ann"], random.Random(3), iterations=300)
-    assert first.iterations == second.iterations == 300
-    assert first.moves == second.moves and first.action == second.action
-    assert choose(game.state, "ann", game.known["ann"], random.Random(4), iterations=300).moves != first.moves
+    assert_same_search(choose, game, other, "ann", iterations=300)
     bot = {"ann": SearchPolicy(iterations=100)}  # the same through the driver, which hands ann her own coins
     game.step(bot, random.Random(5))
     other.step(bot, random.Random(5))
