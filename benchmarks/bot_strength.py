@@ -25,6 +25,7 @@ import random
 import re
 import sys
 import time
+from typing import Any
 
 from engine.sarcophagus.driver import FullInformation, deal, greedy_policy
 from engine.sarcophagus.rules import outcome
@@ -65,9 +66,9 @@ def play(n_players: int, games: int, bot: MeasuredSearch, seed: int, progress: b
         shares.append(1 / len(winners) if "mcts" in winners else 0.0)
         if progress:
             mean, low, high = interval(shares)
-            rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
             print(f"{n_players} players: game {k + 1}/{games}, share {shares[-1]:.2f}, so far {mean:.3f} "
-                  f"({low:.3f} - {high:.3f}), {rate:.0f} iterations/s", file=sys.stderr, flush=True)
+                  f"({low:.3f} - {high:.3f}), {iterations_per_second(bot):.0f} iterations/s",
+                  file=sys.stderr, flush=True)
     return shares
 
 
@@ -78,6 +79,21 @@ def interval(shares: list[float]) -> tuple[float, float, float]:
     variance = sum((x - mean) ** 2 for x in shares) / (n - 1) if n > 1 else 0.0
     half = 1.96 * math.sqrt(variance / n)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def label(n_players: int) -> str:
+    return f"{n_players} players (vs {n_players - 1} greedy)"
+
+
+def share_columns(shares: list[float]) -> str:
+    """The win share and its interval as the tables print them (this one and pop_bot_strength.py's)."""
+    mean, low, high = interval(shares)
+    return f"{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}"
+
+
+def iterations_per_second(bot: Any) -> float:
+    """The mid-game search speed a MeasuredSearch (of either game) has seen, per CPU-second."""
+    return float(bot.mid_iterations / bot.mid_seconds) if bot.mid_seconds else 0.0
 
 
 PROGRESS_LINE = re.compile(r"^(\d) players: game \d+/\d+, share ([0-9.]+),")
@@ -99,8 +115,7 @@ def combine(logs: list[str]) -> None:
         sys.exit(f"Error: no progress lines in {', '.join(logs)}")
     print(f"{'configuration':<26}{'games':>6}{'win share':>10}{'95% interval':>18}")
     for n, played in sorted(shares.items()):
-        mean, low, high = interval(played)
-        print(f"{f'{n} players (vs {n - 1} greedy)':<26}{len(played):>6}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}")
+        print(f"{label(n):<26}{len(played):>6}{share_columns(played)}")
 
 
 def main() -> None:
@@ -122,10 +137,8 @@ def main() -> None:
     for n in args.players:
         bot = MeasuredSearch(None if args.iterations else args.think, args.iterations)
         start = time.perf_counter()
-        mean, low, high = interval(play(n, args.games, bot, args.seed, args.progress))
-        rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
-        label = f"{n} players (vs {n - 1} greedy)"
-        print(f"{label:<26}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}{rate:>14.0f}"
+        shares = play(n, args.games, bot, args.seed, args.progress)
+        print(f"{label(n):<26}{share_columns(shares)}{iterations_per_second(bot):>14.0f}"
               f"{(time.perf_counter() - start) / 60:>9.1f}", flush=True)
 
 

@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from bot_strength import interval  # benchmarks/: one definition of the win share's interval
+from bot_strength import iterations_per_second, label, share_columns  # benchmarks/: one definition each
 
 from engine.path_of_pharaohs.actions import Action
 from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
@@ -87,10 +87,8 @@ def main() -> None:
     for n in args.players:
         bot = MeasuredSearch(args.think, iterations, args.playout)
         start = time.perf_counter()
-        mean, low, high = interval(play(n, args.games, bot, args.seed))
-        rate = bot.mid_iterations / bot.mid_seconds if bot.mid_seconds else 0.0
-        label = f"{n} players (vs {n - 1} greedy)"
-        print(f"{label:<26}{mean:>10.3f}{f'{low:.3f} - {high:.3f}':>18}{1 / n:>7.3f}{rate:>14.0f}"
+        shares = play(n, args.games, bot, args.seed)
+        print(f"{label(n):<26}{share_columns(shares)}{1 / n:>7.3f}{iterations_per_second(bot):>14.0f}"
               f"{(time.perf_counter() - start) / 60:>9.1f}", flush=True)
 
 
