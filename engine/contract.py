@@ -27,6 +27,10 @@ their own; the referee, which can open every secret a player commits, may sign a
 - "shuffle": the dealer puts public items into a fresh secret order (a discard pile becoming the deck);
 - "steal": the dealer moves hidden items from one player to another, chosen by fair randomness."""
 
+ABSENCES_OUT = 3
+"""Absent turns in a row (absences from a move owed, none of the player's own acts between) after which a
+game's `absent` applies its rule for a player who is gone: it takes them out or ends the game."""
+
 Value = int | str
 """A hidden item's value as the record writes it: a coin's number, a tile's or a card's name."""
 
@@ -206,6 +210,24 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
     def audit_problem(self, state: StateT, opened: Sequence[tuple[str, Value]]) -> tuple[str, str] | None:
         """Whether the true values of secrets players committed (`commits`) prove that one chose a value
         they did not hold: (that player, why), or None. What a verdict against a false secret rests on."""
+        ...
+
+    # -- absence: what a player's owed duty becomes once the trust layer records them absent (docs/deadlines.md)
+
+    def absence_act(self, state: StateT, party: str, knowledge: KnowledgeT | None = None) -> ActionT | None:
+        """The ordinary act (complete and legal) that the duty `party` owes now becomes, which the trust
+        layer records with the hidden items it shows, as any act of theirs; None when the game's own rule
+        of absence applies instead. `knowledge` is what the recorder can open of `party`'s secrets (an act
+        that shows hidden items needs it: IllegalAction without). IllegalAction if `party` owes nothing or
+        is DEALER: an absent dealer is the trust layer's to rule on."""
+        ...
+    def absent(self, state: StateT, party: str, act: ActionT | None = None,
+               strikes: int = 1) -> tuple[StateT, tuple[Any, ...]]:
+        """The state once `party`, who owes a duty now, is recorded absent, and what happened: `act` (the
+        public form of what `absence_act` gave) applied, or the game's own rule; then, when this is the
+        `strikes`-th absent turn in a row and `strikes` >= ABSENCES_OUT, the game's rule for a player who is
+        gone. Always a state from which the game can go on or has ended; IllegalAction if `act` is not
+        what the absence allows."""
         ...
 
 

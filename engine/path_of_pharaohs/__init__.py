@@ -31,7 +31,7 @@ verifier replays the public record with no secret at all.
 
 from engine.contract import Policy
 
-from . import actions, driver, hidden, notation, rules, views
+from . import absence, actions, driver, hidden, notation, rules, views
 from .rules import DealerKnowledge, Outcome
 from .state import Options, State
 
@@ -58,6 +58,8 @@ class PathOfPharaohs:
     secrets = staticmethod(hidden.secrets)
     knowledge = staticmethod(hidden.knowledge)
     audit_problem = staticmethod(hidden.audit_problem)
+    absence_act = staticmethod(absence.absence_act)
+    absent = staticmethod(absence.absent)
     bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod

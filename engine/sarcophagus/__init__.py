@@ -2,7 +2,7 @@
 
 from engine.contract import Policy
 
-from . import actions, driver, hidden, notation, rules, views
+from . import absence, actions, driver, hidden, notation, rules, views
 from .state import Options, State
 
 
@@ -27,6 +27,8 @@ class Sarcophagus:
     secrets = staticmethod(hidden.secrets)
     knowledge = staticmethod(hidden.knowledge)
     audit_problem = staticmethod(hidden.audit_problem)
+    absence_act = staticmethod(absence.absence_act)
+    absent = staticmethod(absence.absent)
     bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod

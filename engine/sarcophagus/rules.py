@@ -288,7 +288,7 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
     out = [0] * 6
     returns: list[tuple[int, int]] = []
     for k, (owner, value, back) in enumerate(zip(s.slot_seat, values, s.slot_back)):
-        if owner != seat or value is None:
+        if owner != seat or value is None or value < 0:  # < 0: withheld for good (absence.WITHHELD)
             continue
         returns.sort(reverse=True)
         while returns and returns[-1][0] <= k:
@@ -493,7 +493,7 @@ def outcome(s: State) -> Outcome | None:
     """Scores and winners once the game is over and audited, else None."""
     if s.present or duties(s):
         return None
-    return score(s.table, s.claimed)
+    return score(s.table, s.claimed, s.forfeits)
 
 
 def _with(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
@@ -516,7 +516,7 @@ class Play:
             before.table, before.present, before.face_up, before.tiles, before.coins, before.under,
             before.under_owner, before.slot_seat, before.slot_value, before.slot_back, before.hands, before.out,
             before.claimed, before.turn, before.placed, before.reveal, before.tie, before.traps, before.full,
-            before.entombed,
+            before.entombed, before.forfeits,
         )  # positional: measurably faster in the playout loop; order as in State
         self.seats = before.table.seats
         self.events: list[object] | None = [] if report else None

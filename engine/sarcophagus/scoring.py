@@ -27,14 +27,18 @@ def fame(tiles: Iterable[Tile]) -> int:
     return sum(t.rank for t in numbers) + sum(SUIT_BONUS[n] for n in per_suit.values())
 
 
-def score(table: Table, claimed: tuple[tuple[Tile, ...], ...]) -> Outcome:
-    """Each seat scores on its own; a player's seats add up (the `seats` two-player reading)."""
+def score(table: Table, claimed: tuple[tuple[Tile, ...], ...], forfeits: tuple[str, ...] = ()) -> Outcome:
+    """Each seat scores on its own; a player's seats add up (the `seats` two-player reading). Players
+    who forfeit (recorded absent where it costs the game: absence.py) keep their score but cannot win."""
     scores = dict.fromkeys(table.players, 0)
     held = dict.fromkeys(table.players, 0)
     for seat, tiles in zip(table.seats, claimed):
         scores[seat.player] += fame(tiles)
         held[seat.player] += len(tiles)
-    best = max(scores.values())
-    leaders = [p for p in table.players if scores[p] == best]
+    contenders = [p for p in table.players if p not in forfeits]
+    if not contenders:
+        return Outcome(scores, held, ())
+    best = max(scores[p] for p in contenders)
+    leaders = [p for p in contenders if scores[p] == best]
     fewest = min(held[p] for p in leaders)
     return Outcome(scores, held, tuple(p for p in leaders if held[p] == fewest))

@@ -105,6 +105,9 @@ class State:
     """Bit mask of the positions holding 4 coins (derived from `coins`, kept for speed)."""
     entombed: tuple[tuple[int, ...], ...] = ((), (), ())
     """The coin slots the taker of each sarcophagus tile left on it (out of hand for good)."""
+    forfeits: tuple[str, ...] = ()
+    """Players recorded absent where it costs them the game (the end audit, three turns in a row:
+    absence.py): they cannot win."""
     cached_duties: tuple[Duty, ...] | None = field(default=None, repr=False)
     """rules.duties, worked out once per state."""
     cached_openings: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)
@@ -116,7 +119,8 @@ class State:
                  slot_back: tuple[int | None, ...], hands: tuple[int, ...], out: tuple[tuple[int, ...], ...],
                  claimed: tuple[tuple[Tile, ...], ...], turn: int, placed: int, reveal: tuple[int, ...],
                  tie: int | None, traps: tuple[int, ...], full: int = 0,
-                 entombed: tuple[tuple[int, ...], ...] = ((), (), ()), cached_duties: tuple[Duty, ...] | None = None,
+                 entombed: tuple[tuple[int, ...], ...] = ((), (), ()), forfeits: tuple[str, ...] = (),
+                 cached_duties: tuple[Duty, ...] | None = None,
                  cached_openings: dict[str, tuple[int, ...]] | None = None) -> None:
         self.table = table
         self.present = present
@@ -138,6 +142,7 @@ class State:
         self.traps = traps
         self.full = full
         self.entombed = entombed
+        self.forfeits = forfeits
         self.cached_duties = cached_duties
         self.cached_openings = cached_openings
 
