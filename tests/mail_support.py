@@ -40,10 +40,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def smtp_server(boxes: dict[str, Path], **kwargs):
-    """Yield (port, handler) while a real SMTP server listens on 127.0.0.1."""
+def smtp_server(boxes: dict[str, Path], port: int | None = None, **kwargs):
+    """Yield (port, handler) while a real SMTP server listens on 127.0.0.1 (on `port`, or a free one)."""
     handler = MaildirDelivery(boxes)
-    port = free_port()
+    port = port or free_port()
     controller = Controller(handler, hostname="127.0.0.1", port=port, server_hostname="localhost", **kwargs)
     controller.start()
     try:

@@ -1,0 +1,108 @@
+"""judge.toml, validated on load: a typo or a missing setting is one clear error before anything runs.
+
+    home = "/var/lib/pbem-judge"        # its memory: copies, what it has seen, marks, its log
+    key = "/etc/pbem-judge/judge"       # the private key it signs with (unlocked by PBEM_PASSPHRASE if locked)
+    address = "judge@example.org"       # its own mail address
+    games = "games"                     # optional: where the copies live (default: HOME/games)
+
+    [mailbox]                           # exactly one of maildir and imap
+    maildir = "/var/mail/judge"
+    # imap = "imaps://judge@example.org@imap.example.org/INBOX"   # password: PBEM_IMAP_PASSWORD or a prompt
+    poll_seconds = 60                   # how often to look when IDLE is not there
+
+    [smtp]
+    server = "smtp.example.org:587"
+    security = "starttls"               # or "tls"; "none" only to a relay on this machine
+    user = "judge@example.org"          # optional; password: PBEM_SMTP_PASSWORD or a prompt
+
+    [contacts]                          # optional: addresses of participants (else learned from their mails)
+    ann = "ann@example.org"
+
+Relative paths are read from the folder of the config file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..errors import UsageError
+
+MAX_CONFIG = 64 * 1024
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class MailboxConfig(_Strict):
+    maildir: str | None = None
+    imap: Annotated[str, Field(pattern=r"^imaps?://")] | None = None
+    poll_seconds: Annotated[float, Field(gt=0, le=86400)] = 60.0
+
+    @model_validator(mode="after")
+    def _one_source(self) -> MailboxConfig:
+        if (self.maildir is None) == (self.imap is None):
+            raise ValueError("give exactly one of maildir and imap")
+        return self
+
+
+class SmtpConfig(_Strict):
+    server: Annotated[str, Field(min_length=1)]
+    security: Literal["starttls", "tls", "none"] = "starttls"
+    user: str | None = None
+
+
+class JudgeConfig(_Strict):
+    home: str
+    key: str
+    address: Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]
+    games: str | None = None
+    mailbox: MailboxConfig
+    smtp: SmtpConfig
+    contacts: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")],
+                   Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]] = {}
+
+
+class Config:
+    """The validated settings, with every path made absolute."""
+
+    def __init__(self, model: JudgeConfig, base: Path):
+        self.model = model
+        self.home = (base / model.home).resolve()
+        self.key = (base / model.key).resolve()
+        self.address = model.address
+        self.games = (base / model.games).resolve() if model.games else self.home / "games"
+        self.maildir = (base / model.mailbox.maildir).resolve() if model.mailbox.maildir else None
+        self.imap = model.mailbox.imap
+        self.poll = model.mailbox.poll_seconds
+        self.smtp = model.smtp
+        self.contacts = dict(model.contacts)
+
+    @property
+    def spool(self) -> Path:
+        """Where mail is read: the configured Maildir, or the copy of the IMAP folder in the home."""
+        return self.maildir if self.maildir is not None else self.home / "spool"
+
+
+def load(path: Path) -> Config:
+    try:
+        if path.stat().st_size > MAX_CONFIG:
+            raise UsageError(f"{path}: over {MAX_CONFIG // 1024} KB, not a judge configuration")
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"no judge configuration at {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    try:
+        model = JudgeConfig.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "the file"
+        raise UsageError(f"{path}: {where}: {err['msg']}") from None
+    return Config(model, path.parent.resolve())

@@ -1,0 +1,107 @@
+"""Everything the judge asks of the rest of pbem, in one place: reading mail into the copies, the
+referee's duties, composing and sending mail, the marks of what was mailed. When the public library
+API lands (pbem.api), this module is the one to switch to it."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+
+from .. import contacts, copies, inbox, mail, turns
+from ..crypto import Identity as Identity
+from ..crypto import PublicKey
+from ..errors import PbemError as PbemError
+from ..gamefile import load
+from ..gameplay import Turn, take_turn
+from ..gameplay import replay_file as replay_file
+from ..keys import load_identity as load_identity
+from ..protocol import Replay
+from ..record import GameFile
+
+check_address = contacts.check_address
+short_id = copies.short_id
+game_id_of = copies.game_id_of
+shared = copies.shared
+mark_shared = copies.mark_shared
+
+
+@dataclass
+class MailOutcome:
+    """What became of one mail: `applied` (its content is in the copies), `ignored` (no pbem content),
+    `waiting` (a turn after a missing one), or `refused` with the first reason."""
+
+    path: Path
+    kind: str
+    games: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+@dataclass
+class MailReport:
+    outcomes: list[MailOutcome]
+    updated: dict[str, tuple[Path, int, int]]
+    """game id -> (copy, first new entry, last entry)"""
+
+
+def read_mail(files: list[Path], games: Path) -> MailReport:
+    """Apply every turn and game file in the mails (as `pbem inbox` does) and say what became of each."""
+    report = inbox.read(files, games)
+    done = inbox._read_index(games)
+    outcomes = []
+    for path in files:
+        where = str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            outcomes.append(MailOutcome(path, "refused", reason=f"unreadable: {exc.strerror or exc}"))
+            continue
+        found = inbox.items(where, data)
+        ids = list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.Turn) else f.item.genesis.game_id
+                                 for f in found if isinstance(f.item, (turns.Turn, GameFile))))
+        said = [p[len(where) + 2:] if p.startswith(where + ": ") else p
+                for p in report.problems + report.forks if p.startswith(where)]
+        if not found:
+            outcomes.append(MailOutcome(path, "ignored"))
+        elif hashlib.sha256(data).hexdigest() in done:
+            outcomes.append(MailOutcome(path, "applied", ids))
+        elif said and all(" waits: " in p for p in said):
+            outcomes.append(MailOutcome(path, "waiting", ids, said[0]))
+        else:
+            outcomes.append(MailOutcome(path, "refused", ids, said[0] if said else "not applied"))
+    return MailReport(outcomes, report.updated)
+
+
+def copies_in(games: Path) -> list[Path]:
+    return [p for p in copies.all_copies(games) if copies.game_id_of(p)]
+
+
+def referee_name(path: Path, key: PublicKey) -> str | None:
+    """The judge's name in a game (each game's creator chose it), if the judge is its referee."""
+    record, _ = load(path)
+    referee = record.genesis.dealer.referee
+    return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
+
+
+def referee_duties(path: Path, name: str, key: Path) -> Turn:
+    """Everything the referee owes now, signed and written (fsync) before this returns: `pbem referee`.
+    Refuses a copy behind or forked from what this home has seen."""
+    return take_turn(path, name, [], str(key), referee_only=True)
+
+
+def outgoing(rep: Replay, me: str, book: dict[str, str]) -> EmailMessage | None:
+    """The mail of the entries the parties have not had yet (threaded as `pbem mail` does), or None."""
+    after = copies.shared(rep.genesis.game_id)
+    if after is not None and after >= rep.seq:
+        return None
+    return mail.compose(rep, me, after, book=book)
+
+
+def retry_later(exc: PbemError) -> bool:
+    """Whether a failure may pass by itself (a mail server down) rather than need a person (a stale copy)."""
+    return type(exc) is PbemError and ("SMTP" in str(exc) or "cannot send" in str(exc))
+
+
+def send(msg: EmailMessage, server: str, security: str, user: str | None) -> None:
+    mail.send(msg, server, security, user)

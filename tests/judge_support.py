@@ -1,0 +1,90 @@
+"""Players who only play and mail (through the CLI, as people type it), and a judge beside them: the
+helpers shared by the judge's tests and benchmarks/judge_load.py."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer.main
+import typer.testing
+from typer.testing import CliRunner
+
+from pbem.cli import app
+
+runner = CliRunner()
+_command = typer.main.get_command(app)
+
+
+def fast_cli(monkeypatch) -> None:
+    """Typer's runner rebuilds the command for every call (~25 ms): build it once."""
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _: _command)
+
+
+def cli(home: Path, port: int, *args: object):
+    env = {"PBEM_HOME": str(home), "PBEM_SMTP": f"127.0.0.1:{port}", "PBEM_SMTP_SECURITY": "none",
+           "PBEM_PASSPHRASE": None, "PBEM_GAMES": None, "PBEM_SMTP_USER": None}
+    return runner.invoke(app, [str(a) for a in args], env=env)
+
+
+def ok(result) -> str:
+    assert result.exit_code == 0, result.output
+    return str(result.output)
+
+
+def write_config(base: Path, port: int, maildir: Path | None = None, imap: str | None = None) -> Path:
+    """A judge.toml: its home under `base`, its key made there, mail from `maildir` (or IMAP), SMTP on port."""
+    home = base / "judge-home"
+    ok(cli(home, port, "key", "new", "judge", "--no-passphrase"))
+    box = f'imap = "{imap}"' if imap else f'maildir = "{maildir}"'
+    config = base / "judge.toml"
+    config.write_text(f'home = "{home}"\nkey = "{home / "keys" / "judge"}"\naddress = "judge@example.org"\n'
+                      f'[mailbox]\n{box}\npoll_seconds = 0.2\n'
+                      f'[smtp]\nserver = "127.0.0.1:{port}"\nsecurity = "none"\n')
+    return config
+
+
+def judge_key(base: Path) -> str:
+    return (base / "judge-home" / "keys" / "judge.pub").read_text().strip()
+
+
+def setup_players(base: Path, port: int, names: list[str]) -> dict[str, str]:
+    """Each player's key and address book (every player and the judge); their public keys by name."""
+    keys = {}
+    for name in names:
+        keys[name] = ok(cli(base / name, port, "key", "new", name, "--no-passphrase")).splitlines()[-1]
+        for other in [*names, "judge"]:
+            ok(cli(base / name, port, "contact", "add", other, f"{other}@example.org"))
+    return keys
+
+
+def start_game(base: Path, port: int, game: str, names: list[str], keys: dict[str, str], out: Path,
+               *extra: str) -> None:
+    """The first player makes a referee-mode game with the judge as referee, and mails it."""
+    roster = [f"--player={n}={keys[n]}" for n in names]
+    ok(cli(base / names[0], port, "new", game, "-o", out, "--as", names[0], *roster,
+           f"--referee=judge={judge_key(base)}", *extra))
+    ok(cli(base / names[0], port, "mail", out, "--as", names[0], "--send"))
+
+
+def mail_count(box: Path) -> int:
+    return sum(len(os.listdir(box / sub)) for sub in ("new", "cur") if (box / sub).is_dir())
+
+
+def players_act(base: Path, port: int, names: list[str], seen: dict[str, int]) -> bool:
+    """Each player with new mail reads it and plays what they owe (a greedy bot), sending by SMTP. True
+    if anyone did anything."""
+    acted = False
+    for name in names:
+        box = base / "mail" / name
+        count = mail_count(box)
+        if count == seen.get(name, -1):
+            continue
+        seen[name] = count
+        read = ok(cli(base / name, port, "inbox", box))
+        for line in read.splitlines():
+            if line.startswith("    pbem play "):
+                words = line.split()
+                ok(cli(base / name, port, "play", words[2], "--as", name, "--bot", "greedy", "--seed", "1", "--send"))
+                acted = True
+    return acted

@@ -1,0 +1,127 @@
+"""The judge by mail, against real servers (aiosmtpd delivering into Maildirs): the players only play
+and mail, and the judge does everything else."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbem.judge import config as judge_config
+from pbem.judge.service import Judge
+
+from judge_support import cli, fast_cli, ok, players_act, setup_players, start_game, write_config
+from mail_support import smtp_server
+
+PLAYERS = ["ann", "ben", "cat", "dan"]
+
+
+@pytest.fixture
+def base():
+    """In memory where the machine has it: every copy is written with fsync (the test is about mail)."""
+    shm = Path("/dev/shm")
+    path = Path(tempfile.mkdtemp(prefix="pbem-judge-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_four_players_play_path_of_pharaohs_and_the_judge_does_the_rest(base, monkeypatch):
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
+    lines: list[str] = []
+    with smtp_server(boxes) as (port, _):
+        keys = setup_players(base, port, PLAYERS)
+        config = write_config(base, port, maildir=base / "mail" / "judge")
+        start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
+        judge = Judge(judge_config.load(config), log=lines.append)
+        seen: dict[str, int] = {}
+        for _ in range(400):
+            judge.once()
+            if not players_act(base, port, PLAYERS, seen) and not judge.new_mail():
+                break
+    copies = sorted((base / "judge-home" / "games").glob("path-of-pharaohs-*.json"))
+    assert len(copies) == 1
+    verified = ok(cli(base / "ann", 0, "verify", copies[0]))
+    assert " valid, finished" in verified or "wins" in verified, verified
+    for name in PLAYERS:  # every player's copy is the judge's, byte for byte
+        mine = next((base / name / "games-files").glob("path-of-pharaohs-*.json"))
+        assert mine.read_bytes() == copies[0].read_bytes()
+    assert not any(line.split(" ", 2)[1] in ("refused", "error") for line in lines), lines
+    assert sum(line.split(" ", 2)[1] == "mailed" for line in lines) > 20
+
+
+def _invitation(base, port, monkeypatch):
+    """ann's Path of Pharaohs game with the judge as referee, mailed: the judge's Maildir holds it."""
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    keys = setup_players(base, port, PLAYERS[:3])
+    config = write_config(base, port, maildir=base / "mail" / "judge")
+    start_game(base, port, "path-of-pharaohs", PLAYERS[:3], keys, base / "game.json")
+    return config
+
+
+def test_bad_mail_is_set_aside_and_never_stops_the_good_one(base, monkeypatch):
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS[:3], "judge"]}
+    with smtp_server(boxes) as (port, server):
+        config = _invitation(base, port, monkeypatch)
+        judge_box = base / "mail" / "judge"
+        forged = EmailMessage()  # ann's game with one entry's author changed: its signature no longer holds
+        forged["Subject"] = "[pbem path-of-pharaohs] #0"
+        forged.set_content("the game")
+        forged.add_attachment((base / "game.json").read_bytes().replace(b'"author": "ann"', b'"author": "ben"', 1),
+                              maintype="application", subtype="json", filename="game.json")
+        tampered = bytes(forged)
+        spam = b"From: x@spam.example\r\nSubject: cheap\r\n\r\nbuy now\r\n"
+        broken = b"Subject: a turn\r\n\r\n-----BEGIN PBEM TURN-----\r\nnot base64 at all\r\n-----END PBEM TURN-----\r\n"
+        for i, data in enumerate([tampered, spam, broken]):
+            (judge_box / "new" / f"0{i}.bad").write_bytes(data)
+        lines: list[str] = []
+        judge = Judge(judge_config.load(config), log=lines.append)
+        judge.once()
+        kinds = sorted(line.split(" ", 3)[1:3] for line in lines if " mail " in line)
+        assert kinds == [["ignored", "mail"], ["refused", "mail"], ["refused", "mail"]], lines
+        assert any(line.split(" ")[1] == "mailed" for line in lines), lines  # the good game went on: joined
+        assert not list((judge_box / "new").iterdir()) and len(list((judge_box / "cur").iterdir())) == 4
+        sent = len(server.received)
+        lines.clear()
+        judge.once()  # nothing is read twice, nothing is mailed twice
+        assert lines == [] and len(server.received) == sent
+
+
+def test_a_judge_that_could_not_mail_mails_the_same_entries_after_a_restart(base, monkeypatch):
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS[:3], "judge"]}
+    with smtp_server(boxes) as (port, server):
+        config = _invitation(base, port, monkeypatch)
+    lines: list[str] = []
+    Judge(judge_config.load(config), log=lines.append).once()  # the mail server is gone: signed, not mailed
+    assert [line.split(" ")[1] for line in lines] == ["applied", "signed", "error"], lines
+    copy = next((base / "judge-home" / "games").glob("*.json"))
+    signed = copy.read_bytes()
+    with smtp_server(boxes, port=port) as (_, server):  # back on the same port; the judge restarts
+        lines.clear()
+        Judge(judge_config.load(config), log=lines.append).once()
+        assert [line.split(" ")[1] for line in lines] == ["mailed"], lines
+        assert copy.read_bytes() == signed  # nothing signed again
+        assert len(server.received) == 1 and b"-----BEGIN PBEM TURN-----" in server.received[0]
+
+
+def test_a_bad_configuration_is_one_clear_error(base, capsys):
+    from pbem.judge.__main__ import main
+
+    path = base / "judge.toml"
+    path.write_text('home = "h"\nkey = "k"\naddress = "judge@example.org"\n[mailbox]\nmaildir = "m"\n'
+                    '[smtp]\nserver = "localhost"\nsecurty = "none"\n')
+    assert main(["run", str(path), "--once"]) == 1
+    assert capsys.readouterr().err == f"Error: {path}: smtp.securty: Extra inputs are not permitted\n"
+    path.write_text('home = "h"\nkey = "k"\naddress = "judge"\n[mailbox]\nmaildir = "m"\nimap = "imaps://a@b"\n'
+                    '[smtp]\nserver = "localhost"\n')
+    assert main(["status", str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"Error: {path}: address: String should match pattern")
+    path.write_text('home = "h"\n[mailbox\n')
+    assert main(["status", str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"Error: {path}: not valid TOML (")
