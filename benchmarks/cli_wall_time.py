@@ -32,8 +32,8 @@ def late_game(workdir: Path, env: dict) -> tuple[Path, str]:
     pbem = [sys.executable, "-m", "pbem.cli"]
     subprocess.run(pbem + ["demo", "--dir", str(workdir), "--quiet"], env=env, check=True, capture_output=True)
     full = json.loads((workdir / "game.json").read_text())
-    from pbem.gamefile import load
-    from pbem.verify import verify
+    from pbem.protocol.verify import verify
+    from pbem.record.gamefile import load
 
     entries = full["entries"]
     for cut in range(len(entries), 0, -1):

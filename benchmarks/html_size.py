@@ -11,10 +11,11 @@ import random
 import statistics
 import time
 
-from pbem.bots import play_out
 from pbem.crypto import Identity
-from pbem.html import page
-from pbem.protocol import Session, new_game
+from pbem.presentation.html import page
+from pbem.protocol.bots import play_out
+from pbem.protocol.genesis import new_game
+from pbem.protocol.session import Session
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 

@@ -21,13 +21,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from pbem import turns
-from pbem.armor import wrap
-from pbem.bots import bot_turn
 from pbem.crypto import Identity
-from pbem.gamefile import save
-from pbem.protocol import Session, new_game, replay
-from pbem.record import GameFile, to_json
+from pbem.protocol.bots import bot_turn
+from pbem.protocol.entries import replay
+from pbem.protocol.genesis import new_game
+from pbem.protocol.session import Session
+from pbem.record.gamefile import save
+from pbem.record.models import GameFile, to_json
+from pbem.transport import turns
+from pbem.transport.armor import wrap
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 IDS = {n: Identity.generate(n) for n in PLAYERS}
@@ -63,8 +65,8 @@ def status_timings(count: int) -> None:
         for i in range(count):
             rep, _ = mailed_game(100 + i, stop_at=None if i % 2 else 20 + 5 * i)
             save(folder / f"sarcophagus-{i:02d}.json", rep.record)
-        from pbem.copies import all_copies
-        from pbem.status import collect
+        from pbem.transport.copies import all_copies
+        from pbem.transport.status import collect
 
         paths = all_copies(folder)
         cache = Path(tmp) / "home" / "status-cache.json"

@@ -19,8 +19,8 @@ from engine.path_of_pharaohs.notation import parse_action as parse_pharaohs_acti
 from engine.sarcophagus.notation import parse_action  # noqa: E402
 from pbem.crypto import Identity, PublicKey, unseal  # noqa: E402
 from pbem.errors import PbemError  # noqa: E402
-from pbem.gamefile import BEGIN, END, dearmor  # noqa: E402
-from pbem.record import from_json  # noqa: E402
+from pbem.record.gamefile import BEGIN, END, dearmor  # noqa: E402
+from pbem.record.models import from_json  # noqa: E402
 
 from tampering import EXAMPLES, GAMES, Tally, run, run_resigned  # noqa: E402
 

@@ -14,12 +14,14 @@ import time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from pbem.bots import play_out
-from pbem.canonical import canonical
-from pbem.crypto import Identity, _sshsig_signed_data
-from pbem.protocol import Session, new_game
-from pbem.record import from_json, payload, to_json
-from pbem.verify import verify
+from pbem.crypto import Identity
+from pbem.crypto.sshsig import sshsig_signed_data as _sshsig_signed_data
+from pbem.protocol.bots import play_out
+from pbem.protocol.genesis import new_game
+from pbem.protocol.session import Session
+from pbem.protocol.verify import verify
+from pbem.record.canonical import canonical
+from pbem.record.models import from_json, payload, to_json
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 

@@ -20,10 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.sarcophagus.driver import deal  # noqa: E402
-from pbem.bots import play_out  # noqa: E402
 from pbem.crypto import Identity  # noqa: E402
-from pbem.html import page  # noqa: E402
-from pbem.protocol import Session, new_game  # noqa: E402
+from pbem.presentation.html import page  # noqa: E402
+from pbem.protocol.bots import play_out  # noqa: E402
+from pbem.protocol.genesis import new_game  # noqa: E402
+from pbem.protocol.session import Session  # noqa: E402
 
 PLAYERS = ("ann", "ben", "cat", "dan")
 README_PICTURE = ROOT / "docs" / "images" / "replay.png"

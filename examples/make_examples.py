@@ -15,8 +15,8 @@ KEYS = HERE / "test-keys"
 
 def main() -> None:
     os.environ["PBEM_HOME"] = tempfile.mkdtemp(prefix="pbem-examples-")
-    from pbem import gameplay
-    from pbem.keys import create_key, key_dir
+    from pbem import playing as gameplay
+    from pbem.crypto.keyring import create_key, key_dir
 
     names = ["ann", "ben", "cat", "dan", "ref"]
     KEYS.mkdir(exist_ok=True)

@@ -6,9 +6,11 @@ import random
 from functools import cache
 
 from engine.sarcophagus.hidden import layout_tiles
-from pbem.bots import play_out
 from pbem.crypto import Identity
-from pbem.protocol import Replay, Session, new_game
+from pbem.protocol.bots import play_out
+from pbem.protocol.genesis import new_game
+from pbem.protocol.replay import Replay
+from pbem.protocol.session import Session
 
 NAMES = ["ann", "ben", "cat", "dan", "ref"]
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import PbemError
-from pbem.record import GameFile, from_json
-from pbem.verify import verify
+from pbem.protocol.verify import verify
+from pbem.record.models import GameFile, from_json
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -217,8 +217,8 @@ def _signer(name: str):
 
 
 def _signed_hash(signed: dict) -> str:
-    from pbem.canonical import canonical
     from pbem.crypto import sha256
+    from pbem.record.canonical import canonical
 
     return sha256(canonical({k: v for k, v in signed.items() if k != "signature"})).hex()
 
@@ -228,7 +228,7 @@ def _rechain(data: dict, start: int) -> None:
     right again: what honest players' programs do when they build on a file without seeing the cheat."""
     import base64
 
-    from pbem.canonical import canonical
+    from pbem.record.canonical import canonical
 
     entries = data["entries"]
     for i in range(start, len(entries)):

@@ -7,9 +7,9 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from pbem.canonical import canonical
 from pbem.cli import app
-from pbem.record import payload, to_json
+from pbem.record.canonical import canonical
+from pbem.record.models import payload, to_json
 
 from pbem_support import identity, played_game
 
@@ -85,7 +85,7 @@ def test_a_signed_genesis_of_an_unknown_game(tmp_path):
 
 def test_invalid_notation_and_a_huge_file(game, monkeypatch):
     one_error(["play", "g.json", "--as", "ben", "place four"], "'place four' is not a move")
-    from pbem import canonical as canon
+    from pbem.record import canonical as canon
 
     monkeypatch.setattr(canon, "MAX_BYTES", 1000)
     one_error(["verify", "g.json"], "g.json: file is ")

@@ -15,9 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.gameplay import replay_file
-from pbem.protocol import apply_entry, start
-from pbem.render import Style, board, terminal_style
+from pbem.playing import replay_file
+from pbem.presentation.terminal import Style, board, terminal_style
+from pbem.protocol.entries import apply_entry
+from pbem.protocol.genesis import start
 
 from engine_support import layout_with
 from pbem_support import played_game, sessions_for
@@ -86,7 +87,7 @@ def test_a_player_sees_their_own_coin_values_and_hand(game):
 
 def test_a_finished_game_shows_every_players_tiles_and_the_scores(game):
     rep = played_game(players=("ann", "ben", "cat"), layout=LAYOUT, first="cat", seed=5)
-    from pbem.gamefile import save
+    from pbem.record.gamefile import save
 
     save(game.parent / "final.json", rep.record)
     result = pbem("show", game.parent / "final.json")

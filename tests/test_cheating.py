@@ -12,13 +12,15 @@ from typer.testing import CliRunner
 from engine.sarcophagus.actions import Place
 from engine.sarcophagus.hidden import layout_tiles
 from pbem import crypto
-from pbem.canonical import canonical
 from pbem.cli import app
 from pbem.errors import BadGenesis, BadOpening, IllegalMove, NotOwed, SealError
-from pbem.protocol import Session, apply_entry, new_game, replay
-from pbem.record import GameFile, Genesis, core_id, from_json, payload, to_json
-from pbem.render import next_line
-from pbem.verify import verify
+from pbem.presentation.terminal import next_line
+from pbem.protocol.entries import apply_entry, replay
+from pbem.protocol.genesis import new_game
+from pbem.protocol.session import Session
+from pbem.protocol.verify import verify
+from pbem.record.canonical import canonical
+from pbem.record.models import GameFile, Genesis, core_id, from_json, payload, to_json
 
 from engine_support import layout_with
 from pbem_support import identity, played_game, sessions_for, start_play
@@ -223,7 +225,7 @@ def test_a_false_deal_is_convicted_by_the_next_players_program():
 def test_the_deal_is_the_specified_shuffle_of_the_seed_and_every_join():
     rep = played_game("table", players=("ann", "ben", "cat"))
     seed = next(e for e in rep.entries if e.action == "audit").openings["seed"]
-    from pbem.protocol import seeded_deal
+    from pbem.protocol.seeds import seeded_deal
 
     dealt, _, _ = seeded_deal(rep, seed)
     revealed = {}

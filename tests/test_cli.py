@@ -11,8 +11,8 @@ from engine.sarcophagus.notation import parse_action
 from engine.sarcophagus.rules import outcome
 from engine.sarcophagus.state import Options
 from pbem.cli import app
-from pbem.gamefile import BEGIN
-from pbem.record import from_json
+from pbem.record.gamefile import BEGIN
+from pbem.record.models import from_json
 
 from engine_support import layout_with
 

@@ -11,7 +11,7 @@ import time
 WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from pbem.files import write_atomic
+    from pbem.record.files import write_atomic
     path, old, new = Path(sys.argv[1]), sys.argv[2].encode(), sys.argv[3].encode()
     size = int(sys.argv[4])
     print("ready", flush=True)
@@ -45,7 +45,7 @@ def test_key_files_are_whole_or_absent(tmp_path):
     script = textwrap.dedent("""
         import os, sys
         os.environ["PBEM_HOME"] = sys.argv[1]
-        from pbem.keys import create_key
+        from pbem.crypto.keyring import create_key
         print("ready", flush=True)
         for i in range(10**6):
             create_key(f"k{i}", None)

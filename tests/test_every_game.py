@@ -8,9 +8,9 @@ import pytest
 
 from engine import GAMES
 from engine.contract import DEALER, DUTY_KINDS
-from pbem.protocol import new_game
-from pbem.record import from_json, to_json
-from pbem.verify import verify
+from pbem.protocol.genesis import new_game
+from pbem.protocol.verify import verify
+from pbem.record.models import from_json, to_json
 
 from pbem_support import identity, sessions_for
 

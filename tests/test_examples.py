@@ -6,8 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.gamefile import load
-from pbem.verify import verify
+from pbem.protocol.verify import verify
+from pbem.record.gamefile import load
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

@@ -9,11 +9,11 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from pbem.canonical import canonical
 from pbem.cli import app
 from pbem.crypto import PublicKey, sha256
-from pbem.protocol import commit
-from pbem.record import from_json, payload
+from pbem.protocol.commitments import commit
+from pbem.record.canonical import canonical
+from pbem.record.models import from_json, payload
 
 from engine_support import layout_with
 

@@ -159,7 +159,7 @@ def test_show_json_names_the_referee_and_the_game(refereed):
 
 
 def test_a_rewrite_is_never_more_open_than_asked(tmp_path):
-    from pbem.files import write_atomic
+    from pbem.record.files import write_atomic
 
     page = tmp_path / "page.html"
     page.write_text("public")

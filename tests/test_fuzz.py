@@ -12,8 +12,9 @@ from engine.contract import RuleError
 from pbem.cli import app
 from pbem.crypto import Identity, PublicKey, unseal
 from pbem.errors import PbemError
-from pbem.gamefile import BEGIN, END, dearmor
-from pbem.record import from_json
+from pbem.protocol.verify import verify
+from pbem.record.gamefile import BEGIN, END, dearmor
+from pbem.record.models import from_json
 
 from tampering import EXAMPLES
 
@@ -55,7 +56,7 @@ def test_game_file_reader_on_a_real_game_with_one_field_replaced(where, key, val
     data = json.loads(json.dumps(EXAMPLE))
     target = data["genesis"] if where == "genesis" else data["entries"][3]
     target[key or "author"] = value
-    must_not_crash(lambda raw: __import__("pbem.verify").verify.verify(from_json(raw)), json.dumps(data).encode())
+    must_not_crash(lambda raw: verify(from_json(raw)), json.dumps(data).encode())
 
 
 @settings(max_examples=300)

@@ -10,10 +10,10 @@ import pytest
 from engine.sarcophagus.driver import deal
 from engine.sarcophagus.hidden import layout_tiles
 from pbem import crypto
-from pbem.canonical import canonical
 from pbem.errors import BadGenesis, UnknownSigner
-from pbem.protocol import new_game, start
-from pbem.record import Genesis, core_id, payload
+from pbem.protocol.genesis import new_game, start
+from pbem.record.canonical import canonical
+from pbem.record.models import Genesis, core_id, payload
 
 from pbem_support import identity, played_game
 

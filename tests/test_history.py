@@ -10,10 +10,10 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from pbem.canonical import canonical
 from pbem.cli import app
-from pbem.record import from_json, payload
-from pbem.verify import compare
+from pbem.protocol.verify import compare
+from pbem.record.canonical import canonical
+from pbem.record.models import from_json, payload
 
 from engine_support import layout_with
 
@@ -171,7 +171,7 @@ def test_the_same_move_signed_twice_is_not_a_fork(game):
 
 
 def test_looking_works_where_nothing_can_be_written(game, monkeypatch):
-    from pbem import seen
+    from pbem.protocol import seen
 
     def read_only(path, data, mode=0o644):
         raise PermissionError(13, "Permission denied", str(path))

@@ -15,10 +15,11 @@ import pytest
 
 from engine.contract import DEALER
 from engine.sarcophagus.hidden import layout_from_tiles
-from pbem.bots import bot_turn
-from pbem.games import presentation
-from pbem.html import page
-from pbem.protocol import apply_entry, start
+from pbem.presentation.games import presentation
+from pbem.presentation.html import page
+from pbem.protocol.bots import bot_turn
+from pbem.protocol.entries import apply_entry
+from pbem.protocol.genesis import start
 
 from engine_support import layout_with
 from pbem_support import played_game, sessions_for
@@ -163,7 +164,7 @@ def test_pbem_html_writes_the_page_beside_the_game_and_a_players_page_for_their_
 
 def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, monkeypatch):
     """A newly added game works in `show` and `html` before it has a presentation: its view as text."""
-    from pbem import games
+    from pbem.presentation import games
 
     monkeypatch.setattr(games, "PRESENTATIONS", {})
     shown = pbem("show", game, "--as", "ben")

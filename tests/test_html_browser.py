@@ -10,10 +10,11 @@ import shutil
 
 import pytest
 
-from pbem.bots import bot_turn
-from pbem.html import drawn, page
-from pbem.protocol import apply_entry, start
-from pbem.render import next_line
+from pbem.presentation.html import drawn, page
+from pbem.presentation.terminal import next_line
+from pbem.protocol.bots import bot_turn
+from pbem.protocol.entries import apply_entry
+from pbem.protocol.genesis import start
 
 from engine_support import layout_with
 from pbem_support import played_game, sessions_for
@@ -183,8 +184,8 @@ def test_the_page_may_not_reach_the_network(browser, finished):
 
 
 def test_a_path_of_pharaohs_page_draws_the_engine_view_at_each_entry_it_is_sent_to(browser, tmp_path):
-    from pbem.gamefile import load
-    from pbem.protocol import replay
+    from pbem.protocol.entries import replay
+    from pbem.record.gamefile import load
 
     from test_examples import EXAMPLES
 

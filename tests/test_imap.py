@@ -9,10 +9,9 @@ import time
 
 import pytest
 
-from pbem import inbox
 from pbem.errors import PbemError, UsageError
-from pbem.mail import compose
-from pbem.transport import imap
+from pbem.transport import imap, inbox
+from pbem.transport.mail import compose
 
 from imap_support import imap_server
 from pbem_support import identity, played_game

@@ -11,13 +11,14 @@ from typer.testing import CliRunner
 
 from engine.sarcophagus.driver import deal
 from engine.sarcophagus.hidden import layout_tiles
-from pbem import crypto, ed25519
+from pbem import crypto
 from pbem.cli import app
-from pbem.crypto import PublicKey
+from pbem.crypto import PublicKey, ed25519
 from pbem.errors import BadGenesis, KeyProblem
-from pbem.protocol import Session, new_game
-from pbem.record import from_json, to_json
-from pbem.verify import verify
+from pbem.protocol.genesis import new_game
+from pbem.protocol.session import Session
+from pbem.protocol.verify import verify
+from pbem.record.models import from_json, to_json
 
 from pbem_support import identity
 
@@ -147,7 +148,7 @@ def forged_game(monkeypatch) -> bytes:
     """A referee-mode game with mallory's seat on the identity point, and a placement 'signed' by it,
     built while the key check is switched off (as pbem was before it had one)."""
     with monkeypatch.context() as patched:
-        patched.setattr(crypto, "check_public_key", lambda raw: None)
+        patched.setattr(crypto.keys, "check_public_key", lambda raw: None)
         ref = identity("ref")
         forger = Forger()
         rep = new_game("sarcophagus", {}, [("mallory", forger.public), ("ann", identity("ann").public)], "ref", ref,

@@ -12,7 +12,7 @@ from aiosmtpd.smtp import AuthResult
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.status import Status
+from pbem.record.status import Status
 
 from engine_support import layout_with
 from mail_support import smtp_server
@@ -231,20 +231,20 @@ def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
 
 def test_show_and_status_name_who_is_late(tmp_path, monkeypatch):
     """Entries carry their signer's clock: a game signed two hours ago with one hour a duty is late."""
-    import pbem.protocol
+    import time
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PBEM_GAMES", str(tmp_path / "games"))
     now = 1_800_000_000
-    monkeypatch.setattr(pbem.protocol.time, "time", lambda: now - 2 * 3600)  # the clock, for signers and readers
+    monkeypatch.setattr(time, "time", lambda: now - 2 * 3600)  # the clock, for signers and readers
     for name in ("ann", "ben"):
         runner.invoke(app, ["key", "new", name, "--no-passphrase"])
     (tmp_path / "games").mkdir()
     made = runner.invoke(app, ["new", "sarcophagus", "-o", "games/g.json", "--as", "ann", "--player", "ann",
                                "--player", "ben", "--deadline", "1h"])
     assert made.exit_code == 0, made.output
-    monkeypatch.setattr(pbem.protocol.time, "time", lambda: now)
+    monkeypatch.setattr(time, "time", lambda: now)
     shown = runner.invoke(app, ["show", "games/g.json"])
     assert shown.output.endswith("Deadline 1 h a duty: ben to join for 2 h LATE\n")
     status = runner.invoke(app, ["status"])

@@ -12,14 +12,18 @@ from typer.testing import CliRunner
 
 from engine.contract import DEALER
 from engine.path_of_pharaohs.cards import card_name, full_deck
-from pbem import crypto, turns
-from pbem.canonical import canonical
+from pbem import crypto
 from pbem.cli import app
-from pbem.dealing import item_salt, restocked, stock_key
 from pbem.errors import BadGenesis, BadOpening, IllegalMove, NotOwed, SealError, UsageError, WrongGame
-from pbem.protocol import SEED, Session, apply_entry, commit, new_game, replay, start
-from pbem.record import GameFile, Genesis, core_id, payload, to_json
-from pbem.verify import verify
+from pbem.protocol.commitments import SEED, commit
+from pbem.protocol.dealing import item_salt, restocked, stock_key
+from pbem.protocol.entries import apply_entry, replay
+from pbem.protocol.genesis import new_game, start
+from pbem.protocol.session import Session
+from pbem.protocol.verify import verify
+from pbem.record.canonical import canonical
+from pbem.record.models import GameFile, Genesis, core_id, payload, to_json
+from pbem.transport import turns
 
 from pbem_support import identity, played_game, sessions_for, start_play
 from test_pop_trust import FOUR, play_until, pop_game

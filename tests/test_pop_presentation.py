@@ -26,9 +26,9 @@ from engine.path_of_pharaohs.rules import duties, legal_actions
 from engine.path_of_pharaohs.state import Options
 from pbem.cli import app
 from pbem.errors import UsageError
-from pbem.games import path_of_pharaohs as pop
-from pbem.games import presentation
-from pbem.render import Style
+from pbem.presentation.games import path_of_pharaohs as pop
+from pbem.presentation.games import presentation
+from pbem.presentation.terminal import Style
 
 from test_pop_scenarios import Table
 

@@ -13,13 +13,17 @@ from engine.contract import DEALER
 from engine.path_of_pharaohs.cards import card_name, full_deck
 from engine.path_of_pharaohs.rules import card_total
 from pbem import crypto
-from pbem.canonical import canonical
 from pbem.cli import app
-from pbem.dealing import item_salt, restocked, stock_key
 from pbem.errors import BadOpening, IllegalMove, NotOwed, SealError
-from pbem.protocol import Session, apply_entry, commit, new_game, seeded_deal
-from pbem.record import from_json, to_json
-from pbem.verify import verify
+from pbem.protocol.commitments import commit
+from pbem.protocol.dealing import item_salt, restocked, stock_key
+from pbem.protocol.entries import apply_entry
+from pbem.protocol.genesis import new_game
+from pbem.protocol.seeds import seeded_deal
+from pbem.protocol.session import Session
+from pbem.protocol.verify import verify
+from pbem.record.canonical import canonical
+from pbem.record.models import from_json, to_json
 
 from pbem_support import identity, sessions_for
 
@@ -177,7 +181,7 @@ def test_a_reshuffle_in_an_order_the_seed_does_not_give_is_convicted():
 
 
 def test_in_referee_mode_moves_after_a_thief_wait_for_the_referees_pick():
-    from pbem.gameplay import waiting_for_others
+    from pbem.playing import waiting_for_others
 
     for seed in range(40):
         rep, sessions = pop_game("referee", seed=seed, finish=False)

@@ -7,7 +7,6 @@ import pytest
 
 from engine.sarcophagus.pieces import ALL_TILES
 from pbem import crypto
-from pbem.canonical import canonical
 from pbem.errors import (
     AuditFailed,
     BadOpening,
@@ -23,9 +22,11 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
-from pbem.protocol import Session, replay
-from pbem.record import Entry, from_json, payload, to_json
-from pbem.verify import compare, verify
+from pbem.protocol.entries import replay
+from pbem.protocol.session import Session
+from pbem.protocol.verify import compare, verify
+from pbem.record.canonical import canonical
+from pbem.record.models import Entry, from_json, payload, to_json
 
 from pbem_support import identity, played_game, sessions_for
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from pbem import canonical
 from pbem.errors import RecordError, UnknownFormat
-from pbem.record import from_json, to_json
-from pbem.schemas import SCHEMAS, render
+from pbem.record import canonical
+from pbem.record.models import from_json, to_json
+from pbem.record.schemas import SCHEMAS, render
 
 from pbem_support import played_game
 
@@ -74,7 +74,7 @@ def test_committed_schemas_match_the_models():
 
 
 def test_depth_is_counted_outside_strings_only():
-    from pbem.canonical import parse_strict
+    from pbem.record.canonical import parse_strict
 
     tricky = "[" * 20 + ' \\" ' + "{" * 16  # brackets and an escaped quote inside a string
     assert parse_strict(json.dumps({"a": tricky}).encode()) == {"a": tricky}

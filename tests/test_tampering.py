@@ -40,8 +40,8 @@ def test_a_rejection_names_entry_author_and_reason():
     raw = (EXAMPLES / "table-3-players.json").read_bytes()
     data = json.loads(raw)
     data["entries"][10]["author"] = "mallory"
-    from pbem.record import from_json
-    from pbem.verify import verify
+    from pbem.protocol.verify import verify
+    from pbem.record.models import from_json
 
     try:
         verify(from_json(json.dumps(data).encode()))

@@ -5,13 +5,14 @@ import textwrap
 
 import pytest
 
-from pbem import turns
-from pbem.bots import bot_turn
 from pbem.errors import BadSignature, Equivocation, WrongGame
-from pbem.inbox import items
-from pbem.mail import compose
-from pbem.protocol import Session, replay
-from pbem.record import GameFile
+from pbem.protocol.bots import bot_turn
+from pbem.protocol.entries import replay
+from pbem.protocol.session import Session
+from pbem.record.models import GameFile
+from pbem.transport import turns
+from pbem.transport.inbox import items
+from pbem.transport.mail import compose
 
 from pbem_support import identity, played_game
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import PbemError
+from pbem.errors import PbemError
 
 
 def main(argv: list[str]) -> int:
-    from . import config, service, status
+    from pbem.judge import config, service, status
 
     if len(argv) < 2 or argv[0] not in ("run", "status") or (argv[0] == "status" and len(argv) != 2):
         print("usage: python -m pbem.judge run CONFIG [--once] | status CONFIG", file=sys.stderr)

@@ -29,7 +29,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import UsageError
+from pbem.errors import UsageError
 
 MAX_CONFIG = 64 * 1024
 

@@ -9,16 +9,16 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from .. import contacts, copies, inbox, mail, turns
-from ..crypto import Identity as Identity
-from ..crypto import PublicKey
-from ..errors import PbemError as PbemError
-from ..gamefile import load
-from ..gameplay import Turn, take_turn
-from ..gameplay import replay_file as replay_file
-from ..keys import load_identity as load_identity
-from ..protocol import Replay
-from ..record import GameFile
+from pbem.crypto import Identity as Identity
+from pbem.crypto import PublicKey
+from pbem.crypto.keyring import load_identity as load_identity
+from pbem.errors import PbemError as PbemError
+from pbem.playing import Turn, take_turn
+from pbem.playing import replay_file as replay_file
+from pbem.protocol.replay import Replay
+from pbem.record.gamefile import load
+from pbem.record.models import GameFile
+from pbem.transport import contacts, copies, inbox, mail, turns
 
 check_address = contacts.check_address
 short_id = copies.short_id

@@ -27,9 +27,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from ..files import write_atomic
-from . import library
-from .config import Config
+from pbem.judge import library
+from pbem.judge.config import Config
+from pbem.record.files import write_atomic
 
 SEEN_FLAG = ":2,S"
 
@@ -102,7 +102,7 @@ class Judge:
         """IMAP: copy what is new on the server into the spool (its new/ is then read as a Maildir's)."""
         if self.config.imap is None:
             return
-        from ..transport import imap
+        from pbem.transport import imap
 
         if self._imap is None:
             box = imap.parse_url(self.config.imap)

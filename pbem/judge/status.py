@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from . import library
-from .config import Config
+from pbem.judge import library
+from pbem.judge.config import Config
 
 
 def lines(config: Config) -> list[str]:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from ..errors import PbemError, UsageError
-from ..files import write_atomic
+from pbem.errors import PbemError, UsageError
+from pbem.record.files import write_atomic
 
 PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
 CAFILE_ENV = "PBEM_IMAP_CAFILE"

@@ -1,0 +1,246 @@
+"""Creating a game and taking a turn on a game file: the library under `pbem new` and `pbem play`
+(the demo and examples/make_examples.py call it too). The command line only parses and prints."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.contract import DEALER, Duty
+from pbem.crypto import Identity
+from pbem.protocol.replay import Replay
+from pbem.protocol.session import Session
+
+if TYPE_CHECKING:
+    from pbem.crypto import PublicKey
+
+
+def identity_for(name: str, key: str | None) -> Identity:
+    """The private key NAME signs with: the key file given, else NAME's key in the key directory."""
+    from pbem.crypto.keyring import load_identity
+
+    return load_identity(key or name)
+
+
+def signer_for(rep: Replay, name: str, key: str | None) -> Identity:
+    """NAME's key, once NAME is known to be in the game: a typo is named before any key is looked for."""
+    from pbem.errors import UsageError
+
+    if name not in rep.roster:
+        raise UsageError(f"--as {name}: not in this game{did_you_mean(name, list(rep.roster))} (participants: "
+                         f"{', '.join(rep.roster)})")
+    return identity_for(name, key)
+
+
+def did_you_mean(name: str, names: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=1)
+    return f": did you mean {close[0]}?" if close else ""
+
+
+def replay_file(path: Path) -> tuple[Replay, bool]:
+    """A game file read and verified from its first entry; and whether it was armored."""
+    from pbem.protocol.verify import verify
+    from pbem.record.gamefile import load
+
+    record, armored = load(path)
+    return verify(record), armored
+
+
+def named_keys(specs: list[str], what: str,
+               own: tuple[str, Callable[[], Identity]] | None = None) -> list[tuple[str, PublicKey]]:
+    """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
+    name, and a function giving the identity they sign with) the public half of that key."""
+    from pbem.crypto.keyring import read_public
+    from pbem.errors import KeyProblem, UsageError
+
+    out = []
+    for spec in specs:
+        name, eq, key = spec.partition("=")
+        if not name:
+            raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
+        if own and not eq and name == own[0]:
+            out.append((name, own[1]().public))
+            continue
+        try:
+            out.append((name, read_public(key if eq else name)))
+        except KeyProblem as exc:
+            raise KeyProblem(f"--{what} {name}: {exc}") from None
+    return out
+
+
+def one_key_per_seat(people: list[tuple[str, PublicKey]]) -> None:
+    """The same key in two seats would let one person play both; refuse it before anything is signed."""
+    from pbem.errors import UsageError
+
+    first_holder: dict[bytes, str] = {}
+    for name, key in people:
+        if name in first_holder.values():
+            raise UsageError(f"{name} is listed twice: give each participant once")
+        if key.raw in first_holder:
+            raise UsageError(f"{first_holder[key.raw]} and {name} are given the same key: each participant "
+                             "needs a key of their own")
+        first_holder[key.raw] = name
+
+
+def parse_options(specs: list[str]) -> dict[str, str]:
+    from pbem.errors import UsageError
+
+    options = {}
+    for spec in specs:
+        key, eq, value = spec.partition("=")
+        if not eq or not key:
+            raise UsageError(f"option {spec!r}: write KEY=VALUE, e.g. two_player=seats")
+        options[key] = value
+    return options
+
+
+def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
+    """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
+    from pbem.presentation.games import presentation
+    from pbem.record.canonical import parse_strict
+    from pbem.record.gamefile import read_bytes
+
+    layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
+    return layout
+
+
+def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
+           layout: Path | None, key: str | None, force: bool = False,
+           deadline: str | None = None) -> tuple[Replay, list[object]]:
+    """`pbem new`, as a function the demo calls too."""
+    from pbem.errors import UsageError
+    from pbem.protocol.genesis import new_game
+    from pbem.record.gamefile import save
+
+    if out.exists() and not force:
+        raise UsageError(f"{out} already exists (use --force to replace it)")
+    named = [spec.partition("=")[0] for spec in players + ([referee] if referee else [])]
+    if name not in named:
+        raise UsageError(f"--as {name}: you must be one of the players or the referee{did_you_mean(name, named)}")
+    signer = functools.cache(lambda: identity_for(name, key))  # loaded once, after the others' keys are read
+    roster = named_keys(players, "player", (name, signer))
+    ref = named_keys([referee], "referee", (name, signer))[0] if referee else None
+    identity = signer()
+    one_key_per_seat(roster + ([ref] if ref else []))
+    everyone = dict(roster + ([ref] if ref else []))
+    if not everyone[name].same_key(identity.public):
+        raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
+    dealt, first = read_layout(game, layout) if layout else (None, None)
+    from pbem.transport.status import parse_deadline
+
+    hours = parse_deadline(deadline) if deadline else None
+    rep = new_game(game, parse_options(options), roster, name, identity, ref, dealt, first, hours)
+    events = Session(rep, name, identity).automatic()
+    save(out, rep.record)
+    from pbem.protocol.seen import remember
+
+    remember(rep)
+    return rep, events
+
+
+class Turn(NamedTuple):
+    """One run of `pbem play`: the game after it, what happened, how many entries it wrote, and the
+    moves left unplayed because another participant must act first (referee mode: a reveal)."""
+
+    rep: Replay
+    events: list[object]
+    written: int
+    left: list[str]
+    session: Session
+
+
+def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
+              out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, referee_only: bool = False,
+              think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> Turn:
+    """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
+    written, when the next one has to wait for another participant (the referee's reveal).
+    A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
+    from pbem.errors import UsageError
+    from pbem.protocol.bots import bot_turn, policy_for
+    from pbem.protocol.seen import check_not_stale, remember
+    from pbem.record.gamefile import save
+
+    rep, armored = replay_file(path)
+    policy = policy_for(rep.game, bot, think, iterations) if bot else None
+    check_not_stale(rep)
+    remember(rep)
+    if referee_only and name != rep.referee:
+        raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
+                         "(table mode): every player's program deals")
+    session = Session(rep, name, signer_for(rep, name, key))
+    before = rep.seq
+    events = session.automatic()
+    moves = split_moves(actions)
+    for text in moves:  # a typo is an error before anything is signed, even a move that would have to wait
+        check_syntax(rep, text)
+    joined = any(e.action == "join" and e.author == name for e in rep.entries[before:])
+    while moves and not (rep.seq > before and waiting_for_others(rep, name, joined)):
+        events += session.act(parse_move(rep, name, moves.pop(0)))
+        events += session.automatic()
+    if not actions and policy:
+        events += bot_turn(session, policy, random.Random(seed))
+    elif not actions and ask:
+        events += ask(session)
+    if rep.seq > before:
+        save(out or path, rep.record, armored)
+        remember(rep)
+    return Turn(rep, events, rep.seq - before, moves, session)
+
+
+def split_moves(words: list[str]) -> list[str]:
+    """Moves as a shell passes them: `discard moon-4` arrives as two words and is one move."""
+    moves: list[str] = []
+    for word in words:
+        if moves and moves[-1].strip().lower() == "discard":
+            moves[-1] += " " + word
+        else:
+            moves.append(word)
+    return moves
+
+
+def check_syntax(rep: Replay, text: str) -> None:
+    """NotationError unless `text` reads as a move (or, one word, as a trap's answer)."""
+    from engine.contract import NotationError
+
+    try:
+        rep.game.parse_action(text)
+    except NotationError:
+        if len(text.split()) != 1:
+            raise
+        try:
+            rep.game.parse_action("discard " + text)
+        except NotationError:
+            rep.game.parse_action(text)  # the first error, as the user typed it
+
+
+def parse_move(rep: Replay, name: str, text: str) -> Any:
+    """A move as typed. When NAME owes a discard, what to discard alone answers it (`moon-4`, `5`)."""
+    from engine.contract import NotationError
+
+    try:
+        return rep.game.parse_action(text)
+    except NotationError:
+        if len(text.split()) != 1 or not owes(rep, name, "discard"):
+            raise
+        try:
+            return rep.game.parse_action("discard " + text)
+        except NotationError:
+            pass
+        raise
+
+
+def owes(rep: Replay, name: str, *kinds: str) -> Duty | None:
+    """The first duty of one of these kinds that NAME owes now, or None."""
+    return next((d for d in rep.duties() if d.who == name and d.what in kinds), None)
+
+
+def waiting_for_others(rep: Replay, name: str, joined: bool = False) -> bool:
+    """NAME owes nothing until the dealer acts (a referee's reveal, deal or Thief's pick) or someone opens
+    (then NAME may owe a move again), or, having just joined, until the player the deal drew first has moved."""
+    duties = rep.duties()
+    return bool(duties) and all(d.who != name and (joined or d.who == DEALER or d.what == "open") for d in duties)

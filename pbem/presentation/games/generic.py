@@ -1,0 +1,68 @@
+"""The drawing of a game that has no presentation of its own yet: its view, as readable text in a
+terminal and as a listing in the HTML replay. Plain, but complete, and it shows nothing beyond the
+observer's view."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from engine.contract import AnyGame
+    from pbem.presentation.terminal import Style
+
+WIDTH = 78
+_SKIPPED = ("players", "duties", "status")
+"""Said elsewhere: the header names the players, the last line whose duty it is."""
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+def progress(shown: dict[str, Any]) -> float:
+    return 1.0 if shown.get("status") == "finished" else 0.0
+
+
+def notable(event: object) -> bool:
+    return True
+
+
+def board_text(shown: dict[str, Any], style: Style) -> str:
+    lines = []
+    for key, value in shown.items():
+        if key not in _SKIPPED:
+            lines += textwrap.wrap(f"{key}: {_compact(value)}", WIDTH, subsequent_indent="    ") or [f"{key}:"]
+    return "\n".join(lines)
+
+
+def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
+    return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
+
+
+def read_layout(data: object, where: str) -> NoReturn:
+    from pbem.errors import UsageError
+
+    raise UsageError(f"layout {where}: this game has no layout files")
+
+
+def html_meta(shown: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def html_board(shown: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in shown.items() if key not in _SKIPPED}
+
+
+HTML_STYLE = "#board pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:.6em;border-radius:6px}"
+HTML_DEFS = ""
+HTML_SCRIPT = r"""
+function drawBoard(areas, b, meta) {
+  const pre = document.createElement("pre");
+  pre.textContent = Object.entries(b).map(([key, value]) => key + ": " + JSON.stringify(value)).join("\n");
+  areas.board.replaceChildren(pre);
+  areas.side.replaceChildren();
+}
+"""

@@ -1,0 +1,452 @@
+"""Path of Pharaohs for people: the terminal board (the path, every pyramid, the hands), the HTML
+replay's board, the choices a player is offered, and what the demo tells. It reads only what
+`view()` gives an observer (engine/path_of_pharaohs/views.py), so it can show nothing that observer
+may not see."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.contract import AnyGame
+    from pbem.presentation.terminal import Style
+
+View = dict[str, Any]
+"""One view (`game.view(...)`), JSON values."""
+Who = Callable[[str], str]
+
+WIDTH = 78
+ALEXANDRIA = 13
+DOUBLE = (2, 4, 6, 8, 10)
+"""Locations with two spaces, A and B (engine/path_of_pharaohs/cards.py)."""
+MUMMIES = (2, 4, 6, 8, 10)
+"""The mummy stack, top first: the k-th mummy to wake closes MUMMIES[k]'s B space."""
+SANDS_TO_WAKE = 3
+LEVELS = (("3",), ("2l", "2r"), ("1l", "1m", "1r"))
+"""A pyramid's positions, top level first, as the notation names them."""
+TERMINAL_COLOURS = ("red", "green", "blue", "magenta", "cyan", "yellow")
+HTML_COLOURS = ("#c0392b", "#2e7d32", "#1f5fbf", "#8e44ad", "#00838f", "#b8860b")
+"""One colour per seat, in seat order (3 to 6 players)."""
+_CARD_ORDER = "0123456789ZWTS"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def marks(players: list[str]) -> dict[str, str]:
+    """One character per player for the path's map: their initial, or the next letter of their name
+    not taken yet (ann, alf -> a, l)."""
+    taken: dict[str, str] = {}
+    for player in players:
+        candidates = [c for c in player.lower() if c.isascii() and c.isalnum()]
+        taken[player] = next(c for c in candidates + list("abcdefghijklmnopqrstuvwxyz0123456789")
+                             if c not in taken.values())
+    return taken
+
+
+def where(marker: dict[str, Any]) -> str:
+    """A marker's place as the notation of the rules names it: start, 7, 4A, 4B."""
+    if marker["location"] == 0:
+        return "start"
+    return f"{marker['location']}{marker['space'] or ''}" if marker["location"] in DOUBLE else str(marker["location"])
+
+
+def in_motion(marker: dict[str, Any]) -> bool:
+    """The mover's marker, once moved, holds no space until the turn ends."""
+    return marker["location"] > 0 and marker["space"] is None
+
+
+def next_mummy(shown: View) -> str | None:
+    left = shown["mummies_left"]
+    return f"{MUMMIES[len(MUMMIES) - left]}B" if left else None
+
+
+def progress(shown: View) -> float:
+    """The leading marker's way to Alexandria (the game ends there, or stalls before)."""
+    if shown["status"] == "finished":
+        return 1.0
+    leader: int = max(m["location"] for m in shown["markers"].values())
+    return leader / ALEXANDRIA
+
+
+_NOTABLE = ("Completed", "ZeroPlayed", "Stolen", "SandstormGiven", "MummyWakes", "Retreated", "Shuffled",
+            "BaseLeftEmpty", "Finished")
+
+
+def notable(event: object) -> bool:
+    """What the demo tells as the game goes: pyramids completed, action cards, mummies, bumps, the
+    reshuffle, the end; not every card placed, dealt or discarded."""
+    name = type(event).__name__
+    return name in _NOTABLE or (name == "Skipped" and getattr(event, "why", None) == "a Sandstorm")
+
+
+# ---------------------------------------------------------------- the terminal
+
+def board_text(shown: View, style: Style) -> str:
+    """The path as a map (a mark per marker), one line per player, the Sands of Time and the cards
+    out of play, every pyramid drawn as a pyramid, and the observer's own hand."""
+    players = shown["players"]
+    colour = dict(zip(players, TERMINAL_COLOURS))
+
+    def who(name: str) -> str:
+        return style.paint(name, colour[name])
+
+    lines = _path(shown, style, who)
+    lines += [""] + _players(shown, who)
+    lines += _wrap(_supplies(shown))
+    lines += [""] + _wrap("Pyramids, level 3 on 2l 2r on 1l 1m 1r: 7-1=6 is a 7 and a 1 counted minus, "
+                          "making 6; W6 a Wild counting 6; Z a Zero Block Value lies there (filling it "
+                          f"moves 0); {style.symbol('·', '.')} empty.")
+    lines += _pyramids(shown, style, who)
+    if "my_hand" in shown:
+        hand = _sorted_hand(shown["my_hand"])
+        cards = " ".join(f"{c['card']}#{c['slot']}" for c in hand) or "empty"
+        lines += [""] + _wrap(f"Your hand ({len(hand)} card{'s' * (len(hand) != 1)}): {cards}")
+    if "deck_order" in shown:
+        lines += [""] + _wrap(f"The deck, top first (the dealer's secret): {' '.join(shown['deck_order']) or 'empty'}")
+    return "\n".join(lines)
+
+
+def _sorted_hand(hand: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A hand as a player sorts it: values, then Z W T S, then "?" (a card a replay's later hand no
+    longer knows); each card with its slot."""
+    return sorted(hand, key=lambda c: (_CARD_ORDER.find(c["card"]) % (len(_CARD_ORDER) + 1), c["slot"]))
+
+
+def _path(shown: View, style: Style, who: Who) -> list[str]:
+    """Locations 1 to 13 as columns, spaces A and B as rows; a resting marker is its player's mark."""
+    players, markers = shown["players"], shown["markers"]
+    mark = marks(players)
+    free, closed = style.symbol("·", "."), style.symbol("▓", "#")
+    resting = {(m["location"], m["space"]): p for p, m in markers.items() if m["space"] is not None}
+
+    def cell(location: int, space: str) -> str:
+        if space == "B" and location not in DOUBLE:
+            return " " * 5
+        if f"{location}B" in shown["closed"] and space == "B":
+            return "    " + closed
+        player = resting.get((location, space))
+        return "    " + (style.paint(mark[player], TERMINAL_COLOURS[players.index(player)]) if player else free)
+
+    locations = range(1, ALEXANDRIA + 1)
+    lines = [f"{'Path':<10}" + "".join(f"{loc:>5}" for loc in locations),
+             f"{'  space A':<10}" + "".join(cell(loc, "A") for loc in locations),
+             (f"{'  space B':<10}" + "".join(cell(loc, "B") for loc in locations)).rstrip()]
+    at_start = [p for p, m in markers.items() if m["location"] == 0]
+    moving = [f"{who(p)} at {m['location']}" for p, m in markers.items() if in_motion(m)]
+    notes = [f"At the start: {', '.join(map(who, at_start))}."] if at_start else []
+    notes += [f"Moving this turn: {', '.join(moving)} (takes a space when the turn ends)."] if moving else []
+    notes += [f"13 is Alexandria; {free} a free space, {closed} closed by a mummy; a letter is a player's "
+              "marker (their mark beside their name below)."]
+    return lines + [line for note in notes for line in _wrap(note)]
+
+
+def _players(shown: View, who: Who) -> list[str]:
+    """One line per player: where their marker is, how many cards they hold, and what is theirs to do."""
+    players = shown["players"]
+    mark = marks(players)
+    width = max(len(p) + 4 for p in players) + 2
+    owed = {d["who"]: d["what"] for d in shown["duties"]}
+    lines = [f"{'Player':<{width}}{'at':<7}hand"]
+    for player in players:
+        marker = shown["markers"][player]
+        notes = []
+        if player in shown.get("winners", ()):
+            notes.append("wins")
+        if player in shown["sandstorms"]:
+            notes.append("Sandstorm in front: skips the next turn")
+        if player in owed:
+            notes.append(f"to {owed[player]}")
+        elif player == shown["turn"]:
+            notes.append("this turn")
+        lines += _wrap(f"{who(player)} ({mark[player]}){' ' * (width - len(player) - 4)}{where(marker):<7}"
+                       f"{shown['hands'][player]:>4}" + (f"  {'; '.join(notes)}" if notes else ""))
+    return lines
+
+
+def _supplies(shown: View) -> str:
+    """The Sands of Time, the mummies, the deck and the discard pile in one sentence."""
+    upcoming = next_mummy(shown)
+    sands = (f"Sands of Time {shown['sands']}/{SANDS_TO_WAKE} (at {SANDS_TO_WAKE} a mummy wakes and closes "
+             f"{upcoming}); {shown['mummies_left']} mumm{'ies' if shown['mummies_left'] != 1 else 'y'} left"
+             if upcoming else "Sands of Time: every mummy is awake")
+    discards = shown["discards"]
+    pile = f"discard pile {len(discards)}, top {discards[-1]}" if discards else "discard pile empty"
+    return f"{sands}. Deck {shown['deck']}, {pile}."
+
+
+def position_text(spot: dict[str, Any], style: Style) -> str:
+    """One pyramid position: its card (5, W6), or its cards and the value they make (7-1=6);
+    Z for a Zero Block Value lying there; a dot when empty."""
+    if spot["cards"] is None:
+        return "Z" if spot["zero"] else style.symbol("·", ".")
+    cards = spot["cards"]
+    text = f"{cards}={spot['value']}" if any(sign in cards[1:] for sign in "+-") else cards
+    return f"Z:{text}" if spot["zero"] else text
+
+
+def _pyramids(shown: View, style: Style, who: Who) -> list[str]:
+    """Each player's pyramid as three centred rows under their name, side by side as many as fit."""
+    drawn = {}
+    for player, pyramid in shown["pyramids"].items():
+        rows = ["   ".join(f"{pos} {position_text(pyramid[pos], style)}" for pos in level) for level in LEVELS]
+        drawn[player] = rows
+    width = max(max(len(row) for rows in drawn.values() for row in rows), max(len(p) for p in drawn))
+    gap = 3
+    players = list(drawn)
+    fit = max(1, (WIDTH + gap) // (width + gap))
+    per_line = -(-len(players) // -(-len(players) // fit))  # rows as even as they can be: 4 as 2 + 2
+    lines: list[str] = []
+    for first in range(0, len(players), per_line):
+        group = players[first:first + per_line]
+        lines.append((" " * gap).join(who(p) + " " * (width - len(p)) for p in group).rstrip())
+        for row in range(len(LEVELS)):
+            lines.append((" " * gap).join(drawn[p][row].center(width) for p in group).rstrip())
+    return lines
+
+
+def _wrap(text: str) -> list[str]:
+    """A sentence wrapped at WIDTH by its printed length (colour codes aside)."""
+    if len(_ANSI.sub("", text)) <= WIDTH:
+        return [text]
+    lines, line, length = [], "", 0
+    for word in text.split(" "):
+        size = len(_ANSI.sub("", word))
+        if line and length + 1 + size > WIDTH:
+            lines.append(line)
+            line, length = "  " + word, 2 + size
+        else:
+            line, length = (line + " " + word, length + 1 + size) if line else (word, size)
+    return lines + [line]
+
+
+# ---------------------------------------------------------------- the prompt
+
+def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
+    """The legal choices as a person reads them: the positions they can fill, with the value each
+    needs, how many ways and a few examples (a Wild alone fills one a dozen ways), then the action
+    cards and their targets; or how many cards to discard."""
+    from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Stop, Thief, Zero
+    from engine.path_of_pharaohs.cards import WILD
+    from engine.path_of_pharaohs.notation import format_terms
+
+    discards = [a for a in choices if isinstance(a, Discard)]
+    if discards:
+        k = len(discards[0].cards)
+        example = " ".join(_card(c) for c in discards[0].cards)
+        return (f"Discard {k} card{'s' * (k != 1)}, down to seven (any {k} of your hand). "
+                f"Type e.g. discard {example}")
+    builds: dict[int, list[Any]] = {}
+    for action in choices:
+        if isinstance(action, Build):
+            builds.setdefault(action.pos, []).append(action.terms)
+    lines = []
+    for pos, fillings in sorted(builds.items()):
+        name = ("1l", "1m", "1r", "2l", "2r", "3")[pos]
+        examples = sorted(fillings, key=lambda t: (sum(card == WILD for card, _ in t), len(t)))
+        typed = ", ".join(f"{format_terms(t, None)}@{name}" for t in examples[:_EXAMPLES])
+        need = "takes any one card" if name == "1m" else f"needs {sum(value for _, value in fillings[0])}"
+        ways = f"{len(fillings)} way{'s' * (len(fillings) != 1)}"
+        lines += _wrap(f"{name} {need}: {ways}, {'e.g. ' if len(fillings) > _EXAMPLES else ''}{typed}")
+    if lines:
+        lines.insert(0, "Positions you can fill:")
+    plays = [game.format_action(_slotless(a)) for a in choices if isinstance(a, (Zero, Thief, Sandstorm))]
+    if plays:
+        lines += _wrap("Action cards: " + " ".join(plays))
+    if any(isinstance(a, Stop) for a in choices):
+        lines.append("Or stop to end your turn." if lines else "Nothing you can place or play: type stop")
+    if not lines:
+        return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
+    return "\n".join(lines)
+
+
+_EXAMPLES = 4
+"""Ways to fill a position listed in full up to this many; beyond it, this many examples."""
+
+
+def _card(card: int) -> str:
+    return _CARD_ORDER[card]
+
+
+def _slotless(action: Any) -> Any:
+    """An action card as a person types it: the program fills in its slot."""
+    import dataclasses
+
+    return dataclasses.replace(action, slot=None)
+
+
+def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:
+    """Path of Pharaohs has no layout files: its deck is shuffled by the dealer."""
+    from pbem.errors import UsageError
+
+    raise UsageError(f"layout {where}: Path of Pharaohs has no layout files (its deck is dealt shuffled)")
+
+
+# ---------------------------------------------------------------- the HTML replay
+
+def html_meta(shown: View) -> dict[str, Any]:
+    """What does not change during the game: the players in seat order, their colours and marks."""
+    players = shown["players"]
+    mark = marks(players)
+    return {"players": players, "colours": list(HTML_COLOURS[:len(players)]), "marks": [mark[p] for p in players]}
+
+
+def html_board(shown: View) -> dict[str, Any]:
+    """One view as compact data: a marker is [location, space or null]; a position [value, cards,
+    zero] (value and cards null while empty)."""
+    board = {
+        "markers": {p: [m["location"], m["space"]] for p, m in shown["markers"].items()},
+        "closed": shown["closed"], "sands": shown["sands"], "mummiesLeft": shown["mummies_left"],
+        "pyramids": {p: {pos: [spot["value"], spot["cards"], spot["zero"]] for pos, spot in pyramid.items()}
+                     for p, pyramid in shown["pyramids"].items()},
+        "sandstorms": shown["sandstorms"], "hands": shown["hands"], "deck": shown["deck"],
+        "discards": len(shown["discards"]), "top": shown["discards"][-1] if shown["discards"] else None,
+        "turn": shown["turn"],
+    }
+    if "my_hand" in shown:
+        board["mine"] = [[c["card"], c["slot"]] for c in _sorted_hand(shown["my_hand"])]
+    if "deck_order" in shown:
+        board["deckOrder"] = shown["deck_order"]
+    if "scores" in shown:
+        board["winners"] = shown["winners"]
+    return board
+
+
+HTML_STYLE = """
+svg.path{width:100%;max-width:760px;height:auto;display:block}
+.space{fill:#f6efdc;stroke:#8a7a5a;stroke-width:1.2}.space.start{fill:#efe6cf}
+.space.alexandria{fill:#fff3c4;stroke:#b8902c;stroke-width:2}
+.space.closed{fill:#5b4636;stroke:#3b2c20}.mummy{font:bold 11px sans-serif;fill:#e8d9b5;text-anchor:middle}
+.loc{font:bold 11px sans-serif;fill:#777;text-anchor:middle}.spacelabel{font:9px sans-serif;fill:#a89a7a}
+.marker circle{stroke:#fff;stroke-width:1.5}.marker.moving circle{stroke:#222;stroke-dasharray:3 2}
+.marker text{font:bold 12px sans-serif;fill:#fff;text-anchor:middle}
+.pyramids{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:.6em;margin-top:.8em}
+.pyramid{border:1px solid #ddd;border-radius:6px;background:#fff;padding:.3em .4em}
+.pyramid h3{font-size:.95em;margin:.1em 0 .2em}.pyramid>svg{width:100%;height:auto;display:block}
+.block{fill:#f6efdc;stroke:#8a7a5a;stroke-width:1.2}.block.empty{fill:none;stroke:#c9bfa8;stroke-dasharray:4 3}
+.value{font:bold 20px sans-serif;text-anchor:middle;fill:#333}.cards{font:10px sans-serif;text-anchor:middle;fill:#666}
+.posname{font:9px sans-serif;fill:#a89a7a}.zero rect{fill:#444}.zero text{font:bold 10px sans-serif;fill:#fff;text-anchor:middle}
+.players{display:grid;gap:.4em;margin-top:.8em}
+.player{border:1px solid #ddd;border-radius:6px;padding:.35em .6em;background:#fff}
+.player.turn{border-color:#555}.player.winner{border-color:#b8902c;background:#fffaf0}
+.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:baseline}
+.player .stats{color:#555;margin-left:.6em}.mine,.storm{display:block;color:#333}.storm{color:#a0522d}
+.supplies{margin-top:.6em;color:#444}.supplies span{display:block}
+"""
+
+HTML_DEFS = ""
+
+HTML_SCRIPT = r"""
+const POP_DOUBLE = [2, 4, 6, 8, 10], POP_LEVELS = [["3"], ["2l", "2r"], ["1l", "1m", "1r"]];
+const POP_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
+function popEsc(text) {
+  return String(text).replace(/[&<>"']/g, c => POP_ESCAPES[c]);
+}
+function popTag(name, attrs, content) {
+  /* markup for one element: attribute values escaped, content as given (already markup) */
+  const list = Object.entries(attrs).map(([key, value]) => ` ${key}="${popEsc(value)}"`).join("");
+  return content === undefined ? `<${name}${list}/>` : `<${name}${list}>${content}</${name}>`;
+}
+function popSwatch(player, meta) {
+  const circle = popTag("circle", {cx: 5, cy: 5, r: 5, fill: meta.colours[meta.players.indexOf(player)]});
+  return popTag("svg", {class: "swatch", viewBox: "0 0 10 10"}, circle);
+}
+function popMarker(player, cx, cy, meta, moving) {
+  const i = meta.players.indexOf(player);
+  return popTag("g", {class: moving ? "marker moving" : "marker", "data-owner": player},
+                popTag("title", {}, popEsc(player + (moving ? " (moving this turn)" : ""))) +
+                popTag("circle", {cx: cx, cy: cy, r: 10, fill: meta.colours[i]}) +
+                popTag("text", {x: cx, y: cy + 4}, popEsc(meta.marks[i])));
+}
+function popPath(b, meta) {
+  /* the start, locations 1 to 13 (space A above B where there are two), each marker on its space */
+  const W = 50, H = 34, TOP = 22, LEFT = 4;
+  let svg = "";
+  const start = Object.keys(b.markers).filter(p => b.markers[p][0] === 0);
+  svg += popTag("text", {class: "loc", x: LEFT + W / 2, y: 14}, "start");
+  svg += popTag("g", {class: "location", "data-location": 0},
+                popTag("rect", {class: "space start", x: LEFT + 2, y: TOP, width: W - 4, height: 2 * H + 4, rx: 5}) +
+                start.map((p, k) => popMarker(p, LEFT + 15 + (k % 2) * 20, TOP + 12 + Math.floor(k / 2) * 22, meta,
+                                              false)).join(""));
+  for (let loc = 1; loc <= 13; loc++) {
+    const x = LEFT + loc * W, spaces = POP_DOUBLE.includes(loc) ? ["A", "B"] : ["A"];
+    let g = popTag("text", {class: "loc", x: x + W / 2, y: 14}, loc === 13 ? "13" : loc);
+    spaces.forEach((space, k) => {
+      const y = TOP + k * (H + 4), closed = space === "B" && b.closed.includes(loc + "B");
+      const cls = closed ? "space closed" : loc === 13 ? "space alexandria" : "space";
+      g += popTag("g", {class: "spot", "data-space": loc + space, "data-closed": closed ? "yes" : "no"},
+                  popTag("rect", {class: cls, x: x + 2, y: y, width: W - 4, height: H, rx: 5}) +
+                  (spaces.length > 1 ? popTag("text", {class: "spacelabel", x: x + 5, y: y + 10}, space) : "") +
+                  (closed ? popTag("text", {class: "mummy", x: x + W / 2, y: y + H / 2 + 4}, "mummy") : ""));
+      const here = Object.keys(b.markers).find(p => b.markers[p][0] === loc && b.markers[p][1] === space);
+      if (here) g += popMarker(here, x + W / 2, y + H / 2, meta, false);
+    });
+    const moving = Object.keys(b.markers).filter(p => b.markers[p][0] === loc && b.markers[p][1] === null);
+    g += moving.map((p, k) => popMarker(p, x + W / 2 + k * 8, TOP + 2 * H + 22, meta, true)).join("");
+    svg += popTag("g", {class: "location", "data-location": loc}, g);
+  }
+  svg += popTag("text", {class: "loc", x: LEFT + 13.5 * W, y: TOP + 2 * H + 26}, "Alexandria");
+  const width = LEFT + 14 * W + 4, height = TOP + 2 * H + 36;
+  return popTag("svg", {class: "path", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "the path"}, svg);
+}
+function popPyramid(player, b, meta) {
+  /* six positions: 1l 1m 1r at the bottom, 2l 2r bridging them, 3 on top */
+  const W = 64, H = 46, GAP = 6, pyramid = b.pyramids[player];
+  let svg = "";
+  POP_LEVELS.forEach((level, row) => {
+    const y = row * (H + GAP), indent = (2 - row) * (W + GAP) / 2;
+    level.forEach((pos, k) => {
+      const [value, cards, zero] = pyramid[pos], x = indent + k * (W + GAP), empty = value === null;
+      const single = cards !== null && !/[+-]/.test(cards.slice(1));
+      let g = popTag("rect", {class: empty ? "block empty" : "block", x: x, y: y, width: W, height: H, rx: 4}) +
+              popTag("text", {class: "posname", x: x + 4, y: y + 11}, pos);
+      if (!empty) {
+        g += popTag("text", {class: "value", x: x + W / 2, y: y + 29}, value);
+        if (!single || cards.startsWith("W")) g += popTag("text", {class: "cards", x: x + W / 2, y: y + 41}, popEsc(cards));
+      }
+      if (zero) {
+        g += popTag("g", {class: "zero"}, popTag("title", {}, "a Zero Block Value: filling it moves 0") +
+                    popTag("rect", {x: x + W - 17, y: y + 3, width: 14, height: 14, rx: 3}) +
+                    popTag("text", {x: x + W - 10, y: y + 14}, "Z"));
+      }
+      svg += popTag("g", {class: "position", "data-pos": pos, "data-value": empty ? "" : value,
+                          "data-cards": cards || "", "data-zero": zero ? "yes" : "no"}, g);
+    });
+  });
+  const width = 3 * W + 2 * GAP, height = 3 * H + 2 * GAP;
+  return popTag("div", {class: "pyramid", "data-name": player},
+                popTag("h3", {}, popSwatch(player, meta) + popEsc(player)) +
+                popTag("svg", {viewBox: `-2 -2 ${width + 4} ${height + 4}`, role: "img", "aria-label": player + "'s pyramid"},
+                       svg));
+}
+function popPlayer(player, b, meta) {
+  /* one player: their colour, cards in hand, where their marker is, a Sandstorm in front */
+  const [loc, space] = b.markers[player];
+  const winner = (b.winners || []).includes(player), count = b.hands[player];
+  const at = loc === 0 ? "at the start" : space === null ? `moving, at ${loc}` :
+    `at ${loc}${POP_DOUBLE.includes(loc) ? space : ""}`;
+  const cls = "player" + (winner ? " winner" : "") + (b.turn === player ? " turn" : "");
+  return popTag("div", {class: cls, "data-name": player},
+                popSwatch(player, meta) + popTag("b", {}, popEsc(player)) +
+                popTag("span", {class: "stats"},
+                       popTag("span", {class: "hand", "data-hand": count}, `${count} card${count === 1 ? "" : "s"}`) +
+                       ", " + popTag("span", {class: "at", "data-at": loc === 0 ? "start" : loc + (space || "")}, at) +
+                       (winner ? ", wins" : b.turn === player ? ", this turn" : "")) +
+                (b.sandstorms.includes(player)
+                  ? popTag("span", {class: "storm"}, "Sandstorm in front: skips the next turn") : ""));
+}
+function drawBoard(areas, b, meta) {
+  areas.board.innerHTML = popPath(b, meta) +
+    popTag("div", {class: "pyramids"}, meta.players.map(p => popPyramid(p, b, meta)).join(""));
+  const next = b.mummiesLeft ? `; ${b.mummiesLeft} mumm${b.mummiesLeft === 1 ? "y" : "ies"} left` : "; every mummy is awake";
+  const supplies = popTag("div", {class: "supplies"},
+    popTag("span", {class: "sands", "data-sands": b.sands}, `Sands of Time ${b.sands}/3${next}`) +
+    popTag("span", {class: "deck", "data-deck": b.deck}, `Deck: ${b.deck} card${b.deck === 1 ? "" : "s"}`) +
+    popTag("span", {class: "discards", "data-discards": b.discards},
+           `Discard pile: ${b.discards}` + (b.top === null ? "" : `, top ${popEsc(b.top)}`)) +
+    (b.mine ? popTag("span", {class: "mine"},
+                     "Your hand: " + (b.mine.map(([card, slot]) => `${popEsc(card)}#${slot}`).join(" ") || "empty")) : "") +
+    (b.deckOrder ? popTag("span", {class: "order"}, "The deck, top first: " + popEsc(b.deckOrder.join(" "))) : ""));
+  areas.side.innerHTML = popTag("div", {class: "players"}, meta.players.map(p => popPlayer(p, b, meta)).join("")) + supplies;
+}
+"""

@@ -1,0 +1,195 @@
+"""`pbem html`: a game as one self-contained web page that replays it entry by entry.
+
+The generic shell lives here: the page, its Content-Security-Policy, the navigation (buttons, slider,
+keys, `#entry=N`), each entry's signer, action, events and who is next. The board itself is drawn by
+the game's presentation (pbem/games/). Every frame is the engine's `view()` for one observer, so
+the page holds exactly what that observer may see: never the dealer's secret, never another
+player's unopened coin."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from typing import Any
+
+from engine.contract import DEALER
+from pbem.crypto import Identity
+from pbem.presentation.games import presentation
+from pbem.presentation.terminal import next_line, result_text
+from pbem.protocol.entries import apply_entry
+from pbem.protocol.genesis import start
+from pbem.protocol.replay import Replay
+from pbem.protocol.session import Session
+from pbem.record.models import GameFile
+
+
+def frames(record: GameFile, observer: str | None = None, knowledge: Any = None,
+           reader: tuple[str, Identity] | None = None) -> list[dict[str, Any]]:
+    """The game after its genesis and after every entry, as the observer sees it. The record must
+    already be verified; this replays it once more to keep every intermediate state. With `reader`
+    (a participant's name and key), each frame shows what they knew at that moment (a card in their
+    hand before a Thief took it); else every frame shows `knowledge`."""
+    rep = start(record.genesis)
+    drawing = presentation(rep.genesis.game)
+    session = Session(rep, *reader) if reader else None
+
+    def frame(author: str, action: str, events: list[object]) -> dict[str, Any]:
+        known = knowledge if session is None else session.knowledge() if rep.state is not None else None
+        shown = rep.game.view(drawn(rep), observer, known)
+        return {"author": author, "action": action, "events": [str(e) for e in events],
+                "next": next_line(rep), "board": drawing.html_board(shown)}
+
+    out = [frame(record.genesis.author, "new game: the invitation", [])]
+    for entry in record.entries:
+        events = apply_entry(rep, entry)
+        out.append(frame(entry.author, entry.action, events))
+    return out
+
+
+def drawn(rep: Replay) -> object:
+    """The state a frame draws: before the deal, the table as set up, with nothing dealt yet."""
+    if rep.state is not None:
+        return rep.state
+    game, players = rep.game, rep.players
+    return game.setup(game.parse_options(rep.genesis.options), players, rep.first or players[0])
+
+
+def page(rep: Replay, observer: str | None = None, knowledge: Any = None, viewer: str | None = None,
+         key: Identity | None = None) -> str:
+    """The whole page. `observer` and `knowledge` as for `view()`; `viewer` names who it is for, and with
+    their `key` each frame shows what they knew then."""
+    drawing = presentation(rep.genesis.game)
+    g = rep.genesis
+    shown = rep.game.view(rep.state, observer, knowledge)
+    mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
+    status = f"finished: {result_text(rep)}" if rep.outcome() else "in progress"
+    title = f"{rep.game.title}: {', '.join(rep.players)}"
+    seen_by = ("public information only" if not viewer else
+               f"as the referee {viewer} sees it: public information and every hidden value" if observer == DEALER
+               else f"as {viewer} sees it: public information and {viewer}'s own secrets")
+    data = {"game": g.game, "meta": drawing.html_meta(shown), "frames": frames(rep.record, observer, knowledge,
+                                                                              (viewer, key) if viewer and key else None)}
+    script = drawing.HTML_SCRIPT + _SHELL_SCRIPT
+    style = _SHELL_STYLE + drawing.HTML_STYLE
+    policy = (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; img-src 'none'; "
+              "base-uri 'none'; form-action 'none'")
+    e = html.escape
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(title)} (pbem replay)</title>
+<style>{style}</style>
+</head>
+<body>
+<header>
+<h1>{e(title)}</h1>
+<p class="about">{e(mode)}; {len(rep.entries)} signed entries; {e(status)}. Shown {e(seen_by)}.
+Every signature and rule was checked when this page was made (game id {e(g.game_id)}).</p>
+</header>
+<nav id="controls">
+<button id="first" title="First (Home)">&laquo; First</button>
+<button id="back" title="Back (Left)">&lsaquo; Back</button>
+<input id="slider" type="range" min="0" max="{len(rep.entries)}" value="{len(rep.entries)}" aria-label="entry">
+<button id="forward" title="Forward (Right)">Forward &rsaquo;</button>
+<button id="last" title="Last (End)">Last &raquo;</button>
+<span id="where"></span>
+</nav>
+<main>
+<section id="board"></section>
+<div id="column">
+<aside id="entry" aria-live="polite">
+<h2 id="entry-title"></h2>
+<p id="signer"></p>
+<ul id="events"></ul>
+<p id="next"></p>
+</aside>
+<section id="side"></section>
+</div>
+</main>
+<svg class="defs" aria-hidden="true">{drawing.HTML_DEFS}</svg>
+<script type="application/json" id="game-data">{_json_for_script(data)}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def _json_for_script(data: dict[str, Any]) -> str:
+    """JSON that cannot end its <script> element early."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+
+
+_SHELL_STYLE = """
+body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:0 1em 2em;color:#222;background:#faf8f3}
+h1{font-size:1.35em;margin:.6em 0 .2em}.about{margin:0 0 .6em;color:#555;font-size:.9em}
+nav{display:flex;flex-wrap:wrap;align-items:center;gap:.4em;position:sticky;top:0;background:#faf8f3;padding:.4em 0;
+z-index:1}
+nav input{flex:1;min-width:10em}#where{min-width:9em;font-variant-numeric:tabular-nums}
+button{font:inherit;padding:.25em .7em;border:1px solid #aaa;border-radius:5px;background:#fff;cursor:pointer}
+button:disabled{opacity:.4;cursor:default}
+main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16em,2fr);gap:1.2em;align-items:start}
+@media (max-width:760px){main{grid-template-columns:1fr}}
+#entry{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em .9em}
+#entry h2{font-size:1.05em;margin:.1em 0 .3em;word-break:break-word}
+#signer{color:#555;margin:.2em 0}#events{padding-left:1.1em;margin:.4em 0}#next{font-weight:bold;margin:.4em 0 .1em}
+svg.defs{position:absolute;width:0;height:0;overflow:hidden}
+"""
+
+_SHELL_SCRIPT = r"""
+(function () {
+  const data = JSON.parse(document.getElementById("game-data").textContent);
+  const last = data.frames.length - 1, $ = id => document.getElementById(id);
+  const board = $("board"), slider = $("slider"), areas = {board: board, side: $("side")};
+  let current = -1;
+  function fromHash() {
+    const m = /entry=(\d+)/.exec(location.hash);
+    return m ? Math.min(Number(m[1]), last) : last;
+  }
+  function show(n, keepHash) {
+    n = Math.max(0, Math.min(last, n | 0));
+    current = n;
+    const f = data.frames[n];
+    slider.value = String(n);
+    board.dataset.entry = String(n);
+    drawBoard(areas, f.board, data.meta);
+    $("where").textContent = `Entry ${n} of ${last}`;
+    $("entry-title").textContent = n === 0 ? "The start: " + f.action : `Entry ${n}: ${f.action}`;
+    $("signer").textContent = `Signed by ${f.author}`;
+    const events = $("events");
+    events.replaceChildren(...f.events.map(text => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }));
+    $("next").textContent = f.next;
+    $("first").disabled = $("back").disabled = n === 0;
+    $("last").disabled = $("forward").disabled = n === last;
+    if (!keepHash && location.hash !== "#entry=" + n) {
+      try { history.replaceState(null, "", "#entry=" + n); } catch (e) { /* some browsers refuse on file: */ }
+    }
+  }
+  $("first").addEventListener("click", () => show(0));
+  $("back").addEventListener("click", () => show(current - 1));
+  $("forward").addEventListener("click", () => show(current + 1));
+  $("last").addEventListener("click", () => show(last));
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  window.addEventListener("hashchange", () => show(fromHash(), true));
+  document.addEventListener("keydown", e => {
+    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;  // the slider steps by itself
+    const to = {ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last}[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
+  });
+  show(fromHash(), true);
+})();
+"""

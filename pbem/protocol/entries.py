@@ -1,0 +1,308 @@
+"""Signed entries applied to the engine. `apply_entry` is the one path every entry takes, whether we
+just wrote it or are verifying someone else's file: its signer, its place in the chain, whether it is
+owed and legal, and what it commits, seals and opens.
+
+A game runs in three phases: every participant but the creator signs a `join` (in roster order, the
+referee first), the dealer posts the joint `deal`, then the game's own duties follow. A proven cheat
+at any point is a `verdict` that ends the game (pbem.protocol.acts)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.contract import (
+    DEALER,
+    IllegalAction,
+    NotationError,
+    NotYourDuty,
+    Secrets,
+    Value,
+)
+from pbem import crypto
+from pbem.errors import (
+    BadOpening,
+    BadSequence,
+    BrokenChain,
+    IllegalMove,
+    NotOwed,
+    UnknownSigner,
+    UsageError,
+    WrongGame,
+)
+from pbem.protocol.acts import (
+    Act,
+    Audit,
+    ConvictDeal,
+    ConvictSecrets,
+    Deal,
+    Join,
+    Joined,
+    Unopenable,
+    Verdict,
+    format_act,
+    is_act,
+    parse_act,
+)
+from pbem.protocol.acts import Dealt as DealPosted
+from pbem.protocol.commitments import SEED, Item, Seeded, addressed, check_signature, commit
+from pbem.protocol.dealing import stock_key
+from pbem.protocol.genesis import start
+from pbem.protocol.replay import Replay, actor_for, deal_keys, may_act_for, party_names, post_deal, waiting_text
+from pbem.protocol.seeds import check_seed, deal_shape
+from pbem.record.canonical import canonical
+from pbem.record.models import Entry, GameFile, payload
+
+
+def apply_entry(rep: Replay, entry: Entry) -> list[object]:
+    """Check one signed entry against the replayed game and apply it; returns its events."""
+    seq, author = rep.seq + 1, entry.author
+    if entry.seq != seq:
+        raise BadSequence(f"seq is {entry.seq}, expected {seq}", entry.seq, author)
+    if entry.game_id != rep.genesis.game_id:
+        raise WrongGame("this entry belongs to another game", seq, author)
+    if author not in rep.roster:
+        raise UnknownSigner(f"{author!r} is not in the roster", seq, author)
+    signed_bytes = canonical(payload(entry))
+    check_signature(entry, signed_bytes, rep.roster[author], seq)
+    if entry.prev != rep.head:
+        raise BrokenChain("prev does not hash the entry before it", seq, author)
+    if rep.verdict:
+        raise NotOwed(f"{entry.action}: the game is over: {rep.verdict}", seq, author)
+    if (entry.contribution is not None) != (entry.action == "join"):
+        raise IllegalMove("a join, and only a join, carries a contribution to the deal", seq, author)
+    if is_act(entry.action):
+        events = _apply_act(rep, entry, seq)
+    else:
+        events = _apply_move(rep, entry, seq)
+    rep.entries.append(entry)
+    rep.head = crypto.sha256(signed_bytes).hex()
+    rep.hashes.append(rep.head)
+    rep.events += [(seq, e) for e in events]
+    return list(events)
+
+
+def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
+    """A game action: owed by its author (or one they act for), legal, its attachments matching."""
+    game, author = rep.game, entry.author
+    if rep.state is None or rep.awaiting_join:
+        raise NotOwed(f"{entry.action}: the game has not started: {waiting_text(rep)}", seq, author)
+    if rep.duties() and rep.duties()[0].what == "audit":
+        raise NotOwed(f"{entry.action}: the game is over: {waiting_text(rep)}", seq, author)
+    try:
+        action = game.parse_action(entry.action)
+    except NotationError as exc:
+        raise IllegalMove(str(exc), seq, author) from None
+    actor = actor_for(rep, action)
+    if not actor:
+        raise IllegalMove(f"{entry.action}: nobody may do this now", seq, author)
+    if not may_act_for(rep, author, actor):
+        raise NotOwed(f"{entry.action}: {author} may not act for {actor}", seq, author)
+    try:
+        checked = game.check(rep.state, actor, action)
+    except NotYourDuty as exc:
+        raise NotOwed(exc.naming(party_names(rep)), seq, author) from None
+    except IllegalAction as exc:
+        opened = game.secrets(rep.state, actor, action).opens
+        if opened and players_own(rep, opened):  # true openings that contradict earlier play convict the owner
+            return _convict(rep, entry, opened, seq, str(exc))
+        raise IllegalMove(str(exc), seq, author) from None
+    complete = game.format_action(game.public(checked))
+    if complete != entry.action:
+        raise IllegalMove(f"{entry.action}: the record holds an action complete and public, as {complete!r}",
+                          seq, author)
+    secrets = game.secrets(rep.state, actor, checked)
+    pick = _chance_pick(rep, entry, checked, seq) if secrets.chance else None
+    _check_attachments(rep, entry, secrets, actor, seq)
+    if pick is not None:
+        rep.seeded.append(pick)
+    rep.state, applied = game.apply(rep.state, actor, checked)
+    if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
+        applied = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in applied)
+    return list(applied)
+
+
+def players_own(rep: Replay, opened: Sequence[tuple[str, Value]]) -> bool:
+    return all(key in rep.items and rep.items[key].players_own for key, _ in opened)
+
+
+def _expect_keys(found: dict[str, Any] | None, wanted: set[str], what: str, seq: int, author: str) -> dict[str, Any]:
+    if set(found or {}) != wanted:
+        names = ", ".join(sorted(wanted)) or "none"
+        raise IllegalMove(f"this action carries {what} for exactly: {names}", seq, author)
+    return found or {}
+
+
+def _sealed_to(rep: Replay, blob: str, readers: Sequence[str], what: str, seq: int, author: str) -> None:
+    if not addressed(blob, [rep.roster[name] for name in readers]):
+        whom = " and ".join(f"the referee {n}" if n == rep.referee else n for n in readers)
+        raise IllegalMove(f"{what} must be sealed to {whom}, and to nobody else", seq, author)
+
+
+def _check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, seq: int) -> None:
+    """Commitments, sealed values and openings: exactly what the action's secrets need, each matching."""
+    author, g = entry.author, rep.genesis
+    if (secrets.draws or secrets.shows) and len(rep.stock) < len(secrets.draws) + len(secrets.shows):
+        raise IllegalMove(f"{entry.action}: the dealer's stock holds only {len(rep.stock)} items", seq, author)
+    if secrets.restock and rep.seed_commitment is None:
+        raise IllegalMove(f"{entry.action}: a chosen deal has no seed to shuffle from", seq, author)
+    drawn = rep.stock[:len(secrets.draws) + len(secrets.shows)]
+    number = rep.restocks + 1
+    restock_keys = [stock_key(number, i) for i in range(len(secrets.restock))]
+    new_keys = [key for key, _ in secrets.commits] + [key for key, _ in secrets.draws]
+    if any(key in rep.items for key in new_keys) or len(set(new_keys)) != len(new_keys):
+        raise IllegalMove(f"{entry.action}: an item of that name exists already", seq, author)
+    commitments = _expect_keys(entry.commitments, {k for k, _ in secrets.commits} | set(restock_keys),
+                               "commitments", seq, author)
+    sealed = _expect_keys(entry.sealed, set(new_keys) | {k for k, _ in secrets.gives}, "sealed values", seq, author)
+    shown = list(zip(drawn[len(secrets.draws):], secrets.shows))
+    salts = _expect_keys(entry.openings, {k for k, _ in secrets.opens} | {k for k, _ in shown}, "openings", seq,
+                         author)
+    for key, value in list(secrets.opens) + shown:
+        item = rep.items.get(key)
+        if item is None or item.value is not None:
+            raise IllegalMove(f"{entry.action}: {key} is not a hidden item", seq, author)
+        if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
+            raise BadOpening(f"{key}={value} does not match {_committed(rep, item)}", seq, author)
+    for key, _ in secrets.gives:
+        if key not in rep.items or rep.items[key].value is not None or rep.items[key].players_own:
+            raise IllegalMove(f"{entry.action}: {key} is not a hidden item the dealer dealt", seq, author)
+    readers = (actor,) + ((rep.referee,) if rep.referee else ())
+    for key, _ in secrets.commits:
+        _sealed_to(rep, sealed[key], readers, f"the value of {key}", seq, author)
+    for key, player in secrets.draws:
+        _sealed_to(rep, sealed[key], (player,), f"the item dealt as {key}", seq, author)
+    for key, player in secrets.gives:
+        _sealed_to(rep, sealed[key], (player,), f"the item given as {key}", seq, author)
+    # the checks are done: record what the entry commits, seals and opens (new Items, never changed in place:
+    # a copy of the replay that shares them stays as it was, turns.extend)
+    for key, _ in secrets.commits:
+        rep.items[key] = Item(commitments[key], rep.genesis_hash, rep.roster[actor].raw.hex(), key, readers,
+                              sealed[key], author)
+    for (key, player), source in zip(secrets.draws, drawn):
+        rep.items[key] = replace(rep.items.pop(source), readers=(player,), sealed=sealed[key], sealed_by=author)
+    for key, player in secrets.gives:
+        rep.items[key] = replace(rep.items[key], readers=(player,), sealed=sealed[key], sealed_by=author)
+    for key, value in list(secrets.opens) + shown:
+        rep.items[key] = replace(rep.items[key], value=value)
+    del rep.stock[:len(drawn)]
+    if secrets.restock:
+        rep.restocks = number
+        rep.seeded.append(Seeded(seq, author, f"reshuffle {number}", [commitments[k] for k in restock_keys],
+                                 (number, tuple(secrets.restock))))
+        rep.items.update({k: Item(commitments[k], g.nonce, DEALER, k) for k in restock_keys})
+        rep.stock += restock_keys
+
+
+def _committed(rep: Replay, item: Item) -> str:
+    return "the item committed in the deal" if item.owner == DEALER else "its commitment"
+
+
+def _chance_pick(rep: Replay, entry: Entry, action: Any, seq: int) -> Seeded:
+    """A pick by chance must be one of the dealer's public choices; which one the seed proves later
+    (the pick is recorded once the whole entry is checked)."""
+    game = rep.game
+    text = game.format_action(game.public(action))
+    choices = [game.format_action(c) for c in game.legal_actions(rep.state, DEALER, None)]
+    if text not in choices:
+        raise IllegalMove(f"{entry.action}: not one of chance's choices now", seq, entry.author)
+    return Seeded(seq, entry.author, "pick by chance", choices.index(text), (rep.head, len(choices)))
+
+
+def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq: int, why: str) -> list[object]:
+    """Openings that match their commitments and prove an impossible choice: a verdict against its player."""
+    author = entry.author
+    keys = [key for key, _ in opened]
+    if (len(set(keys)) != len(keys) or not players_own(rep, opened)
+            or any(rep.items[key].value is not None for key in keys)):
+        raise IllegalMove(f"{entry.action}: {why}", seq, author)
+    problem = rep.game.audit_problem(rep.state, opened)
+    if problem is None:
+        raise IllegalMove(f"{entry.action}: {why}", seq, author)
+    _expect_keys(entry.commitments, set(), "commitments", seq, author)
+    _expect_keys(entry.sealed, set(), "sealed values", seq, author)
+    salts = _expect_keys(entry.openings, set(keys), "openings", seq, author)
+    for key, value in opened:
+        item = rep.items[key]
+        if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
+            raise BadOpening(f"{key}={value} does not match its commitment", seq, author)
+    rep.verdict = Verdict(problem[0], problem[1], seq, author)
+    return [rep.verdict]
+
+
+def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
+    """A join, the deal, the audit or a verdict (pbem.acts): who may sign it, and what it must carry."""
+    author, g = entry.author, rep.genesis
+    try:
+        act: Act = parse_act(entry.action)
+    except UsageError as exc:
+        raise IllegalMove(str(exc), seq, author) from None
+    if format_act(act) != entry.action:  # one text for each act, as for moves
+        raise IllegalMove(f"{entry.action!r}: the record holds this act as {format_act(act)!r}", seq, author)
+    attachments: dict[str, set[str]] = {"commitments": set(), "sealed": set(), "openings": set()}
+    if isinstance(act, Join):
+        if not rep.awaiting_join or rep.awaiting_join[0] != author:
+            waiting = f"waiting for {rep.awaiting_join[0]} to join" if rep.awaiting_join else "everyone has joined"
+            raise NotOwed(f"join: {author} may not join now ({waiting})", seq, author)
+        if author == rep.referee and g.deal == "joint":  # the referee commits the seed it deals from
+            attachments["commitments"] = attachments["sealed"] = {SEED}
+    elif isinstance(act, (Deal, Audit)):
+        kind = "deal" if isinstance(act, Deal) else "audit"
+        # the trust layer's own duty, not a game's of the same name (Path of Pharaohs deals cards: a `deal
+        # first=` then would post the deal again and set the game back to its start)
+        ours = rep.state is None if kind == "deal" else not rep.game.duties(rep.state)
+        if not rep.duties() or rep.duties()[0].what != kind or not ours:
+            raise NotOwed(f"{kind}: nothing is owed of the kind now", seq, author)
+        if not may_act_for(rep, author, DEALER):
+            raise NotOwed(f"{kind}: {author} may not act for the dealer", seq, author)
+        if isinstance(act, Deal):
+            if act.first not in rep.players:
+                raise IllegalMove(f"deal: {act.first!r} is not a player", seq, author)
+            attachments["commitments"] = set(deal_keys(deal_shape(rep)))
+        else:
+            attachments["openings"] = {SEED}
+    elif isinstance(act, ConvictSecrets):
+        if rep.state is None:
+            raise IllegalMove("verdict: nothing has been committed", seq, author)
+        return _convict(rep, entry, act.values, seq, "these openings prove nothing against anyone")
+    elif isinstance(act, ConvictDeal):
+        if rep.state is None or rep.seed_commitment is None:
+            raise IllegalMove("verdict deal: there is no joint deal to check yet", seq, author)
+        attachments["openings"] = {SEED}
+    elif isinstance(act, Unopenable):
+        if author != rep.referee:
+            raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, may say so",
+                          seq, author)
+        item = rep.items.get(act.key) if rep.state is not None else None
+        if item is None or not item.players_own or item.value is not None or author not in item.readers:
+            raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee", seq, author)
+    for what, wanted in attachments.items():
+        _expect_keys(getattr(entry, what), wanted, what, seq, author)
+
+    if isinstance(act, Join):
+        if entry.sealed and not addressed(entry.sealed[SEED], [rep.roster[author]]):
+            raise IllegalMove("the referee's seed must be sealed to the referee alone", seq, author)
+        rep.contributions.append(entry.contribution or "")
+        if entry.commitments:
+            rep.seed_commitment = entry.commitments[SEED]
+        return [Joined(author)]
+    if isinstance(act, Deal):
+        post_deal(rep, dict(entry.commitments or {}), act.first, author)
+        rep.seeded.append(Seeded(seq, author, "a deal", (act.first, dict(entry.commitments or {}))))
+        return [DealPosted(author, act.first)]
+    if isinstance(act, Unopenable):
+        item = rep.items[act.key]
+        rep.verdict = Verdict(item.sealed_by, f"the referee {author} says the sealed value of {act.key} does not "
+                                              "open (the referee's word: nobody else can check it)", seq, author)
+        return [rep.verdict]
+    return check_seed(rep, entry, seq, proving=isinstance(act, ConvictDeal))
+
+
+def replay(record: GameFile) -> Replay:
+    """Check a whole record from the genesis on; raises a VerifyError naming the first bad entry."""
+    rep = start(record.genesis)
+    for entry in record.entries:
+        apply_entry(rep, entry)
+    return rep
+

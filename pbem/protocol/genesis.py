@@ -1,0 +1,169 @@
+"""The genesis: making a game's signed invitation, and checking one to start a replay."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from engine import find_game
+from engine.contract import (
+    DEALER,
+    InvalidSetup,
+    UnknownGame,
+    Value,
+)
+from pbem import crypto
+from pbem.crypto import Identity, PublicKey, X25519Identity
+from pbem.errors import (
+    BadGenesis,
+    KeyProblem,
+    UnknownSigner,
+    UsageError,
+)
+from pbem.protocol.commitments import SEED, addressed, b64, check_signature, commit, new_salt, unb64
+from pbem.protocol.replay import Replay, deal_keys, post_deal
+from pbem.record.canonical import canonical
+from pbem.record.models import FORMAT, Dealer, Genesis, Participant, core_id, payload
+
+
+def start(g: Genesis) -> Replay:
+    """Check the genesis and set up the engine; the entries are applied by `apply_entry`."""
+
+    def bad(detail: str) -> BadGenesis:
+        return BadGenesis(detail, 0, g.author)
+
+    try:
+        game = find_game(g.game)
+    except UnknownGame as exc:
+        raise bad(str(exc)) from None
+    roster: dict[str, PublicKey] = {}
+    participants = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
+    for person in participants:
+        if person.name in roster or person.name == DEALER:
+            raise bad(f"the name {person.name!r} is used twice or reserved")
+        try:
+            roster[person.name] = PublicKey.parse(person.key)
+        except KeyProblem as exc:
+            raise bad(f"{person.name}'s key: {exc}") from None
+    if len({k.raw for k in roster.values()}) != len(roster):
+        raise bad("two participants share one key")
+    if g.author not in roster:
+        raise UnknownSigner(f"{g.author!r} is not in the roster", 0, g.author)
+    signed_bytes = canonical(payload(g))
+    check_signature(g, signed_bytes, roster[g.author], 0)
+    if g.game_id != core_id(g):
+        raise bad("the game id is not derived from the genesis (it must hash the invitation)")
+    referee = g.dealer.referee.name if g.dealer.referee else None
+    dealer_is_creator = g.author == referee if referee else True
+    if g.deal == "joint" and (g.seed is not None) != dealer_is_creator:
+        raise bad("the seed of a joint deal is committed by the dealer: in the genesis only if the dealer made it")
+    if g.dealer.mode == "table":
+        if g.dealer.table_key is None or len(unb64(g.dealer.table_key)) != 32:
+            raise bad("the table key is not an X25519 key")
+        if set(g.sealed) != {"dealer", "table_key"}:
+            raise bad("a table-mode genesis seals the dealer's secret and the table key")
+        if not addressed(g.sealed["table_key"], [roster[p.name] for p in g.players]):
+            raise bad("the table key must be sealed to every player, and to nobody else")
+        if not addressed(g.sealed["dealer"], [], native=1):
+            raise bad("the dealer's secret must be sealed to the table key alone")
+    else:
+        wanted = {"dealer"} if (g.deal == "chosen" or dealer_is_creator) else set()
+        if set(g.sealed) != wanted:
+            raise bad("a referee-mode genesis seals the dealer's secret only if it holds the deal")
+        if wanted and referee and not addressed(g.sealed["dealer"], [roster[referee]]):
+            raise bad("the dealer's secret must be sealed to the referee alone")
+    players = [p.name for p in g.players]
+    try:
+        options = game.parse_options(g.options)
+        state = game.setup(options, players, g.first or players[0])
+        shape = game.deal(options, players, random.Random(0))
+    except InvalidSetup as exc:
+        raise bad(str(exc)) from None
+    head = crypto.sha256(signed_bytes).hex()
+    rep = Replay(g, game, None, roster, referee, head=head, hashes=[head], contributions=[g.contribution],
+                 seed_commitment=g.seed)
+    if g.deal == "chosen":
+        if shape.stock:
+            raise bad(_NO_CHOSEN_STOCK.format(title=game.title))
+        if set(g.commitments or {}) != set(deal_keys(shape)) or g.first not in players:
+            raise bad("a chosen deal commits to every hidden item and names a player to move first")
+        post_deal(rep, dict(g.commitments or {}), g.first, g.author, state)
+    return rep
+
+
+_NO_CHOSEN_STOCK = ("{title} has no chosen deal: its stock is reshuffled and picked from by chance, which only a "
+                    "joint deal's seed can do")
+"""A chosen deal commits items in named places only: a stock needs the seed (the audit could not account
+for a chosen stock's cards, nor prove a reshuffle or a pick)."""
+
+
+
+
+def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, PublicKey]], creator: str,
+             identity: Identity, referee: tuple[str, PublicKey] | None = None, layout: Mapping[str, Value] | None = None,
+             first: str | None = None, deadline_hours: int | None = None) -> Replay:
+    """The invitation, signed by `creator` (a player or the referee). A joint deal (the default) commits
+    the dealer's seed if the creator deals (table mode, or the referee itself); a referee invited by a
+    player commits its seed when it joins. `layout` (every hidden item's value by key, as the game's
+layout file gives it) makes a chosen deal, recorded as the creator's."""
+    try:
+        game = find_game(game_name)
+        game.setup(game.parse_options(options), [p for p, _ in players], first or players[0][0])
+    except (UnknownGame, InvalidSetup) as exc:
+        raise UsageError(str(exc)) from None
+    if layout is None and first is not None:
+        raise UsageError("the first player is drawn by the joint deal; choose it only with a chosen layout")
+    nonce = crypto.random_bytes(32).hex()
+    dealer_is_creator = referee is None or creator == referee[0]
+    body: dict[str, Any] = {"format": FORMAT, "nonce": nonce, "game": game.name, "options": dict(options),
+                  "players": [{"name": name, "key": _key_text(key)} for name, key in players],
+                  "contribution": crypto.random_bytes(32).hex(), "author": creator, "time": int(time.time()),
+                  **({"deadline_hours": deadline_hours} if deadline_hours else {})}
+    if layout is not None:
+        names = [p for p, _ in players]
+        shape = game.deal(game.parse_options(options), names, random.Random(0))
+        if shape.stock:
+            raise UsageError(_NO_CHOSEN_STOCK.format(title=game.title))
+        keys = deal_keys(shape)
+        if set(layout) != set(keys):
+            raise UsageError(f"a chosen deal gives every hidden item of {game.title}: {', '.join(keys)}")
+        items = {key: layout[key] for key in keys}
+        salts = {key: new_salt() for key in keys}
+        body.update(deal="chosen", first=first or random.SystemRandom().choice(names),
+                    commitments={key: commit(nonce, DEALER, key, items[key], salts[key]) for key in keys})
+        secret: dict[str, Any] | None = {"items": items, "salts": salts}
+    else:
+        seed = crypto.random_bytes(32).hex()
+        body["deal"] = "joint"
+        if dealer_is_creator:
+            body["seed"] = commit(nonce, DEALER, SEED, seed, "")
+        secret = {"seed": seed} if dealer_is_creator else None
+    if referee:
+        body["dealer"] = Dealer(mode="referee", referee=Participant(name=referee[0], key=_key_text(referee[1])))
+    else:
+        table = X25519Identity.generate()
+        body["dealer"] = Dealer(mode="table", table_key=b64(table.recipient.public))
+    body["dealer"] = body["dealer"].model_dump(exclude_none=True)
+    game_id = core_id(body)
+    sealed = {}
+    if referee is None:
+        sealed["table_key"] = b64(crypto.seal(canonical({"game": game_id, "table_key": table.secret.hex()}),
+                                               [key for _, key in players]))
+    if secret is not None:
+        opener = [referee[1]] if referee else [table.recipient]
+        sealed["dealer"] = b64(crypto.seal(canonical({"game": game_id, **secret}), opener))
+    body.update(game_id=game_id, sealed=sealed)
+    signature = b64(identity.sign(canonical(body)))
+    try:
+        genesis = Genesis.model_validate({**body, "signature": signature})
+    except Exception as exc:  # noqa: BLE001 (pydantic ValidationError: a bad name or option reaches here)
+        raise UsageError(f"cannot make this game: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") from None
+    return start(genesis)
+
+
+def _key_text(key: PublicKey) -> str:
+    """The roster holds the key without its comment: the comment is the owner's business."""
+    return " ".join(key.line().split(" ")[:2])
+

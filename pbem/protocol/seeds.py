@@ -1,0 +1,85 @@
+"""The joint deal's seed: what it gives (the deal, each reshuffle, each pick by chance), checked when
+the dealer opens it at the end audit or when a player proves the dealer posted something else."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.contract import (
+    DEALER,
+    Dealt,
+    Value,
+)
+from pbem.errors import (
+    BadOpening,
+    IllegalMove,
+)
+from pbem.protocol.acts import (
+    Audited,
+    Verdict,
+)
+from pbem.protocol.commitments import SEED, Seeded, commit
+from pbem.protocol.dealing import chance_pick, deal_random, item_salt, restocked, stock_key
+from pbem.protocol.replay import Replay
+from pbem.record.models import Entry
+
+
+def deal_shape(rep: Replay) -> Dealt:
+    """The deal's shape (its keys and stock size), which no randomness changes."""
+    game = rep.game
+    return game.deal(game.parse_options(rep.genesis.options), rep.players, random.Random(0))
+
+
+def seeded_deal(rep: Replay, seed: str) -> tuple[Dealt, dict[str, Value], dict[str, str]]:
+    """What a joint deal's seed gives: the deal, every hidden item's value by key, and the commitment
+    to every item that the `deal` entry must post."""
+    game = rep.game
+    dealt = game.deal(game.parse_options(rep.genesis.options), rep.players,
+                      deal_random(rep.genesis_hash, seed, rep.contributions))
+    values: dict[str, Value] = dict(dealt.named)
+    values.update({stock_key(0, i): value for i, value in enumerate(dealt.stock)})
+    return dealt, values, {k: commit(rep.genesis.nonce, DEALER, k, v, item_salt(seed, k)) for k, v in values.items()}
+
+
+def seeded_restock(rep: Replay, seed: str, number: int, values: Sequence[Value]) -> dict[str, Value]:
+    """The K-th reshuffle's items by key, as the seed orders them."""
+    order = restocked(rep.genesis_hash, seed, rep.contributions, number, values)
+    return {stock_key(number, i): value for i, value in enumerate(order)}
+
+
+def _seed_gives(rep: Replay, seed: str, posted: Seeded) -> bool:
+    """Whether the seed gives what the dealer posted (the deal, a reshuffle, a pick by chance)."""
+    g = rep.genesis
+    if posted.what == "a deal":
+        dealt, _, commitments = seeded_deal(rep, seed)
+        return posted.posted == (dealt.first, commitments)
+    if posted.what == "pick by chance":
+        after, choices = posted.context
+        return posted.posted == chance_pick(rep.genesis_hash, seed, rep.contributions, after, choices)
+    number, values = posted.context
+    items = seeded_restock(rep, seed, number, values)
+    return posted.posted == [commit(g.nonce, DEALER, k, v, item_salt(seed, k)) for k, v in items.items()]
+
+
+def seed_contradiction(rep: Replay, seed: str, since: int = 0) -> Seeded | None:
+    """The first thing the dealer posted (from `rep.seeded[since]` on) that the seed does not give."""
+    return next((posted for posted in rep.seeded[since:] if not _seed_gives(rep, seed, posted)), None)
+
+
+def check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list[object]:
+    """The opened seed against its commitment; all the dealer posted against what the seed gives. A
+    difference convicts whoever posted it; a verdict that finds none is refused."""
+    g, author, seed = rep.genesis, entry.author, (entry.openings or {})[SEED]
+    if commit(g.nonce, DEALER, SEED, seed, "") != rep.seed_commitment:
+        raise BadOpening("the opened seed does not match the dealer's commitment", seq, author)
+    false = seed_contradiction(rep, seed)
+    if false is None:
+        if proving:
+            raise IllegalMove("verdict deal: the posted deal is exactly what the seed gives", seq, author)
+        rep.seed = seed
+        return [Audited(author)]
+    rep.verdict = Verdict(false.author, f"posted {false.what} (entry {false.seq}) that the dealer's committed seed "
+                                        "does not give", seq, author)
+    return [rep.verdict]
+

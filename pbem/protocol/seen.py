@@ -1,0 +1,98 @@
+"""What this machine has seen of each game: the chain of entry hashes (genesis first) of the longest
+version read or written here, in PBEM_HOME/games/GAME_ID.json.
+
+Every command that reads a game compares the file with that history, then records it. `play` and
+`referee` refuse to build on a file older than the history or forked from it (building on it would
+fork the game); `show`, `log` and `verify` say so on one line (`verify` fails on a fork). The history
+only grows: reading an older copy never erases what was seen. A history file that cannot be read is
+an error, never a silent reset: losing it would let an old or forked copy through unnoticed."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.crypto.keyring import home
+from pbem.errors import HistoryDamaged, StaleFile
+from pbem.protocol.replay import Replay
+from pbem.record.files import write_atomic
+
+_HASH = re.compile(r"^[0-9a-f]{64}$")
+
+
+def history_path(game_id: str) -> Path:
+    return home() / "games" / f"{game_id}.json"
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """How a file stands against the history: `new` (nothing seen), `current` (the same version or a
+    later one), `older` (a genuine earlier version), `forked` (it departs at entry `fork_at`)."""
+
+    kind: str
+    seen_seq: int = -1
+    fork_at: int | None = None
+
+    def problem(self, file_seq: int) -> str | None:
+        """The one sentence a user reads, or None when the file is the latest seen."""
+        if self.kind == "older":
+            return (f"this file stops at entry {file_seq}, but entry {self.seen_seq} of this game was already "
+                    "seen here: use the newer file")
+        if self.kind == "forked":
+            return (f"this file's entry {self.fork_at} differs from the one already seen here: the game has forked "
+                    "(compare both files with 'pbem verify OLD NEW')")
+        return None
+
+
+def _read(path: Path) -> list[str] | None:
+    """The hashes recorded at `path`; None if there is no history; HistoryDamaged if it is unreadable."""
+    try:
+        text = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _damaged(path, exc.strerror or str(exc)) from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise _damaged(path, "not JSON") from None
+    hashes = data.get("hashes") if isinstance(data, dict) else None
+    if not isinstance(hashes, list) or not hashes or not all(isinstance(h, str) and _HASH.match(h) for h in hashes):
+        raise _damaged(path, '"hashes" must be a non-empty list of entry hashes')
+    return hashes
+
+
+def _damaged(path: Path, why: str) -> HistoryDamaged:
+    return HistoryDamaged(f"the history file {path} is damaged ({why}): delete it to reset what this machine "
+                          "remembers of the game (older or forked copies then go unnoticed until it is rebuilt)")
+
+
+def sighting(rep: Replay) -> Sighting:
+    """Compare the replayed file with the history of its game, without recording anything."""
+    seen = _read(history_path(rep.genesis.game_id))
+    if seen is None:
+        return Sighting("new")
+    for seq, (ours, theirs) in enumerate(zip(rep.hashes, seen)):
+        if ours != theirs:
+            return Sighting("forked", len(seen) - 1, seq)
+    return Sighting("older" if len(seen) > len(rep.hashes) else "current", len(seen) - 1)
+
+
+def remember(rep: Replay) -> Sighting:
+    """Record the file's history if it is the latest version seen; an older or forked file leaves the
+    history as it was. Returns how the file stood."""
+    found = sighting(rep)
+    if found.kind in ("new", "current") and found.seen_seq < len(rep.hashes) - 1:
+        path = history_path(rep.genesis.game_id)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_atomic(path, json.dumps({"seq": rep.seq, "hashes": rep.hashes}).encode() + b"\n")
+    return found
+
+
+def check_not_stale(rep: Replay) -> None:
+    """For commands that build on the file: StaleFile if it is older than the history or forked from it."""
+    problem = sighting(rep).problem(rep.seq)
+    if problem:
+        raise StaleFile(problem)

@@ -1,0 +1,65 @@
+"""`pbem verify`: the whole checklist of the design over one record, and forks between records.
+
+verify() returns the replayed game or raises a VerifyError that names the entry, its author and
+the reason. What it proves and what it cannot is written in docs/security.md."""
+
+from __future__ import annotations
+
+from pbem.errors import AuditFailed, Divergence, Equivocation
+from pbem.protocol.entries import replay
+from pbem.protocol.replay import Replay
+from pbem.record.models import GameFile, payload
+
+
+def verify(record: GameFile) -> Replay:
+    """Signatures, chain, sequence, duties, legality, openings; for a finished game, the audit."""
+    return audited(replay(record))
+
+
+def audited(rep: Replay) -> Replay:
+    """A replayed game, with the end audit if its play is finished: every secret a player committed was
+    opened, and the dealer's seed was opened (a joint deal: everything the dealer posted was checked
+    against it) or every hidden item was (a chosen deal). A game ended by a verdict has its proof in
+    the verdict instead."""
+    if rep.verdict is None and rep.over:
+        _audit(rep)
+    return rep
+
+
+def _audit(rep: Replay) -> None:
+    unopened = [key for key, item in rep.items.items() if item.players_own and item.value is None]
+    if unopened:
+        raise AuditFailed(f"secrets never opened: {', '.join(unopened)}")
+    if rep.seed_commitment is not None:
+        if rep.seed is None:
+            raise AuditFailed("the dealer's seed was never opened (the end audit is owed)")
+        return
+    hidden = sorted(key for key, item in rep.items.items() if not item.players_own and item.value is None)
+    if hidden:
+        raise AuditFailed(f"hidden items never revealed: {', '.join(hidden)}")
+
+
+def compare(first: GameFile, second: GameFile) -> str | None:
+    """None when one record extends the other; else raise Divergence or Equivocation at the fork.
+
+    Both records must already have passed `verify`, so every signature involved is genuine: one
+    author's two signed entries for one seq (after a common history) prove equivocation. Entries are
+    compared by what was signed, not by the signature bytes: the same payload signed twice (another
+    hash algorithm, another signing tool) is one move, and the chain after it is the same."""
+    if first.genesis.game_id != second.genesis.game_id:
+        raise Divergence("the files are of two different games")
+    if payload(first.genesis) != payload(second.genesis):
+        raise Divergence("the files have different genesis entries", 0)
+    for a, b in zip(first.entries, second.entries):
+        if payload(a) == payload(b):
+            continue
+        if a.author == b.author:
+            what = (f"{a.action!r} in one file and {b.action!r} in the other" if a.action != b.action else
+                    f"{a.action!r} in both, with different commitments, sealed values or openings")
+            raise Equivocation(f"{a.author} signed two different entries for seq {a.seq}: {what}", a.seq, a.author)
+        raise Divergence(f"the files fork at entry {a.seq}: {a.author} signed {a.action!r} in one, "
+                         f"{b.author} signed {b.action!r} in the other", a.seq)
+    return None
+
+
+__all__ = ["audited", "compare", "verify"]

@@ -1,0 +1,91 @@
+"""JSON at the file boundary: a strict reader, the RFC 8785 bytes we sign, the layout we write.
+
+The strict profile: integers only (no floats, NaN or Infinity), no duplicate keys, ASCII keys,
+bounded size and nesting depth, checked before anything is parsed into models."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NoReturn
+
+import rfc8785
+
+from pbem.errors import RecordError
+
+MAX_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 12
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"duplicate key {key!r} in JSON object")
+        if not key.isascii():
+            raise RecordError(f"non-ASCII key {key!r} in JSON object")
+        out[key] = value
+    return out
+
+
+def _no_float(text: str) -> NoReturn:
+    raise RecordError(f"number {text} is not an integer (the record uses integers only)")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 16:
+        raise RecordError(f"integer {text[:20]}... is too large for a record")
+    return int(text)
+
+
+def _no_constant(text: str) -> NoReturn:
+    raise RecordError(f"{text} is not allowed in a record")
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _depth_ok(text: str) -> bool:
+    """Nesting depth counted on the raw text, before json parses it: string literals are blanked out
+    (a regex, at C speed), then only the brackets are walked."""
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        else:
+            depth -= 1
+    return True
+
+
+def parse_strict(data: bytes) -> object:
+    """Bytes to plain JSON values under the strict profile; RecordError says what is wrong."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"file is {len(data)} bytes, over the {MAX_BYTES} byte limit")
+    if not data.strip():
+        raise RecordError("file is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("file is not UTF-8 text") from None
+    if not _depth_ok(text):
+        raise RecordError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_no_float, parse_int=_bounded_int,
+                          parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"not valid JSON ({exc})") from None
+
+
+def canonical(value: object) -> bytes:
+    """RFC 8785 canonical bytes: what is hashed and signed."""
+    return rfc8785.dumps(value)  # type: ignore[arg-type]  # a record's JSON values, checked on reading
+
+
+def pretty(value: object) -> str:
+    """How a record is written: stable key order, 2-space indent, LF, trailing newline."""
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n"

@@ -1,0 +1,47 @@
+"""The status report's format: what `pbem status --json` writes (schemas/status.schema.json)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Duty(_Model):
+    party: Annotated[str, Field(description="Who owes: a participant's name, or 'the table' (table-mode deal).")]
+    what: Annotated[str, Field(description="The kind of act owed: move, discard, open, reveal.")]
+    since_entry: Annotated[int, Field(ge=0, description="The entry after which this party began to owe "
+                                                        "(0: the genesis).")]
+    since: Annotated[int | None, Field(description="Signed time of that entry (Unix seconds), if it has one.")]
+    late: bool = False
+    mine: bool = False
+
+
+class Game(_Model):
+    path: str
+    game: str
+    game_id: str
+    players: list[str]
+    referee: str | None
+    keys: dict[str, str] = Field(description="Each participant's public key line, from the genesis.")
+    entries: int
+    finished: bool
+    result: str | None
+    deadline_hours: int | None
+    duties: list[Duty]
+    me: list[str] = Field(default_factory=list, description="My names in this game (my keys in the roster).")
+    i_owe: bool = False
+
+
+class Status(_Model):
+    """What `pbem status --json` prints (schemas/status.schema.json)."""
+
+    now: int = Field(description="The time the lateness was judged at (Unix seconds).")
+    i_owe: bool = Field(description="Whether any of my names owes anything: the exit status is 1 then.")
+    games: list[Game]
+    problems: list[str] = Field(default_factory=list, description="Files that could not be read or verified.")
+

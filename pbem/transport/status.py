@@ -1,0 +1,203 @@
+"""Every game in a folder of local copies at a glance: whose duty, since when, who is late; a cache
+keyed by each file's size and time keeps `pbem status` fast over many games."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from pbem.crypto import PublicKey
+from pbem.crypto.keyring import home, list_keys
+from pbem.record.models import GameFile
+from pbem.transport.copies import write_note
+
+if TYPE_CHECKING:
+    from pbem.protocol.replay import Replay
+from pbem.record.status import Duty, Game, Status
+
+TABLE = "the table"
+"""Who owes a table-mode reveal: any player's program does it when it next acts."""
+
+
+def holders(rep: Replay) -> dict[str, str]:
+    """Who owes now, by name, and what: the referee deals in referee mode, the table otherwise."""
+    from engine.contract import DEALER
+
+    out: dict[str, str] = {}
+    for duty in rep.duties():
+        who = duty.who if duty.who != DEALER else (rep.dealer_signer or TABLE)
+        out.setdefault(who, duty.what)
+    return out
+
+
+@dataclass
+class Since:
+    """When each party's current duty began (the entry), followed entry by entry through a replay."""
+
+    began: dict[str, int]
+
+    @classmethod
+    def start(cls, rep: Replay) -> Since:
+        return cls(dict.fromkeys(holders(rep), rep.seq))
+
+    def step(self, rep: Replay) -> None:
+        self.began = {who: self.began.get(who, rep.seq) for who in holders(rep)}
+
+    def copy(self) -> Since:
+        return Since(dict(self.began))
+
+
+def replay_noting(record: GameFile) -> tuple[Replay, Since]:
+    """Verify a record (as `verify` does), noting when each current duty began: (replay, Since)."""
+    from pbem.protocol.entries import apply_entry
+    from pbem.protocol.genesis import start
+    from pbem.protocol.verify import audited
+
+    rep = start(record.genesis)
+    since = Since.start(rep)
+    for entry in record.entries:
+        apply_entry(rep, entry)
+        since.step(rep)
+    return audited(rep), since
+
+
+def summary(rep: Replay, since: Since, path: str = "") -> Game:
+    """What status shows of a verified game."""
+    from pbem.presentation.terminal import result_text
+
+    g = rep.genesis
+    times = [g.time] + [e.time for e in rep.entries]
+    people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
+    over = rep.over
+    return Game(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
+                keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
+                result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,
+                duties=[Duty(party=who, what=what, since_entry=since.began[who], since=times[since.began[who]])
+                        for who, what in holders(rep).items()])
+
+
+def summarize(record: GameFile, path: str = "") -> Game:
+    """Verify a record and say what status shows of it."""
+    return summary(*replay_noting(record), path)
+
+
+def note(path: Path, game: Game) -> None:
+    """Cache what a copy just written holds, so the next listing need not verify it again."""
+    info = path.stat()
+    cache = _load_cache()
+    cache[str(path)] = {"stamp": [info.st_size, info.st_mtime_ns], "game": game.model_dump()}
+    try:
+        write_note(_cache_path(), json.dumps(cache).encode())
+    except OSError:
+        pass
+
+
+def judged(game: Game, my_keys: list[PublicKey], now: int) -> Game:
+    """The game as seen by me at `now`: my names, my duties first, who is late."""
+    me = [name for name, line in game.keys.items() if any(k.line().split()[:2] == line.split()[:2] for k in my_keys)]
+    limit = game.deadline_hours * 3600 if game.deadline_hours else None
+    duties = [d.model_copy(update={"mine": d.party in me,
+                                   "late": bool(limit and d.since is not None and now - d.since > limit)})
+              for d in game.duties]
+    duties.sort(key=lambda d: not d.mine)
+    return game.model_copy(update={"me": me, "duties": duties, "i_owe": any(d.mine for d in duties)})
+
+
+def _cache_path() -> Path:
+    return home() / "status-cache.json"
+
+
+def _load_cache() -> dict[str, Any]:
+    try:
+        data = json.loads(_cache_path().read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def collect(paths: list[Path], now: int | None = None) -> Status:
+    """The status of every game file given, mine first, then by how long they have waited."""
+    from pbem.errors import PbemError
+    from pbem.record.gamefile import load
+
+    now = int(time.time()) if now is None else now
+    my_keys = [key for _, key in list_keys()]
+    cache, fresh = _load_cache(), {}
+    games, problems = [], []
+    for path in paths:
+        try:
+            info = path.stat()
+            stamp = [info.st_size, info.st_mtime_ns]
+            hit = cache.get(str(path))
+            try:
+                game = Game.model_validate(hit["game"]) if hit and hit.get("stamp") == stamp else None
+            except (ValidationError, TypeError, KeyError):
+                game = None
+            if game is None:
+                game = summarize(load(path)[0], str(path))
+            fresh[str(path)] = {"stamp": stamp, "game": game.model_dump()}
+            games.append(judged(game, my_keys, now))
+        except (PbemError, OSError) as exc:
+            problems.append(f"{path}: {exc}")
+    if fresh != cache:
+        try:
+            write_note(_cache_path(), json.dumps(fresh).encode())
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+    games.sort(key=lambda g: (not g.i_owe, g.finished, min((d.since or now for d in g.duties), default=now)))
+    return Status(now=now, i_owe=any(g.i_owe for g in games), games=games, problems=problems)
+
+
+def _ago(seconds: int) -> str:
+    if seconds < 3600:
+        return f"{max(seconds // 60, 0)} min"
+    if seconds < 48 * 3600:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86400} days"
+
+
+def duty_text(duty: Duty, now: int) -> str:
+    when = f" for {_ago(now - duty.since)}" if duty.since is not None else f" since entry {duty.since_entry}"
+    return f"{'you (' + duty.party + ')' if duty.mine else duty.party} to {duty.what}{when}" + \
+        (" LATE" if duty.late else "")
+
+
+def line(game: Game, now: int) -> str:
+    """One game on one line: a mark if I owe, the game, players, entry count, and whose duty it is."""
+    mark = "*" if game.i_owe else " "
+    head = f"{mark} {game.game} {game.game_id[:8]}  {', '.join(game.players)}  #{game.entries}"
+    if game.finished:
+        return f"{head}  finished: {game.result}"
+    deadline = f"  (deadline {game.deadline_hours} h)" if game.deadline_hours else ""
+    return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline
+
+
+def late_parties(game: Game) -> list[str]:
+    return [d.party for d in game.duties if d.late]
+
+
+def late_line(record: GameFile, now: int | None = None) -> str:
+    """What `pbem show` adds for a game with a deadline: who is late, or that nobody is."""
+    now = int(time.time()) if now is None else now
+    game = judged(summarize(record), [], now)
+    late = [duty_text(d, now) for d in game.duties if d.late]
+    return f"Deadline {game.deadline_hours} h a duty: " + ("; ".join(late) if late else "nobody is late.")
+
+
+def parse_deadline(text: str) -> int:
+    """Hours from '72h', '3d' or '72'."""
+    from pbem.errors import UsageError
+
+    number, unit = (text[:-1], text[-1]) if text[-1:] in ("h", "d") else (text, "h")
+    if not number.isdigit() or not 0 < int(number) * (24 if unit == "d" else 1) <= 24 * 365:
+        raise UsageError(f"--deadline {text!r}: write hours or days, e.g. 72h or 3d (at most a year)")
+    return int(number) * (24 if unit == "d" else 1)
+
+
+__all__ = ["Status", "collect", "judged", "late_parties", "line", "summarize"]
+
