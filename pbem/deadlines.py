@@ -1,0 +1,115 @@
+"""The deadline policy a game is made with (docs/deadlines.md), and the times it gives a duty.
+
+The policy is a pydantic model for the genesis's optional `deadlines` field: every join agrees to it,
+and a genesis without it is read and written exactly as before. Its times are pure functions of a duty's
+start (the signed time of the entry after which the party began to owe) and `now`, so whoever asks (the
+CLI, the judge, a test) passes its own clock.
+
+Signed times are each signer's claim, bound by their signature, not a proof: docs/security.md says what
+an absence built on them proves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Hours = Annotated[int, Field(ge=1, le=24 * 365)]
+HOUR = 3600
+
+PLAYER_TURN = ("move", "discard")
+"""Duty kinds a player owes on their turn: one clock, `turn_hours`."""
+OPENING = "open"
+"""A player opening committed values (a tie-break, the end audit): `open_hours`."""
+
+
+class DeadlinePolicy(BaseModel):
+    """How long each duty may take, when reminders are due, and how long after a deadline an absence may
+    be recorded. What an absent party's duty then becomes is the game's rule (engine/*/absence.py)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    turn_hours: Hours
+    """A player's move, and a choice on their turn (a trap's discard, the discard down to the limit)."""
+    open_hours: Hours
+    """A player's opening of values a tie-break or the end audit needs (table mode: the referee opens
+    for players in referee mode)."""
+    referee_hours: Hours
+    """Each of the referee's duties (the deal, a reveal, a deal of cards, a shuffle, a steal, the audit)."""
+    reminders: Annotated[list[Annotated[int, Field(ge=1, le=24 * 365)]], Field(max_length=4)] = []
+    """Hours before a deadline at which the party is reminded (a duty shorter than a reminder skips it)."""
+    grace_hours: Annotated[int, Field(ge=0, le=24 * 365)]
+    """Hours after a deadline before the party may be recorded absent."""
+    out_after: Literal[3] = 3
+    """Absent turns in a row after which the game's rule takes the player out or ends the game
+    (engine.contract.ABSENCES_OUT: fixed, written out so the invitation says it)."""
+
+    @model_validator(mode="after")
+    def _reminders_fit(self) -> DeadlinePolicy:
+        if list(self.reminders) != sorted(set(self.reminders), reverse=True):
+            raise ValueError("reminders are distinct hours before the deadline, longest first")
+        if self.reminders and self.reminders[0] >= max(self.turn_hours, self.open_hours, self.referee_hours):
+            raise ValueError("a reminder comes before a deadline: shorter than the longest duty's time")
+        return self
+
+    def hours_for(self, what: str, by_referee: bool) -> int:
+        """The time a duty of kind `what` may take: the referee's own duties have theirs."""
+        if by_referee:
+            return self.referee_hours
+        return self.open_hours if what == OPENING else self.turn_hours
+
+
+DEFAULTS: dict[str, DeadlinePolicy] = {
+    "sarcophagus": DeadlinePolicy(turn_hours=48, open_hours=24, referee_hours=12, reminders=[12], grace_hours=24),
+    "path-of-pharaohs": DeadlinePolicy(turn_hours=72, open_hours=24, referee_hours=12, reminders=[24],
+                                       grace_hours=24),
+}
+"""Per game: a Sarcophagus turn is one or two coins (two days); a Path of Pharaohs turn is a plan of
+builds and action cards (three days). Openings are decisionless (a program does them on its next run):
+a day. A referee is usually a program (the judge): half a day. A day of grace after every deadline, and
+one reminder half a day to a day before it."""
+
+
+def default_policy(game: str) -> DeadlinePolicy:
+    return DEFAULTS.get(game, DEFAULTS["sarcophagus"])
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The times one owed duty gives, from its start (Unix seconds, a signed claim)."""
+
+    since: int
+    hours: int
+    policy: DeadlinePolicy
+
+    @property
+    def deadline(self) -> int:
+        return self.since + self.hours * HOUR
+
+    @property
+    def absent_from(self) -> int:
+        """The earliest signed time an absence entry may claim."""
+        return self.deadline + self.policy.grace_hours * HOUR
+
+    def reminders_due(self, now: int) -> list[int]:
+        """The reminder times (Unix seconds) that have come by `now`, earliest first."""
+        times = [self.deadline - hours * HOUR for hours in self.policy.reminders]
+        return [t for t in times if self.since < t <= now]
+
+    def stage(self, now: int) -> Literal["on time", "reminded", "late", "absent"]:
+        """Where the duty stands at `now`: before any reminder, after one, past the deadline (late), or past
+        the grace too (an absence may be recorded)."""
+        if now >= self.absent_from:
+            return "absent"
+        if now > self.deadline:
+            return "late"
+        return "reminded" if self.reminders_due(now) else "on time"
+
+
+def clock(policy: DeadlinePolicy, what: str, by_referee: bool, since: int) -> Clock:
+    return Clock(since, policy.hours_for(what, by_referee), policy)
+
+
+__all__ = ["DEFAULTS", "Clock", "DeadlinePolicy", "clock", "default_policy"]
