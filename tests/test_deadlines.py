@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from pbem.deadlines import DEFAULTS, HOUR, DeadlinePolicy, clock, default_policy
+from pbem.record.deadlines import DEFAULTS, HOUR, DeadlinePolicy, clock, default_policy
 
 POLICY = DeadlinePolicy(turn_hours=48, open_hours=24, referee_hours=12, reminders=[8, 2], grace_hours=24)
 
