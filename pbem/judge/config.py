@@ -5,7 +5,7 @@
     address = "judge@example.org"       # its own mail address
     games = "games"                     # optional: where the copies live (default: HOME/games)
 
-    [mailbox]                           # exactly one of maildir and imap
+    [mailbox]                           # by mail: exactly one of maildir and imap
     maildir = "/var/mail/judge"
     # imap = "imaps://judge@example.org@imap.example.org/INBOX"   # password: PBEM_IMAP_PASSWORD or a prompt
     poll_seconds = 60                   # how often to look when IDLE is not there
@@ -14,6 +14,10 @@
     server = "smtp.example.org:587"
     security = "starttls"               # or "tls"; "none" only to a relay on this machine
     user = "judge@example.org"          # optional; password: PBEM_SMTP_PASSWORD or a prompt
+
+    [git]                               # the git hooks: the branch they referee, where the games are
+    branch = "main"
+    games = "games/"
 
     [contacts]                          # optional: addresses of participants (else learned from their mails)
     ann = "ann@example.org"
@@ -56,13 +60,19 @@ class SmtpConfig(_Strict):
     user: str | None = None
 
 
+class GitConfig(_Strict):
+    branch: Annotated[str, Field(pattern=r"^[A-Za-z0-9._/-]+$")] = "main"
+    games: Annotated[str, Field(pattern=r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*/$")] = "games/"
+
+
 class JudgeConfig(_Strict):
     home: str
     key: str
     address: Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]
     games: str | None = None
-    mailbox: MailboxConfig
-    smtp: SmtpConfig
+    mailbox: MailboxConfig | None = None
+    smtp: SmtpConfig | None = None
+    git: GitConfig = GitConfig()
     contacts: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")],
                    Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]] = {}
 
@@ -76,11 +86,25 @@ class Config:
         self.key = (base / model.key).resolve()
         self.address = model.address
         self.games = (base / model.games).resolve() if model.games else self.home / "games"
-        self.maildir = (base / model.mailbox.maildir).resolve() if model.mailbox.maildir else None
-        self.imap = model.mailbox.imap
-        self.poll = model.mailbox.poll_seconds
-        self.smtp = model.smtp
+        box = model.mailbox
+        self.maildir = (base / box.maildir).resolve() if box and box.maildir else None
+        self.imap = box.imap if box else None
+        self.poll = box.poll_seconds if box else 60.0
+        self._smtp = model.smtp
+        self.git = model.git
         self.contacts = dict(model.contacts)
+
+    @property
+    def smtp(self) -> SmtpConfig:
+        if self._smtp is None:
+            raise UsageError("the judge by mail needs an [smtp] section in its configuration")
+        return self._smtp
+
+    def check_mail(self) -> None:
+        """The mail service needs a mailbox and an SMTP server (the git hooks need neither)."""
+        if self.model.mailbox is None:
+            raise UsageError("the judge by mail needs a [mailbox] section (maildir or imap) in its configuration")
+        self.smtp  # noqa: B018  (raises when it is missing)
 
     @property
     def spool(self) -> Path:

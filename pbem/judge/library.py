@@ -16,8 +16,12 @@ from pbem.errors import PbemError as PbemError
 from pbem.playing import Turn, take_turn
 from pbem.playing import replay_file as replay_file
 from pbem.protocol.replay import Replay
+from pbem.protocol.seen import remember as remember
+from pbem.protocol.seen import sighting as sighting
+from pbem.protocol.verify import verify
 from pbem.record.gamefile import load
-from pbem.record.models import GameFile
+from pbem.record.models import GameFile as GameFile
+from pbem.record.models import from_json, payload_hash
 from pbem.transport import contacts, copies, inbox, mail, turns
 
 check_address = contacts.check_address
@@ -105,3 +109,18 @@ def retry_later(exc: PbemError) -> bool:
 
 def send(msg: EmailMessage, server: str, security: str, user: str | None) -> None:
     mail.send(msg, server, security, user)
+
+
+def read_game(data: bytes) -> GameFile:
+    """A game file's record, parsed and validated but not verified (RecordError if it is not one)."""
+    return from_json(data)
+
+
+def chain(record: GameFile) -> list[str]:
+    """The hash of the genesis and of every entry, as a replay computes them: cheap, nothing verified."""
+    return [payload_hash(record.genesis)] + [payload_hash(e) for e in record.entries]
+
+
+def verified(record: GameFile) -> Replay:
+    """The record replayed and checked from its first entry (a VerifyError names what is wrong)."""
+    return verify(record)

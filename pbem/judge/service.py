@@ -41,6 +41,7 @@ def _stamp(now: float) -> str:
 class Judge:
     def __init__(self, config: Config, log: Callable[[str], None] | None = None,
                  clock: Callable[[], float] = time.time):
+        config.check_mail()
         self.config, self.clock = config, clock
         self._write_log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         os.environ["PBEM_HOME"] = str(config.home)  # the seen-store, the marks: the judge's own memory
