@@ -1,0 +1,7 @@
+"""`python -m pbem.app [--no-browser]`: the app without the pbem command (tests start it this way)."""
+
+import sys
+
+from .server import start
+
+start(open_browser="--no-browser" not in sys.argv[1:])

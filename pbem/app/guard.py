@@ -1,0 +1,149 @@
+"""The app's protections, in front of every request, the way Jupyter guards its local server.
+
+- Host: only the loopback name and port the server bound (`127.0.0.1:PORT`); any other Host is 403,
+  so a web page whose DNS name was rebound to 127.0.0.1 reaches nothing.
+- The secret: the URL the app prints carries a token; its first use is traded for a cookie (HttpOnly,
+  SameSite=Strict, named for the port: two apps on one machine keep their own), and the token leaves
+  the address bar by a redirect. No cookie, no page: 403.
+- Changes of state: only POST, only with a JSON body (a cross-origin page cannot send one without a
+  preflight, which is never answered: no CORS), from this origin (Origin and Sec-Fetch-Site checked
+  when the browser sends them), carrying the anti-forgery token of the pages in a header.
+- Every response forbids framing, sniffing, referrers and caching of pages, and sets a strict
+  Content-Security-Policy: scripts and styles only from this server's own files, no inline script,
+  nothing from elsewhere.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSRF_HEADER = "x-pbem-csrf"
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+          "form-action 'none'; base-uri 'none'; frame-ancestors 'none'")
+HEADERS = [(b"content-security-policy", POLICY.encode()), (b"x-content-type-options", b"nosniff"),
+           (b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer"),
+           (b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-resource-policy", b"same-origin")]
+
+
+@dataclass
+class Secrets:
+    """The three secrets of one run of the app, made at start and never written anywhere."""
+
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    """In the URL the app prints; traded once for the cookie."""
+    session: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    """The cookie's value."""
+    csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    """The anti-forgery token, in every page, sent back in a header with every POST."""
+
+
+def _same(given: str | None, secret: str) -> bool:
+    return given is not None and hmac.compare_digest(given.encode(), secret.encode())
+
+
+class Guard:
+    """ASGI middleware: refuses what the module docstring says, before the app sees it."""
+
+    def __init__(self, app: ASGIApp, host: str, port: int, keys: Secrets):
+        self.app, self.keys = app, keys
+        self.host = f"{host}:{port}"
+        self.origin = f"http://{self.host}"
+        self.cookie = f"pbem-app-{port}"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            return  # no websockets
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        problem = self.refusal(scope, headers)
+        if problem is not None:
+            status, text = problem
+            await _plain(secured, status, text)
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        if "token" in query:
+            if not _same(query["token"][0], self.keys.token):
+                await _plain(secured, 403, "Forbidden: this is not the link the app printed. Open the link on "
+                                           "the terminal where you started pbem app.")
+                return
+            cookie = (f"{self.cookie}={self.keys.session}; Path=/; HttpOnly; SameSite=Strict").encode()
+            await secured({"type": "http.response.start", "status": 303,
+                           "headers": [(b"location", scope["path"].encode()), (b"set-cookie", cookie),
+                                       (b"cache-control", b"no-store"), (b"content-length", b"0")]})
+            await secured({"type": "http.response.body", "body": b""})
+            return
+        if not _same(self.cookie_value(headers), self.keys.session):
+            await _plain(secured, 403, "Forbidden: open the link that pbem app printed on its terminal (it "
+                                       "holds the secret that lets this browser in).")
+            return
+        if scope["method"] == "POST":
+            refused = self.post_refusal(headers)
+            if refused is not None:
+                await _json(secured, 403, refused)
+                return
+        await self.app(scope, receive, secured)
+
+    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        if headers.get("host") != self.host:
+            return 403, f"Forbidden: this app answers only to {self.host}"
+        if scope["method"] not in ("GET", "HEAD", "POST"):
+            return 405, "Method not allowed"
+        return None
+
+    def cookie_value(self, headers: dict[str, str]) -> str | None:
+        jar: SimpleCookie = SimpleCookie()
+        try:
+            jar.load(headers.get("cookie", ""))
+        except Exception:  # noqa: BLE001 (a malformed Cookie header is no cookie)
+            return None
+        morsel = jar.get(self.cookie)
+        return morsel.value if morsel else None
+
+    def post_refusal(self, headers: dict[str, str]) -> str | None:
+        """Why a POST is refused, or None: a forged one from another page fails at least one check."""
+        if "origin" in headers and headers["origin"] != self.origin:
+            return f"refused: a request from another site ({headers['origin']})"
+        if headers.get("sec-fetch-site", "same-origin") != "same-origin":
+            return "refused: a request from another site"
+        if headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return "refused: not sent by this app's page"
+        if not _same(headers.get(CSRF_HEADER), self.keys.csrf):
+            return "refused: the anti-forgery token is missing or wrong (reload the page)"
+        return None
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _json(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"ok": False, "message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,142 @@
+"""The app's pages, as HTML text: my games, a game, and a refusal. No inline script or style (the
+policy forbids them): the page's data travels in a JSON block that no browser executes, and
+/static/app.js reads it."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from .legend import legend
+
+e = html.escape
+
+
+def _json_block(element_id: str, data: dict[str, Any]) -> str:
+    """JSON that cannot end its <script> element early."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    return f'<script type="application/json" id="{element_id}">{text}</script>'
+
+
+def _shell(title: str, csrf: str, body: str, game: str | None = None) -> str:
+    game_links = (f'<link rel="stylesheet" href="/static/game/{e(game)}.css">\n'
+                  f'<script src="/static/game/{e(game)}.js" defer></script>\n') if game else ""
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="pbem-csrf" content="{e(csrf)}">
+<title>{e(title)}</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/app.css">
+{game_links}<script src="/static/app.js" defer></script>
+</head>
+<body>
+{body}
+</body>
+</html>
+"""
+
+
+def message(flash: str | None) -> str:
+    return f'<div id="message" role="status" aria-live="polite">{e(flash or "")}</div>'
+
+
+def unlock_forms(locked: list[str]) -> str:
+    """A passphrase field per key still locked: sent once over the protected channel, kept in memory."""
+    if not locked:
+        return ""
+    forms = "".join(
+        f'<div class="unlock" data-key="{e(name)}"><label for="pass-{e(name)}">Passphrase of your key {e(name)}</label> '
+        f'<input type="password" id="pass-{e(name)}" autocomplete="current-password"> '
+        f'<button type="button" class="unlock-button" data-key="{e(name)}">Unlock</button></div>'
+        for name in locked)
+    return f'<section id="locked"><h2>Keys to unlock</h2><p>Asked once; kept in this app\'s memory only, ' \
+           f'never written.</p>{forms}</section>'
+
+
+def home(csrf: str, games: list[dict[str, Any]], problems: list[str], locked: list[str], flash: str | None,
+         folder: str) -> str:
+    """My games: every game here, mine to act first, as `pbem status` lists them."""
+    rows = []
+    for g in games:
+        cls = "game" + (" owe" if g["i_owe"] else "") + (" finished" if g["finished"] else "")
+        badge = '<span class="badge">your turn</span> ' if g["i_owe"] else ""
+        unsent = f'<span class="unsent">{g["unsent"]} entr{"y" if g["unsent"] == 1 else "ies"} not sent</span>' \
+            if g["unsent"] else ""
+        rows.append(
+            f'<tr class="{cls}" data-game="{e(g["game_id"])}">'
+            f'<td><a href="/game/{e(g["game_id"])}">{badge}{e(g["title"])} {e(g["game_id"][:8])}</a></td>'
+            f'<td>{e(", ".join(g["players"]))}</td><td>{g["entries"]}</td>'
+            f'<td class="duty">{e(g["state"])}</td><td>{e(g["deadline"])}</td><td>{unsent}</td></tr>')
+    table = ('<table id="games"><thead><tr><th>Game</th><th>Players</th><th>Entries</th><th>Whose duty</th>'
+             '<th>Deadline</th><th>Mail</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>") if rows else \
+        f'<p id="no-games">No games yet in {e(folder)}. A game comes in by mail: fetch it.</p>'
+    problem_list = ('<ul id="problems">' + "".join(f"<li>{e(p)}</li>" for p in problems) + "</ul>") if problems else ""
+    body = f"""<header><h1>Your games</h1>
+<p class="about">Every game in {e(folder)}; your moves are signed with your key on this machine.</p>
+<p><button type="button" id="fetch-mail">Fetch mail</button></p></header>
+{message(flash)}
+{unlock_forms(locked)}
+{table}
+{problem_list}"""
+    return _shell("pbem: your games", csrf, body)
+
+
+def game(csrf: str, info: dict[str, Any], data: dict[str, Any], log: list[tuple[int, str, str, list[str]]],
+         defs: str, flash: str | None, locked: list[str]) -> str:
+    """One game: the board as this player sees it, their turn, the legend and the log."""
+    terms = "".join(f"<dt>{e(term)}</dt><dd>{e(meaning)}</dd>" for term, meaning in legend(data["game"]))
+    entries = "".join(
+        f'<li value="{seq}"><span class="author">{e(author)}</span>: <span class="action">{e(action)}</span>'
+        + ("<ul>" + "".join(f"<li>{e(ev)}</li>" for ev in events) + "</ul>" if events else "") + "</li>"
+        for seq, author, action, events in log)
+    body = f"""<header>
+<p><a href="/">&larr; Your games</a> <button type="button" id="fetch-mail">Fetch mail</button></p>
+<h1>{e(info["title"])}</h1>
+<p class="about">{e(info["about"])}</p>
+</header>
+{message(flash)}
+{unlock_forms(locked)}
+<nav id="controls" aria-label="the game's history">
+<button type="button" id="first" title="First (Home)">&laquo; First</button>
+<button type="button" id="back" title="Back (Left)">&lsaquo; Back</button>
+<input id="slider" type="range" min="0" max="{data["seq"]}" value="{data["seq"]}" aria-label="entry">
+<button type="button" id="forward" title="Forward (Right)">Forward &rsaquo;</button>
+<button type="button" id="last" title="Now (End)">Now &raquo;</button>
+<span id="where"></span>
+</nav>
+<main>
+<section id="board" aria-label="the board"></section>
+<div id="column">
+<section id="turn" aria-labelledby="turn-title">
+<h2 id="turn-title">{e(info["turn_title"])}</h2>
+<p id="next">{e(data["next"])}</p>
+<div id="options" role="group" aria-label="your choices"></div>
+<p id="says" aria-live="polite"></p>
+<p class="actions">
+<button type="button" id="sign" disabled>Sign and send</button>
+<button type="button" id="automatic"{"" if data["automatic"] else " hidden"}>Do it: sign and send</button>
+<button type="button" id="send-again"{"" if data["unsent"] else " hidden"}>Send what was not sent</button>
+</p>
+</section>
+<aside id="entry" aria-live="polite" hidden>
+<h2 id="entry-title"></h2>
+<p id="signer"></p>
+<ul id="events"></ul>
+</aside>
+<section id="side" aria-label="the players"></section>
+<details id="legend" open><summary>Legend</summary><dl>{terms}</dl></details>
+<section id="log"><h2>Log</h2><ol>{entries}</ol></section>
+</div>
+</main>
+<svg class="defs" aria-hidden="true">{defs}</svg>
+{_json_block("app-data", data)}"""
+    return _shell(info["title"] + " (pbem)", csrf, body, data["game"])
+
+
+def refusal(csrf: str, text: str) -> str:
+    return _shell("pbem: not found", csrf, f'<header><p><a href="/">&larr; Your games</a></p></header>'
+                                          f'<div id="message" role="alert" class="bad">{e(text)}</div>')

@@ -1,0 +1,367 @@
+"""The app's routes (Starlette) and its run (uvicorn on 127.0.0.1, a free port). Every request passes
+the Guard first (guard.py); every call into pbem goes through library.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from engine.contract import DEALER, RuleError
+
+from . import library, moves, pages
+from .guard import Guard, Secrets
+from .library import Identity, Library, PbemError
+
+HOST = "127.0.0.1"
+_STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
+_NO_STORE = {"cache-control": "no-store"}
+
+
+@dataclass
+class State:
+    """What one run of the app holds in memory: the unlocked keys, the games, a notice per page."""
+
+    keys: Secrets = field(default_factory=Secrets)
+    identities: dict[str, Identity] = field(default_factory=dict)
+    locked: list[str] = field(default_factory=list)
+    games: Library = field(default_factory=Library)
+    flash: dict[str, str] = field(default_factory=dict)
+    history: dict[tuple[str, str, str], list[dict[str, Any]]] = field(default_factory=dict)
+
+    def unlock_all(self, ask: Callable[[str], bytes | None] | None = None) -> None:
+        """Open every key of the key directory now: a key without a passphrase at once, one with a
+        passphrase through `ask` (the terminal); those still locked wait for the page's form."""
+        for name in library.my_key_names():
+            try:
+                self.identities[name] = library.unlock(name)
+                continue
+            except library.NoPassphrase:
+                pass
+            except PbemError as exc:
+                print(f"Warning: key {name}: {exc}", file=sys.stderr)
+                continue
+            for _ in range(3):
+                given = ask(name) if ask else None
+                if not given:
+                    break
+                try:
+                    self.identities[name] = library.unlock(name, given)
+                    break
+                except PbemError as exc:
+                    print(f"Error: {exc}", file=sys.stderr)
+            if name not in self.identities:
+                self.locked.append(name)
+
+    def seats(self, rep: library.Replay) -> list[tuple[str, Identity]]:
+        """My names in a game: the participants whose key is one of mine, unlocked."""
+        return [(name, identity) for name, key in rep.roster.items() for identity in self.identities.values()
+                if key.same_key(identity.public)]
+
+    def seat(self, rep: library.Replay) -> tuple[str, Identity] | None:
+        """The name I act as in a game: one who owes something now, else my first."""
+        mine = self.seats(rep)
+        owing = {d.who for d in rep.duties()}
+        return next((s for s in mine if s[0] in owing), mine[0] if mine else None)
+
+
+# ---------------------------------------------------------------- what a page shows
+
+def _owes(rep: library.Replay, name: str) -> bool:
+    return any(d.who == name and d.what in ("move", "discard") for d in rep.duties())
+
+
+def _automatic(rep: library.Replay, session: library.Session) -> bool:
+    """Whether this participant owes a duty that needs no decision (a join, an opening, a deal, a reveal)."""
+    for duty in rep.duties():
+        if duty.who == session.name and duty.what not in ("move", "discard"):
+            return True
+        if duty.who == DEALER and session.can_deal():
+            return True
+    return False
+
+
+def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any], list[Any], str]:
+    """What the game page shows: its header, its data for the script, the log, the game's SVG symbols."""
+    lib = state.games
+    _, rep = lib.game(game_id)
+    drawing = library.presentation(rep.genesis.game)
+    seat = state.seat(rep)
+    session = lib.session(game_id, *seat) if seat else None
+    me = session.name if session else None
+    observer = (DEALER if session.is_referee else me) if session else None
+    knowledge = session.knowledge() if session and rep.state is not None else None
+    shown = rep.game.view(library.drawn(rep), observer, knowledge)
+    owes = bool(me and session and rep.state is not None and _owes(rep, me))
+    offered = moves.choices(rep.genesis.game, rep.game.format_action, me or "",
+                            library.legal_actions(rep, session)) if owes and session else []
+    data = {
+        "game": rep.genesis.game, "gameId": rep.genesis.game_id, "head": rep.head, "seq": rep.seq, "me": me,
+        "meta": drawing.html_meta(shown), "board": drawing.html_board(shown), "next": library.next_line(rep),
+        "choices": [c.as_json() for c in offered], "automatic": bool(session and _automatic(rep, session)),
+        "unsent": library.unsent(rep.genesis.game_id, rep.seq) if me else 0, "over": rep.over,
+    }
+    mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
+    status = f"finished: {library.result_text(rep)}" if rep.over else "in progress"
+    you = f"You play as {me}." if me else "None of your unlocked keys plays in this game: public information only."
+    info = {"title": f"{rep.game.title}: {', '.join(rep.players)}",
+            "about": f"{mode}; {rep.seq} signed entries; {status}. {you}",
+            "turn_title": ("Your move" if owes else "Game over" if rep.over else
+                           "Your duty (no decision needed)" if data["automatic"] else "Waiting for the others")}
+    by_seq: dict[int, list[str]] = {}
+    for seq, event in rep.events:
+        by_seq.setdefault(seq, []).append(str(event))
+    log = [(0, rep.genesis.author, "new game: the invitation", by_seq.get(0, []))] + \
+        [(i, entry.author, entry.action, by_seq.get(i, [])) for i, entry in enumerate(rep.entries, 1)]
+    return info, data, log, drawing.HTML_DEFS
+
+
+def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str]:
+    from pbem.status import duty_text
+
+    status = library.my_games()
+    games = []
+    for g in status.games:
+        state_text = f"finished: {g.result}" if g.finished else "; ".join(duty_text(d, status.now) for d in g.duties)
+        games.append({"game_id": g.game_id, "title": library.presentation_title(g.game), "players": g.players,
+                      "entries": g.entries, "finished": g.finished, "i_owe": g.i_owe, "state": state_text,
+                      "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "",
+                      "unsent": library.unsent(g.game_id, g.entries) if g.me else 0})
+    return games, status.problems, str(library.games_folder())
+
+
+# ---------------------------------------------------------------- acting
+
+def _after_writing(state: State, game_id: str, name: str, played: library.Played) -> str:
+    """Send what was just written; the words the page shows after it."""
+    rep = played.rep
+    lines = [str(e) for e in played.events]
+    if played.written:
+        first = rep.seq - played.written + 1
+        span = f"entry {rep.seq}" if played.written == 1 else f"entries {first}-{rep.seq}"
+        try:
+            lines.append(f"Signed and wrote {span}. {state.games.send(game_id, name)}.")
+        except PbemError as exc:
+            lines.append(f"Signed and wrote {span}, but it was NOT sent: {exc}. Use 'Send what was not sent'.")
+    return " ".join(lines) or "Nothing to do."
+
+
+def do_move(state: State, game_id: str, body: dict[str, Any], decide: bool) -> str:
+    lib = state.games
+    head, action = body.get("head"), body.get("action")
+    if not isinstance(head, str) or (decide and not isinstance(action, str)):
+        raise library.UsageError("a move needs the position it was chosen on (head) and the move")
+    _, rep = lib.game(game_id)
+    seat = state.seat(rep)
+    if seat is None:
+        raise library.UsageError("none of your unlocked keys plays in this game")
+    name, identity = seat
+    if decide and not _owes(rep, name):
+        raise library.UsageError(f"{name} owes no move now" if rep.head == head else
+                                 "the game has moved on: look again and choose anew. Nothing was written.")
+    library.smtp_server()  # no server: an error before anything is signed
+    played = lib.play(game_id, name, identity, head, action if decide else None)
+    text = _after_writing(state, game_id, name, played)
+    state.flash[f"/game/{game_id}"] = text
+    return text
+
+
+def do_send(state: State, game_id: str) -> str:
+    _, rep = state.games.game(game_id)
+    seat = state.seat(rep)
+    if seat is None:
+        raise library.UsageError("none of your unlocked keys plays in this game")
+    text = state.games.send(game_id, seat[0]) + "."
+    state.flash[f"/game/{game_id}"] = text
+    return text
+
+
+def do_inbox(state: State, page: object = "/") -> str:
+    """Read the mailbox, then do in every game what needs no decision (a join, a deal, an opening) and send it."""
+    report = state.games.inbox()
+    lines = [f"Read {report.mails} mail{'s' * (report.mails != 1)}: "
+             f"{len(report.updated)} game{'s' * (len(report.updated) != 1)} updated."]
+    lines += [f"Problem: {p}" for p in report.problems] + [f"FORK: {f}" for f in report.forks]
+    for g in library.my_games().games:
+        if g.finished or not g.me:
+            continue
+        try:
+            _, rep = state.games.game(g.game_id)
+            seat = state.seat(rep)
+            if seat is None or not _automatic(rep, state.games.session(g.game_id, *seat)):
+                continue
+            library.smtp_server()
+            played = state.games.play(g.game_id, seat[0], seat[1], rep.head, None)
+            if played.written:
+                lines.append(f"{library.presentation_title(g.game)} {g.game_id[:8]}: "
+                             + _after_writing(state, g.game_id, seat[0], played))
+        except (PbemError, RuleError) as exc:
+            lines.append(f"{g.game} {g.game_id[:8]}: {exc}")
+    text = " ".join(lines)
+    state.flash[page if isinstance(page, str) and re.fullmatch(r"/(game/[0-9a-f]{32})?", page) else "/"] = text
+    return text
+
+
+def do_unlock(state: State, body: dict[str, Any]) -> str:
+    name, passphrase = body.get("name"), body.get("passphrase")
+    if name not in state.locked or not isinstance(passphrase, str) or not passphrase:
+        raise library.UsageError("give the passphrase of a locked key")
+    state.identities[name] = library.unlock(name, passphrase.encode())
+    state.locked.remove(name)
+    state.games.clear_sessions()
+    return f"Key {name} unlocked (kept in memory until the app stops)."
+
+
+# ---------------------------------------------------------------- the routes
+
+def make_app(state: State, port: int) -> Guard:
+    csrf = state.keys.csrf
+
+    def flash_for(path: str) -> str | None:
+        return state.flash.pop(path, None)
+
+    async def home(request: Request) -> Response:
+        games, problems, folder = await run_in_threadpool(home_data, state)
+        return HTMLResponse(pages.home(csrf, games, problems, state.locked, flash_for("/"), folder), headers=_NO_STORE)
+
+    async def game(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            info, data, log, defs = await run_in_threadpool(game_data, state, game_id)
+        except (PbemError, RuleError) as exc:
+            return HTMLResponse(pages.refusal(csrf, str(exc)), status_code=404, headers=_NO_STORE)
+        return HTMLResponse(pages.game(csrf, info, data, log, defs, flash_for(f"/game/{game_id}"), state.locked),
+                            headers=_NO_STORE)
+
+    async def history(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            frames = await run_in_threadpool(history_frames, state, game_id)
+        except (PbemError, RuleError) as exc:
+            return JSONResponse({"ok": False, "message": str(exc)}, status_code=404, headers=_NO_STORE)
+        return JSONResponse({"ok": True, "frames": frames}, headers=_NO_STORE)
+
+    def action(work: Callable[[Request, dict[str, Any]], str]) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = json.loads(await request.body() or b"{}")
+                if not isinstance(body, dict):
+                    raise ValueError
+            except ValueError:
+                return JSONResponse({"ok": False, "message": "refused: the request is not a JSON object"}, 400)
+            try:
+                text = await run_in_threadpool(work, request, body)
+            except library.MovedOn as exc:
+                return JSONResponse({"ok": False, "movedOn": True, "message": str(exc)}, 409, headers=_NO_STORE)
+            except (PbemError, RuleError) as exc:
+                return JSONResponse({"ok": False, "message": f"{exc}. Nothing was written."}, 400, headers=_NO_STORE)
+            except OSError as exc:
+                return JSONResponse({"ok": False, "message": f"{exc.strerror or exc}"}, 500, headers=_NO_STORE)
+            return JSONResponse({"ok": True, "message": text}, headers=_NO_STORE)
+        return endpoint
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in _STATIC:
+            return Response("not found", 404)
+        text = resources.files("pbem.app").joinpath("static", name).read_bytes()
+        return Response(text, media_type=_STATIC[name], headers={"cache-control": "no-cache"})
+
+    async def game_static(request: Request) -> Response:
+        name, kind = request.path_params["name"], request.path_params["kind"]
+        if name not in library.game_names() or kind not in ("js", "css"):
+            return Response("not found", 404)
+        drawing = library.presentation(name)
+        text = drawing.HTML_SCRIPT if kind == "js" else drawing.HTML_STYLE
+        return Response(text, media_type=f"text/{'javascript' if kind == 'js' else 'css'}; charset=utf-8",
+                        headers={"cache-control": "no-cache"})
+
+    routes = [
+        Route("/", home), Route("/game/{game_id}", game), Route("/game/{game_id}/history", history),
+        Route("/game/{game_id}/move", action(lambda r, b: do_move(state, r.path_params["game_id"], b, True)),
+              methods=["POST"]),
+        Route("/game/{game_id}/automatic", action(lambda r, b: do_move(state, r.path_params["game_id"], b, False)),
+              methods=["POST"]),
+        Route("/game/{game_id}/send", action(lambda r, b: do_send(state, r.path_params["game_id"])), methods=["POST"]),
+        Route("/inbox", action(lambda r, b: do_inbox(state, b.get("page", "/"))), methods=["POST"]),
+        Route("/unlock", action(lambda r, b: do_unlock(state, b)), methods=["POST"]),
+        Route("/static/game/{name}.{kind}", game_static), Route("/static/{name}", static),
+    ]
+    return Guard(Starlette(routes=routes), HOST, port, state.keys)
+
+
+def history_frames(state: State, game_id: str) -> list[dict[str, Any]]:
+    """Every position of the game as this player saw it then (the replay's frames), made once per head."""
+    _, rep = state.games.game(game_id)
+    seat = state.seat(rep)
+    key = (game_id, rep.head, seat[0] if seat else "")
+    if key not in state.history:
+        session = state.games.session(game_id, *seat) if seat else None
+        observer = (DEALER if session.is_referee else seat[0]) if session and seat else None
+        state.history[key] = library.frames(rep.record, observer, None, seat)
+    return state.history[key]
+
+
+# ---------------------------------------------------------------- running
+
+def free_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, 0))
+    return sock
+
+
+def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
+    """Serve until interrupted; `on_ready` gets the URL with the secret token once the socket listens."""
+    import uvicorn
+
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(make_app(state, port), log_level="warning", access_log=False, server_header=False,
+                            lifespan="off")
+    server = uvicorn.Server(config)
+    url = f"http://{HOST}:{port}/?token={state.keys.token}"
+    original = server.startup
+
+    async def startup(sockets: list[socket.socket] | None = None) -> None:
+        await original(sockets)
+        on_ready(url)
+
+    server.startup = startup  # type: ignore[method-assign]
+    server.run(sockets=[sock])
+
+
+def start(open_browser: bool = True) -> None:
+    """`pbem app`: unlock the keys (a passphrase asked on the terminal, if there is one), listen on
+    127.0.0.1 on a free port, print the URL with its secret, open it in the browser."""
+    import getpass
+
+    state = State()
+    interactive = sys.stdin is not None and sys.stdin.isatty()
+
+    def ask(name: str) -> bytes | None:
+        return getpass.getpass(f"Passphrase for your key {name}: ").encode() if interactive else None
+
+    state.unlock_all(ask)
+    sock = free_socket()
+
+    def ready(url: str) -> None:
+        locked = f" (keys to unlock in the page: {', '.join(state.locked)})" if state.locked else ""
+        print(f"pbem app: open {url}{locked}", flush=True)
+        print("Keep that link to yourself: it lets a browser act with your keys. Ctrl-C stops the app.", flush=True)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    serve(state, sock, ready)

@@ -1,0 +1,347 @@
+"""`pbem app` in a real browser (Debian's chromium through chromedriver and Selenium), with each
+person's app started as they start it, in their own PBEM_HOME, and the mail going through a real SMTP
+server (aiosmtpd) into their Maildirs. The protections refuse a request without the secret, with a
+wrong Host, from another site, without the anti-forgery token, or from a page that shows an older
+position, and write nothing; the board's choices work with the keyboard and carry labels; the end of
+a Sarcophagus game and of a Path of Pharaohs game is played by clicking only (whole games by clicks:
+benchmarks/app_games.py)."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import threading
+
+import pytest
+
+from pbem.crypto import Identity
+from pbem.gameplay import replay_file
+
+from app_support import App, Table, near_the_end, table
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+if not (CHROMIUM and DRIVER):
+    pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "
+                "chromium-driver) to run the app in a real browser", allow_module_level=True)
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+NAMES = ["ann", "ben", "cat"]
+IDENTITIES = {name: Identity.from_seed(bytes([i + 40]) * 32, comment=name) for i, name in enumerate(NAMES)}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1300,1000"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+    yield driver
+    driver.quit()
+
+
+def _started(tmp_path_factory, game: str, players: list[str], moves_left: int):
+    rep = near_the_end(game, players, IDENTITIES, moves_left)
+    manager = table(tmp_path_factory.mktemp(game), players, IDENTITIES)
+    people = manager.__enter__()
+    people.hand_out(rep)
+    people.start_apps()
+    return manager, people, rep.genesis.game_id
+
+
+@pytest.fixture(scope="module")
+def sarcophagus(tmp_path_factory):
+    manager, people, game_id = _started(tmp_path_factory, "sarcophagus", NAMES[:2], 2)
+    yield people, game_id
+    manager.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def pharaohs(tmp_path_factory):
+    manager, people, game_id = _started(tmp_path_factory, "path-of-pharaohs", NAMES, 2)
+    yield people, game_id
+    manager.__exit__(None, None, None)
+
+
+# ---------------------------------------------------------------- acting by clicks
+
+def enter(browser, app: App) -> None:
+    """Open the link the app printed (the browser trades its token for the cookie)."""
+    browser.get(app.url)
+    assert browser.current_url == app.base + "/"
+
+
+def message(browser) -> str:
+    return browser.find_element(By.ID, "message").text
+
+
+def wait_message(browser, *words: str) -> str:
+    WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda b: any(w in message(b) for w in words))
+    return message(browser)
+
+
+def fetch_mail(browser) -> str:
+    """Click Fetch mail on the page shown; the words it shows after."""
+    browser.find_element(By.ID, "fetch-mail").click()
+    return wait_message(browser, "Read ")
+
+
+def copy_bytes(app: App, game_id: str) -> bytes:
+    return next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")).read_bytes()
+
+
+def click_a_move(browser, keyboard: bool = False) -> str:
+    """On the game page shown: click the first highlighted place (or press Enter on it), its first option
+    (or the first choice offered beside the board), then Sign and send; the words the page then shows."""
+    targets = browser.find_elements(By.CSS_SELECTOR, "#board .target, #side .target")
+    if targets:
+        if keyboard:
+            targets[0].send_keys(Keys.ENTER)
+        else:
+            targets[0].click()
+    option = browser.find_element(By.CSS_SELECTOR, "#options button.option")
+    says = option.get_attribute("aria-label")
+    option.click()
+    assert browser.find_element(By.ID, "says").text == says
+    browser.find_element(By.ID, "sign").click()
+    return wait_message(browser, "Signed and wrote", "refused", "moved on", "Nothing was written")
+
+
+class Tabs:
+    """Each person's own tab on their own app's game page, as people sit at their own screens."""
+
+    def __init__(self, browser, people: Table, game_id: str):
+        self.browser, self.people = browser, people
+        self.tabs: dict[str, str] = {}
+        for name, app in people.apps.items():
+            browser.switch_to.new_window("tab")
+            enter(browser, app)
+            browser.get(f"{app.base}/game/{game_id}")
+            self.tabs[name] = browser.current_window_handle
+
+    def show(self, name: str):
+        self.browser.switch_to.window(self.tabs[name])
+        return self.browser
+
+    def close(self) -> None:
+        for handle in self.tabs.values():
+            self.browser.switch_to.window(handle)
+            self.browser.close()
+        self.browser.switch_to.window(self.browser.window_handles[0])
+
+    def who_moves(self) -> str | None:
+        """Whose page offers a choice now; None when every page says the game is over."""
+        for name in self.tabs:
+            page = self.show(name)
+            if page.find_elements(By.CSS_SELECTOR, "#options button.option, .target"):
+                return name
+        if all("Game over" in self.show(name).find_element(By.ID, "next").text for name in self.tabs):
+            return None
+        raise AssertionError("nobody is offered a choice: " + self.browser.find_element(By.ID, "next").text)
+
+    def everyone_fetches(self, but: str | None = None) -> None:
+        """Each person clicks Fetch mail, again while anyone's program did what needed no decision (a
+        table-mode reveal, an opening) and mailed it."""
+        for _ in range(4):
+            acted = [fetch_mail(self.show(name)) for name in self.tabs if name != but]
+            if not any("Signed and wrote" in text for text in acted):
+                return
+            but = None
+        raise AssertionError("the mail never settles")
+
+
+def play_to_the_end(browser, people: Table, game_id: str, limit: int = 40) -> int:
+    """Click until the game is over: the one who owes moves, then the others fetch their mail."""
+    browser.get_log("browser")  # what came before (the refusals the protections' tests provoke) is not this game's
+    tabs = Tabs(browser, people, game_id)
+    try:
+        tabs.everyone_fetches()
+        for clicks in range(limit):
+            mover = tabs.who_moves()
+            if mover is None:
+                return clicks
+            text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
+            assert "Signed and wrote" in text and "NOT sent" not in text, text
+            tabs.everyone_fetches(but=mover)
+    finally:
+        tabs.close()
+    raise AssertionError(f"the game did not end in {limit} moves")
+
+
+def check_finished(browser, people: Table, game_id: str) -> None:
+    """Every copy is the same verified, finished game; every page says so."""
+    copies = {name: copy_bytes(app, game_id) for name, app in people.apps.items()}
+    assert len(set(copies.values())) == 1
+    path = next((people.apps[people.names[0]].home / "games-files").glob(f"*-{game_id[:8]}.json"))
+    rep, _ = replay_file(path)
+    assert rep.over
+    for app in people.apps.values():
+        browser.get(f"{app.base}/game/{game_id}")
+        assert browser.find_element(By.ID, "next").text.startswith("Game over: ")
+        assert browser.find_elements(By.CSS_SELECTOR, ".target") == []
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+# ---------------------------------------------------------------- the protections
+
+def test_no_token_a_wrong_token_or_a_wrong_host_is_refused(sarcophagus, browser):
+    people, game_id = sarcophagus
+    app = people.apps["ann"]
+    for path in ("/", f"/game/{game_id}", "/static/app.js", f"/?token={app.token[:-2]}xx"):
+        status, headers, body = app.request("GET", path)
+        assert status == 403 and b"Forbidden" in body and "set-cookie" not in headers
+    for host in (f"localhost:{app.port}", f"evil.example:{app.port}", "127.0.0.1", f"127.0.0.1:{app.port + 1}"):
+        status, headers, _ = app.request("GET", f"/?token={app.token}", host=host)
+        assert status == 403 and "set-cookie" not in headers, host
+    status, headers, _ = app.request("GET", f"/?token={app.token}")
+    assert status == 303 and headers["location"] == "/"
+    cookie = headers["set-cookie"]
+    assert f"pbem-app-{app.port}=" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    status, headers, _ = app.request("GET", "/", headers={"Cookie": cookie.split(";")[0]})
+    policy = headers["content-security-policy"]
+    assert status == 200 and "script-src 'self'" in policy and "default-src 'none'" in policy
+    assert "unsafe-inline" not in policy and "access-control-allow-origin" not in headers
+    status, _, _ = app.request("GET", "/", headers={"Cookie": cookie.split(";")[0]}, host=f"localhost:{app.port}")
+    assert status == 403  # the cookie does not help a rebound name
+    browser.get(app.base + "/")  # a browser that never opened the link
+    assert "Forbidden" in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_forged_posts_are_refused_and_write_nothing(sarcophagus, browser):
+    people, game_id = sarcophagus
+    mover = next(name for name, app in people.apps.items() if app.game_data(game_id)["choices"])
+    app = people.apps[mover]
+    data = app.game_data(game_id)
+    move = {"head": data["head"], "action": data["choices"][0]["notation"]}
+    before = copy_bytes(app, game_id)
+    forged = [
+        {"X-Pbem-Csrf": ""}, {"X-Pbem-Csrf": "not-the-token"}, {"Origin": "http://evil.example"},
+        {"Origin": f"http://localhost:{app.port}"}, {"Sec-Fetch-Site": "cross-site"}, {"Content-Type": "text/plain"},
+    ]
+    for headers in forged:
+        status, answer = app.post(f"/game/{game_id}/move", move, **headers)
+        assert status == 403 and answer["message"].startswith("refused"), headers
+    status, answer = app.post(f"/game/{game_id}/move", {**move, "action": "9@9z"})
+    assert status == 400 and "not a legal move" in answer["message"] and "Nothing was written" in answer["message"]
+    status, answer = app.post(f"/game/{game_id}/move", ["not", "an", "object"])
+    assert status == 400
+    status, _, _ = app.request("PUT", f"/game/{game_id}/move", b"{}", {"Cookie": app.cookie or ""})
+    assert status == 405
+    # a page of another site, in the same browser that holds the cookie, posts in every way it can
+    enter(browser, app)
+    evil = _evil_site(f"{app.base}/game/{game_id}/move", move)
+    browser.get(evil)
+    WebDriverWait(browser, 10, poll_frequency=0.02).until(lambda b: b.execute_script("return window.done === 3"))
+    assert copy_bytes(app, game_id) == before
+    browser.get(f"{app.base}/game/{game_id}")
+    assert browser.find_element(By.ID, "sign").is_displayed()  # the app still serves its own page
+
+
+def _evil_site(target: str, move: dict) -> str:
+    """A page on another origin (localhost, another port) that tries a form POST and two fetches."""
+    import json
+
+    page = f"""<!doctype html><html><body>
+<form id="f" method="POST" action="{target}" enctype="text/plain" target="sink">
+<input name='{{"head":"{move["head"]}","action":"{move["action"]}","x":"' value='"}}'></form>
+<iframe name="sink"></iframe>
+<script>
+window.done = 0;
+document.getElementById("f").submit(); window.done++;
+fetch("{target}", {{method: "POST", mode: "no-cors", credentials: "include", body: {json.dumps(json.dumps(move))},
+  headers: {{"Content-Type": "text/plain"}}}}).finally(() => window.done++);
+fetch("{target}", {{method: "POST", credentials: "include", body: {json.dumps(json.dumps(move))},
+  headers: {{"Content-Type": "application/json", "X-Pbem-Csrf": "guess"}}}}).catch(() => 0).finally(() => window.done++);
+</script></body></html>"""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://localhost:{server.server_address[1]}/"
+
+
+def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcophagus, browser):
+    people, game_id = sarcophagus
+    mover = next(name for name, app in people.apps.items() if app.game_data(game_id)["choices"])
+    app = people.apps[mover]
+    enter(browser, app)
+    browser.get(f"{app.base}/game/{game_id}")
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    second = browser.current_window_handle
+    browser.get(f"{app.base}/game/{game_id}")
+    browser.switch_to.window(first)
+    before = replay_file(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")))[0].seq
+    browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
+    browser.find_element(By.CSS_SELECTOR, "#options button.option").click()
+    browser.find_element(By.ID, "sign").click()
+    assert "Signed and wrote" in wait_message(browser, "Signed and wrote", "refused")
+    written = copy_bytes(app, game_id)
+    browser.switch_to.window(second)
+    browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
+    browser.find_element(By.CSS_SELECTOR, "#options button.option").click()
+    browser.find_element(By.ID, "sign").click()
+    assert "the game has moved on" in wait_message(browser, "moved on", "Signed")
+    assert browser.find_element(By.ID, "message").get_attribute("class") == "bad"
+    assert copy_bytes(app, game_id) == written
+    assert replay_file(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")))[0].seq > before
+    browser.close()
+    browser.switch_to.window(first)
+
+
+# ---------------------------------------------------------------- the board's choices
+
+def test_the_board_choices_have_labels_and_work_from_the_keyboard(pharaohs, browser):
+    people, game_id = pharaohs
+    for app in people.apps.values():
+        enter(browser, app)
+    mover = next(name for name, app in people.apps.items() if app.game_data(game_id)["choices"])
+    app = people.apps[mover]
+    browser.get(f"{app.base}/game/{game_id}")
+    targets = browser.find_elements(By.CSS_SELECTOR, ".target")
+    assert targets, "a Path of Pharaohs turn offers places on the board"
+    for target in targets:
+        assert target.get_attribute("role") == "button" and target.get_attribute("tabindex") == "0"
+        assert target.get_attribute("aria-label").split(": ")[1].endswith(("choice", "choices"))
+    assert browser.find_element(By.ID, "legend").find_elements(By.TAG_NAME, "dt")
+    assert browser.find_element(By.ID, "message").get_attribute("role") == "status"
+    targets[0].send_keys(Keys.ENTER)  # focus the place, press Enter: its options, the first one focused
+    active = browser.switch_to.active_element
+    assert "option" in active.get_attribute("class") and active.get_attribute("aria-label")
+    active.send_keys(Keys.ENTER)
+    assert browser.find_element(By.ID, "says").text == active.get_attribute("aria-label")
+    assert active.get_attribute("aria-pressed") == "true"
+    assert browser.find_element(By.ID, "sign").is_enabled()
+
+
+# ---------------------------------------------------------------- whole games' ends, by clicks only
+
+def test_the_end_of_a_sarcophagus_game_by_clicks_two_apps(sarcophagus, browser):
+    people, game_id = sarcophagus
+    assert play_to_the_end(browser, people, game_id) >= 1
+    check_finished(browser, people, game_id)
+
+
+def test_the_end_of_a_path_of_pharaohs_game_by_clicks_three_apps(pharaohs, browser):
+    people, game_id = pharaohs
+    assert play_to_the_end(browser, people, game_id) >= 1
+    check_finished(browser, people, game_id)
+
