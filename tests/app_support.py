@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pbem
-from pbem.bots import play_out
 from pbem.crypto import Identity
-from pbem.protocol import Replay, apply_entry, new_game, replay, start
-from pbem.record import GameFile
+from pbem.protocol.bots import play_out
+from pbem.protocol.entries import apply_entry, replay
+from pbem.protocol.genesis import new_game, start
+from pbem.protocol.replay import Replay
+from pbem.record.models import GameFile
 
 from mail_support import smtp_server
 
@@ -33,7 +35,7 @@ class App:
 
     @staticmethod
     def launch(env: dict[str, str]) -> subprocess.Popen[str]:
-        return subprocess.Popen([sys.executable, "-m", "pbem.app", "--no-browser"], env=env,
+        return subprocess.Popen([sys.executable, "-m", "pbem.cli", "app", "--no-browser"], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
 
     def __init__(self, home: Path, process: subprocess.Popen[str]):
@@ -101,9 +103,9 @@ class Table:
     """People, each with a home, a key, the address book and a Maildir; one SMTP server; their apps."""
 
     def __init__(self, base: Path, names: list[str], smtp_port: int, identities: dict[str, Identity] | None = None):
-        from pbem.contacts import add
-        from pbem.files import write_atomic
-        from pbem.keys import create_key
+        from pbem.crypto.keyring import create_key
+        from pbem.record.files import write_atomic
+        from pbem.transport.contacts import add
 
         self.base, self.names, self.smtp_port = base, names, smtp_port
         self.apps: dict[str, App] = {}
@@ -142,8 +144,8 @@ class Table:
 
     def hand_out(self, rep: Replay) -> None:
         """Everyone holds a copy of the game as it stands, all of it already mailed (a game begun earlier)."""
-        from pbem import copies
-        from pbem.inbox import Copies
+        from pbem.transport import copies
+        from pbem.transport.inbox import Copies
 
         for name in self.names:
             with at_home(self.home(name)):
@@ -235,7 +237,7 @@ def near_the_end(game: str, players: list[str], identities: dict[str, Identity],
                  seed: int = 1) -> Replay:
     """A game played by greedy bots (each through their own session), cut back to where `moves_left`
     decisions were still to come: a real, verified game whose end is a few clicks away."""
-    from pbem.protocol import Session
+    from pbem.protocol.session import Session
 
     rep = new_game(game, {}, [(n, identities[n].public) for n in players], players[0], identities[players[0]])
     import random

@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from pbem.crypto import Identity
-from pbem.gameplay import replay_file
+from pbem.playing import replay_file
 
 from app_support import App, Table, near_the_end, table
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from .server import start
+from pbem.app.server import start
 
 start(open_browser="--no-browser" not in sys.argv[1:])

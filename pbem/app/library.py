@@ -13,27 +13,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import copies
 from pbem.crypto import Identity, PublicKey
+from pbem.crypto.keyring import key_path, list_keys, load_identity
 from pbem.errors import NoPassphrase, PbemError, UsageError
-from pbem.gameplay import replay_file
-from pbem.games import presentation
-from pbem.html import drawn, frames
-from pbem.inbox import Copies, Report, default_mailbox
-from pbem.inbox import read as read_inbox
-from pbem.keys import key_path, list_keys, load_identity
-from pbem.mail import Server, mail_turn
-from pbem.protocol import Replay, Session
-from pbem.render import next_line, result_text
-from pbem.status import Game, Status, collect
+from pbem.playing import replay_file
+from pbem.presentation.games import presentation
+from pbem.presentation.html import drawn, frames
+from pbem.presentation.terminal import next_line, result_text
+from pbem.protocol.replay import Replay
+from pbem.protocol.session import Session
+from pbem.record.status import Game, Status
+from pbem.transport import copies
+from pbem.transport.inbox import Copies, Report, default_mailbox
+from pbem.transport.inbox import read as read_inbox
+from pbem.transport.mail import Server, mail_turn
+from pbem.transport.status import collect, duty_text
 
 __all__ = ["Game", "Identity", "NoPassphrase", "PbemError", "PublicKey", "Replay", "Report", "Session", "Status",
-           "UsageError", "drawn", "frames", "next_line", "presentation", "result_text"]
+           "UsageError", "drawn", "duty_text", "frames", "next_line", "presentation", "result_text"]
 
 
 def game_names() -> list[str]:
     """The games with a drawing of their own (their script and style are served as files)."""
-    from pbem.games import PRESENTATIONS
+    from pbem.presentation.games import PRESENTATIONS
 
     return list(PRESENTATIONS)
 
@@ -133,8 +135,8 @@ class Library:
         """Do NAME's move `text` (None: only what needs no decision) on the game as it stands at `head`,
         then what needs no decision after it; write the copy. Refused, and nothing written, when the
         game has moved on from `head` or the move is not one of the legal ones."""
-        from pbem.gamefile import save
-        from pbem.seen import check_not_stale, remember
+        from pbem.protocol.seen import check_not_stale, remember
+        from pbem.record.gamefile import save
 
         with self.lock:
             path, rep = self.game(game_id)

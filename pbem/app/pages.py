@@ -8,7 +8,7 @@ import html
 import json
 from typing import Any
 
-from .legend import legend
+from pbem.app.legend import legend
 
 e = html.escape
 

@@ -19,10 +19,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from engine.contract import DEALER, RuleError
-
-from . import library, moves, pages
-from .guard import Guard, Secrets
-from .library import Identity, Library, PbemError
+from pbem.app import library, moves, pages
+from pbem.app.guard import Guard, Secrets
+from pbem.app.library import Identity, Library, PbemError
 
 HOST = "127.0.0.1"
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
@@ -128,12 +127,10 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
 
 
 def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str]:
-    from pbem.status import duty_text
-
     status = library.my_games()
     games = []
     for g in status.games:
-        state_text = f"finished: {g.result}" if g.finished else "; ".join(duty_text(d, status.now) for d in g.duties)
+        state_text = f"finished: {g.result}" if g.finished else "; ".join(library.duty_text(d, status.now) for d in g.duties)
         games.append({"game_id": g.game_id, "title": library.presentation_title(g.game), "players": g.players,
                       "entries": g.entries, "finished": g.finished, "i_owe": g.i_owe, "state": state_text,
                       "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "",

@@ -757,6 +757,9 @@ def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many compu
     typer.echo(f"Look at it:  pbem html {game}   |   pbem log {game}   |   pbem verify {game}")
 
 
+from pbem.cli import browser  # noqa: E402, F401  (registers `pbem app`)
+
+
 def main() -> None:
     app()
 
