@@ -17,17 +17,18 @@ import pytest
 from pbem.crypto import Identity
 from pbem.playing import replay_file
 
-from app_support import App, Table, near_the_end, table
+from app_support import near_the_end, table
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "
                 "chromium-driver) to run the app in a real browser", allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from app_clicks import check_finished, chromium, copy_bytes, enter, play_to_the_end, start_by_form, wait_message  # noqa: E402
 
 NAMES = ["ann", "ben", "cat"]
 IDENTITIES = {name: Identity.from_seed(bytes([i + 40]) * 32, comment=name) for i, name in enumerate(NAMES)}
@@ -35,13 +36,7 @@ IDENTITIES = {name: Identity.from_seed(bytes([i + 40]) * 32, comment=name) for i
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1300,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+    driver = chromium()
     yield driver
     driver.quit()
 
@@ -67,126 +62,6 @@ def pharaohs(tmp_path_factory):
     manager, people, game_id = _started(tmp_path_factory, "path-of-pharaohs", NAMES, 2)
     yield people, game_id
     manager.__exit__(None, None, None)
-
-
-# ---------------------------------------------------------------- acting by clicks
-
-def enter(browser, app: App) -> None:
-    """Open the link the app printed (the browser trades its token for the cookie)."""
-    browser.get(app.url)
-    assert browser.current_url == app.base + "/"
-
-
-def message(browser) -> str:
-    return browser.find_element(By.ID, "message").text
-
-
-def wait_message(browser, *words: str) -> str:
-    WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException]).until(
-        lambda b: any(w in message(b) for w in words))
-    return message(browser)
-
-
-def fetch_mail(browser) -> str:
-    """Click Fetch mail on the page shown; the words it shows after."""
-    browser.find_element(By.ID, "fetch-mail").click()
-    return wait_message(browser, "Read ")
-
-
-def copy_bytes(app: App, game_id: str) -> bytes:
-    return next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")).read_bytes()
-
-
-def click_a_move(browser, keyboard: bool = False) -> str:
-    """On the game page shown: click the first highlighted place (or press Enter on it), its first option
-    (or the first choice offered beside the board), then Sign and send; the words the page then shows."""
-    targets = browser.find_elements(By.CSS_SELECTOR, "#board .target, #side .target")
-    if targets:
-        if keyboard:
-            targets[0].send_keys(Keys.ENTER)
-        else:
-            targets[0].click()
-    option = browser.find_element(By.CSS_SELECTOR, "#options button.option")
-    says = option.get_attribute("aria-label")
-    option.click()
-    assert browser.find_element(By.ID, "says").text == says
-    browser.find_element(By.ID, "sign").click()
-    return wait_message(browser, "Signed and wrote", "refused", "moved on", "Nothing was written")
-
-
-class Tabs:
-    """Each person's own tab on their own app's game page, as people sit at their own screens."""
-
-    def __init__(self, browser, people: Table, game_id: str):
-        self.browser, self.people = browser, people
-        self.tabs: dict[str, str] = {}
-        for name, app in people.apps.items():
-            browser.switch_to.new_window("tab")
-            enter(browser, app)
-            browser.get(f"{app.base}/game/{game_id}")
-            self.tabs[name] = browser.current_window_handle
-
-    def show(self, name: str):
-        self.browser.switch_to.window(self.tabs[name])
-        return self.browser
-
-    def close(self) -> None:
-        for handle in self.tabs.values():
-            self.browser.switch_to.window(handle)
-            self.browser.close()
-        self.browser.switch_to.window(self.browser.window_handles[0])
-
-    def who_moves(self) -> str | None:
-        """Whose page offers a choice now; None when every page says the game is over."""
-        for name in self.tabs:
-            page = self.show(name)
-            if page.find_elements(By.CSS_SELECTOR, "#options button.option, .target"):
-                return name
-        if all("Game over" in self.show(name).find_element(By.ID, "next").text for name in self.tabs):
-            return None
-        raise AssertionError("nobody is offered a choice: " + self.browser.find_element(By.ID, "next").text)
-
-    def everyone_fetches(self, but: str | None = None) -> None:
-        """Each person clicks Fetch mail, again while anyone's program did what needed no decision (a
-        table-mode reveal, an opening) and mailed it."""
-        for _ in range(4):
-            acted = [fetch_mail(self.show(name)) for name in self.tabs if name != but]
-            if not any("Signed and wrote" in text for text in acted):
-                return
-            but = None
-        raise AssertionError("the mail never settles")
-
-
-def play_to_the_end(browser, people: Table, game_id: str, limit: int = 40) -> int:
-    """Click until the game is over: the one who owes moves, then the others fetch their mail."""
-    browser.get_log("browser")  # what came before (the refusals the protections' tests provoke) is not this game's
-    tabs = Tabs(browser, people, game_id)
-    try:
-        tabs.everyone_fetches()
-        for clicks in range(limit):
-            mover = tabs.who_moves()
-            if mover is None:
-                return clicks
-            text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
-            assert "Signed and wrote" in text and "NOT sent" not in text, text
-            tabs.everyone_fetches(but=mover)
-    finally:
-        tabs.close()
-    raise AssertionError(f"the game did not end in {limit} moves")
-
-
-def check_finished(browser, people: Table, game_id: str) -> None:
-    """Every copy is the same verified, finished game; every page says so."""
-    copies = {name: copy_bytes(app, game_id) for name, app in people.apps.items()}
-    assert len(set(copies.values())) == 1
-    path = next((people.apps[people.names[0]].home / "games-files").glob(f"*-{game_id[:8]}.json"))
-    rep, _ = replay_file(path)
-    assert rep.over
-    for app in people.apps.values():
-        browser.get(f"{app.base}/game/{game_id}")
-        assert browser.find_element(By.ID, "next").text.startswith("Game over: ")
-        assert browser.find_elements(By.CSS_SELECTOR, ".target") == []
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 # ---------------------------------------------------------------- the protections
@@ -345,3 +220,17 @@ def test_the_end_of_a_path_of_pharaohs_game_by_clicks_three_apps(pharaohs, brows
     assert play_to_the_end(browser, people, game_id) >= 1
     check_finished(browser, people, game_id)
 
+
+
+def test_a_game_started_from_the_form_reaches_the_others_who_join_by_fetching_mail(sarcophagus, browser):
+    people, _ = sarcophagus
+    game_id = start_by_form(browser, people, "sarcophagus", "ann")
+    ben = people.apps["ben"]
+    enter(browser, ben)
+    browser.find_element(By.ID, "fetch-mail").click()
+    text = wait_message(browser, "Read ")
+    assert "Signed and wrote" in text and "Sent to" in text, text  # ben's join, done and mailed for him
+    browser.find_element(By.CSS_SELECTOR, f'a[href="/game/{game_id}"]').click()
+    assert browser.find_element(By.ID, "next").text.startswith("Next: ")
+    rep, _ = replay_file(next((ben.home / "games-files").glob(f"*-{game_id[:8]}.json")))
+    assert [e.action for e in rep.entries][:1] == ["join"] and rep.entries[0].author == "ben"

@@ -82,6 +82,45 @@ def unlock(name: str, passphrase: bytes | None = None) -> Identity:
     return Identity.from_openssh(key_path(name).read_bytes(), passphrase, name=f"key {name}", comment=name)
 
 
+# ---------------------------------------------------------------- a new game
+
+def address_book() -> dict[str, str]:
+    from pbem.transport.contacts import load
+
+    return load()
+
+
+def known_keys(status: Status) -> dict[str, str]:
+    """Each participant's public key line as the genesis of a game here gives it (the last game wins)."""
+    keys: dict[str, str] = {}
+    for game in status.games:
+        keys.update(game.keys)
+    return keys
+
+
+def create_game(game: str, me: str, identity: Identity, players: list[tuple[str, str]], referee: tuple[str, str] | None,
+                options: list[str], deadline: str | None) -> Replay:
+    """`pbem new` with the key in memory: the invitation signed by ME (a player with `identity`, or the
+    referee), kept as my copy; the others' keys are key lines. Nothing is written on any error."""
+    from pbem.playing import one_key_per_seat, parse_options
+    from pbem.protocol.genesis import new_game
+    from pbem.transport.status import parse_deadline
+
+    def key(name: str, line: str) -> PublicKey:
+        return identity.public if name == me else PublicKey.parse(line)
+
+    roster = [(name, key(name, line)) for name, line in players]
+    ref = (referee[0], key(*referee)) if referee else None
+    if me not in [name for name, _ in roster] + ([ref[0]] if ref else []):
+        raise UsageError(f"you ({me}) must be one of the players or the referee")
+    one_key_per_seat(roster + ([ref] if ref else []))
+    hours = parse_deadline(deadline) if deadline else None
+    rep = new_game(game, parse_options(options), roster, me, identity, ref, None, None, hours)
+    Session(rep, me, identity).automatic()
+    Copies(games_folder()).put(rep)
+    return rep
+
+
 # ---------------------------------------------------------------- games
 
 @dataclass

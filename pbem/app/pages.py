@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import html
 import json
+import secrets
 from typing import Any
 
 from pbem.app.legend import legend
 
 e = html.escape
+RUN = secrets.token_hex(4)
+"""In the address of the script and style files: a browser keeps them for this run of the app only."""
 
 
 def _json_block(element_id: str, data: dict[str, Any]) -> str:
@@ -20,8 +23,8 @@ def _json_block(element_id: str, data: dict[str, Any]) -> str:
 
 
 def _shell(title: str, csrf: str, body: str, game: str | None = None) -> str:
-    game_links = (f'<link rel="stylesheet" href="/static/game/{e(game)}.css">\n'
-                  f'<script src="/static/game/{e(game)}.js" defer></script>\n') if game else ""
+    game_links = (f'<link rel="stylesheet" href="/static/game/{e(game)}.css?v={RUN}">\n'
+                  f'<script src="/static/game/{e(game)}.js?v={RUN}" defer></script>\n') if game else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -29,9 +32,9 @@ def _shell(title: str, csrf: str, body: str, game: str | None = None) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="pbem-csrf" content="{e(csrf)}">
 <title>{e(title)}</title>
-<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/static/app.css">
-{game_links}<script src="/static/app.js" defer></script>
+<link rel="icon" href="/static/icon.svg?v={RUN}" type="image/svg+xml">
+<link rel="stylesheet" href="/static/app.css?v={RUN}">
+{game_links}<script src="/static/app.js?v={RUN}" defer></script>
 </head>
 <body>
 {body}
@@ -57,8 +60,34 @@ def unlock_forms(locked: list[str]) -> str:
            f'never written.</p>{forms}</section>'
 
 
+def new_game_form(invite: dict[str, Any]) -> str:
+    """Start a game: the game, who I play as, the players from the address book in seat order (each one's
+    key: known from an earlier game, or pasted), a referee or none, options and a deadline."""
+    if not invite["me"]:
+        return ""
+    games = "".join(f'<option value="{e(name)}">{e(title)}</option>' for name, title in invite["games"].items())
+    mine = "".join(f'<option value="{e(name)}">{e(name)}</option>' for name in invite["me"])
+    people = "".join(
+        f'<div class="invitee"><label><input type="checkbox" class="new-player" value="{e(name)}"> {e(name)} '
+        f'&lt;{e(address)}&gt;</label> <input type="text" class="new-key" id="key-{e(name)}" value="{e(key)}" '
+        f'placeholder="their public key: ssh-ed25519 AAAA..." aria-label="{e(name)}\'s public key" size="40"></div>'
+        for name, address, key in invite["people"]) or \
+        "<p>Your address book is empty: add the others with 'pbem contact add NAME ADDRESS'.</p>"
+    referees = "".join(f'<option value="{e(name)}">{e(name)}</option>' for name, _, _ in invite["people"])
+    return f"""<details id="new-game"><summary>Start a new game</summary>
+<p><label>Game <select id="new-game-name">{games}</select></label>
+<label>You play as <select id="new-me">{mine}</select></label></p>
+<fieldset><legend>The other players, in seat order after you (their keys: from earlier games, or paste them)</legend>
+{people}</fieldset>
+<p><label>Referee <select id="new-referee"><option value="">none: table mode</option>{referees}</select></label>
+<label>Options <input type="text" id="new-options" placeholder="e.g. two_player=seats"></label>
+<label>Deadline <input type="text" id="new-deadline" placeholder="e.g. 72h or 3d" size="8"></label></p>
+<p><button type="button" id="new-start">Sign the invitation and send it</button></p>
+</details>"""
+
+
 def home(csrf: str, games: list[dict[str, Any]], problems: list[str], locked: list[str], flash: str | None,
-         folder: str) -> str:
+         folder: str, invite: dict[str, Any]) -> str:
     """My games: every game here, mine to act first, as `pbem status` lists them."""
     rows = []
     for g in games:
@@ -81,7 +110,8 @@ def home(csrf: str, games: list[dict[str, Any]], problems: list[str], locked: li
 {message(flash)}
 {unlock_forms(locked)}
 {table}
-{problem_list}"""
+{problem_list}
+{new_game_form(invite)}"""
     return _shell("pbem: your games", csrf, body)
 
 

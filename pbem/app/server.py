@@ -26,6 +26,8 @@ from pbem.app.library import Identity, Library, PbemError
 HOST = "127.0.0.1"
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
 _NO_STORE = {"cache-control": "no-store"}
+_KEEP = {"cache-control": "private, max-age=86400"}
+"""Script, style and icon: their addresses name the run (pages.RUN), so a browser may keep them."""
 
 
 @dataclass
@@ -126,7 +128,7 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
     return info, data, log, drawing.HTML_DEFS
 
 
-def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str]:
+def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[str, Any]]:
     status = library.my_games()
     games = []
     for g in status.games:
@@ -135,7 +137,12 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str]:
                       "entries": g.entries, "finished": g.finished, "i_owe": g.i_owe, "state": state_text,
                       "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "",
                       "unsent": library.unsent(g.game_id, g.entries) if g.me else 0})
-    return games, status.problems, str(library.games_folder())
+    book, keys = library.address_book(), library.known_keys(status)
+    mine = sorted(state.identities)
+    invite = {"games": {name: library.presentation_title(name) for name in library.game_names()}, "me": mine,
+              "people": [(name, address, keys.get(name, "")) for name, address in sorted(book.items())
+                         if name not in mine]}
+    return games, status.problems, str(library.games_folder()), invite
 
 
 # ---------------------------------------------------------------- acting
@@ -210,6 +217,35 @@ def do_inbox(state: State, page: object = "/") -> str:
     return text
 
 
+def do_new(state: State, body: dict[str, Any]) -> str:
+    """Start a game from the form: the invitation signed with my key, kept as my copy, mailed to everyone."""
+    game, me, players, referee = body.get("game"), body.get("me"), body.get("players"), body.get("referee")
+    options, deadline = body.get("options") or "", body.get("deadline") or ""
+
+    def pair(item: object) -> tuple[str, str]:
+        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)):
+            raise library.UsageError("each participant is a name and a public key line")
+        return item[0], item[1]
+
+    if not isinstance(game, str) or game not in library.game_names():
+        raise library.UsageError(f"choose a game: {', '.join(library.game_names())}")
+    if not isinstance(me, str) or me not in state.identities:
+        raise library.UsageError("choose which of your unlocked keys you play with")
+    if not isinstance(players, list) or not isinstance(options, str) or not isinstance(deadline, str):
+        raise library.UsageError("the form is incomplete")
+    library.smtp_server()  # no server: an error before anything is signed
+    rep = library.create_game(game, me, state.identities[me], [pair(p) for p in players],
+                              pair(referee) if referee else None, options.split(), deadline.strip() or None)
+    game_id = rep.genesis.game_id
+    try:
+        sent = state.games.send(game_id, me)
+    except PbemError as exc:
+        sent = f"but the invitation was NOT sent: {exc}. Use 'Send what was not sent' on its page"
+    text = f"Started {rep.game.title} {game_id[:8]} ({', '.join(rep.players)}); {sent}."
+    state.flash["/"] = text
+    return text
+
+
 def do_unlock(state: State, body: dict[str, Any]) -> str:
     name, passphrase = body.get("name"), body.get("passphrase")
     if name not in state.locked or not isinstance(passphrase, str) or not passphrase:
@@ -229,8 +265,9 @@ def make_app(state: State, port: int) -> Guard:
         return state.flash.pop(path, None)
 
     async def home(request: Request) -> Response:
-        games, problems, folder = await run_in_threadpool(home_data, state)
-        return HTMLResponse(pages.home(csrf, games, problems, state.locked, flash_for("/"), folder), headers=_NO_STORE)
+        games, problems, folder, invite = await run_in_threadpool(home_data, state)
+        return HTMLResponse(pages.home(csrf, games, problems, state.locked, flash_for("/"), folder, invite),
+                            headers=_NO_STORE)
 
     async def game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
@@ -273,7 +310,7 @@ def make_app(state: State, port: int) -> Guard:
         if name not in _STATIC:
             return Response("not found", 404)
         text = resources.files("pbem.app").joinpath("static", name).read_bytes()
-        return Response(text, media_type=_STATIC[name], headers={"cache-control": "no-cache"})
+        return Response(text, media_type=_STATIC[name], headers=_KEEP)
 
     async def game_static(request: Request) -> Response:
         name, kind = request.path_params["name"], request.path_params["kind"]
@@ -282,7 +319,7 @@ def make_app(state: State, port: int) -> Guard:
         drawing = library.presentation(name)
         text = drawing.HTML_SCRIPT if kind == "js" else drawing.HTML_STYLE
         return Response(text, media_type=f"text/{'javascript' if kind == 'js' else 'css'}; charset=utf-8",
-                        headers={"cache-control": "no-cache"})
+                        headers=_KEEP)
 
     routes = [
         Route("/", home), Route("/game/{game_id}", game), Route("/game/{game_id}/history", history),
@@ -293,6 +330,7 @@ def make_app(state: State, port: int) -> Guard:
         Route("/game/{game_id}/send", action(lambda r, b: do_send(state, r.path_params["game_id"])), methods=["POST"]),
         Route("/inbox", action(lambda r, b: do_inbox(state, b.get("page", "/"))), methods=["POST"]),
         Route("/unlock", action(lambda r, b: do_unlock(state, b)), methods=["POST"]),
+        Route("/new", action(lambda r, b: do_new(state, b)), methods=["POST"]),
         Route("/static/game/{name}.{kind}", game_static), Route("/static/{name}", static),
     ]
     return Guard(Starlette(routes=routes), HOST, port, state.keys)

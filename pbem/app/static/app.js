@@ -45,6 +45,18 @@
     field.value = "";
   }));
 
+  /* ---- a new game: the form's fields as they are; the server checks them all */
+  const start = $("new-start");
+  if (start) start.addEventListener("click", () => {
+    const me = $("new-me").value, key = name => $("key-" + name).value.trim();
+    const others = [...document.querySelectorAll(".new-player:checked")].map(box => [box.value, key(box.value)]);
+    const referee = $("new-referee").value;
+    const players = referee === me ? others : [[me, ""], ...others];
+    act(start, "/new", {game: $("new-game-name").value, me: me, players: players,
+                        referee: referee ? [referee, referee === me ? "" : key(referee)] : null,
+                        options: $("new-options").value, deadline: $("new-deadline").value});
+  });
+
   /* ---- a game */
   const dataBlock = $("app-data");
   if (!dataBlock) return;
@@ -95,7 +107,7 @@
     const groups = [];
     if (list) {
       element.classList.add("selected");
-      groups.push(offer(list[0].place.charAt(0).toUpperCase() + list[0].place.slice(1) + ":", list));
+      groups.push(offer(list[0].place + ":", list));
     } else if (data.choices.some(c => c.target)) {
       const hint = document.createElement("p");
       hint.className = "group-title";

@@ -1,0 +1,53 @@
+"""Whole games in `pbem app`, by clicks only: a 2-player Sarcophagus game (two apps) and a 3-player Path
+of Pharaohs game (three apps), each person with their own PBEM_HOME and their own app, in their own
+tab of a real browser (headless chromium), the mail through a real SMTP server on localhost (aiosmtpd).
+The creator starts the game from the app's form (the others' public keys pasted: the only thing typed);
+from then on every join, deal, move and mail is a click: Fetch mail, a place on the board, an option,
+Sign and send. Prints how long each game
+took and how many clicks of Sign and send it needed; fails if a game does not end verified and the
+same in every copy. The suite plays the last moves of such games (tests/test_app_browser.py).
+
+    PYTHONPATH=. python benchmarks/app_games.py [--game sarcophagus|path-of-pharaohs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+
+from app_clicks import CHROMIUM, DRIVER, check_finished, chromium, play_to_the_end, start_by_form  # noqa: E402
+from app_support import table  # noqa: E402
+
+GAMES = {"sarcophagus": ["ann", "ben"], "path-of-pharaohs": ["ann", "ben", "cat"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=list(GAMES), action="append", help="one game (default: both)")
+    args = parser.parse_args()
+    if not (CHROMIUM and DRIVER):
+        sys.exit("no browser: install Debian's chromium and chromium-driver")
+    browser = chromium()
+    try:
+        for game in args.game or list(GAMES):
+            names = GAMES[game]
+            with table(Path(tempfile.mkdtemp(prefix=f"pbem-app-{game}-")), names) as people:
+                start = time.perf_counter()
+                people.start_apps()
+                game_id = start_by_form(browser, people, game, names[0])
+                moves = play_to_the_end(browser, people, game_id, limit=400)
+                check_finished(browser, people, game_id)
+                seconds = time.perf_counter() - start
+            print(f"{game}, {len(names)} players, {len(names)} apps: a whole game by clicks in {seconds:.0f} s, "
+                  f"{moves} moves signed and sent ({seconds / moves:.2f} s a move with everyone's mail fetched)")
+    finally:
+        browser.quit()
+
+
+if __name__ == "__main__":
+    main()

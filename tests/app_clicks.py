@@ -1,0 +1,186 @@
+"""Clicking in `pbem app` in a real browser (Selenium, Debian's chromium and chromedriver): each person's
+own tab on their own app, as people sit at their own screens. For tests/test_app_browser.py and the
+benchmarks that play whole games by clicks (benchmarks/app_games.py)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from pbem.playing import replay_file
+
+from app_support import App, Table
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+
+
+def chromium(width: int = 1300, height: int = 1000) -> webdriver.Chrome:
+    """Headless chromium, its console kept (a page's errors are read back)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM or ""
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+
+
+def enter(browser, app: App) -> None:
+    """Open the link the app printed (the browser trades its token for the cookie)."""
+    browser.get(app.url)
+    assert browser.current_url == app.base + "/"
+
+
+def message(browser) -> str:
+    """The page's message line, read in one step (the page may be reloading)."""
+    text = browser.execute_script("const m = document.getElementById('message'); return m ? m.textContent : ''")
+    return str(text or "")
+
+
+def wait_message(browser, *words: str) -> str:
+    WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+        lambda b: any(w in message(b) for w in words))
+    return message(browser)
+
+
+def fetch_mail(browser) -> str:
+    """Click Fetch mail on the page shown; the words it shows after."""
+    browser.find_element(By.ID, "fetch-mail").click()
+    return wait_message(browser, "Read ")
+
+
+def copy_bytes(app: App, game_id: str) -> bytes:
+    return next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")).read_bytes()
+
+
+def click_a_move(browser, keyboard: bool = False) -> str:
+    """On the game page shown: click the first highlighted place (or press Enter on it), its first option
+    (or the first choice offered beside the board), then Sign and send; the words the page then shows."""
+    targets = browser.find_elements(By.CSS_SELECTOR, "#board .target, #side .target")
+    if targets:
+        if keyboard:
+            targets[0].send_keys(Keys.ENTER)
+        else:
+            targets[0].click()
+    option = browser.find_element(By.CSS_SELECTOR, "#options button.option")
+    says = option.get_attribute("aria-label")
+    option.click()
+    assert browser.find_element(By.ID, "says").text == says
+    browser.find_element(By.ID, "sign").click()
+    return wait_message(browser, "Signed and wrote", "refused", "moved on", "Nothing was written")
+
+
+class Tabs:
+    """Each person's own tab on their own app's game page, as people sit at their own screens."""
+
+    def __init__(self, browser, people: Table, game_id: str):
+        self.browser, self.people, self.game_id = browser, people, game_id
+        self.tabs: dict[str, str] = {}
+        for name, app in people.apps.items():
+            browser.switch_to.new_window("tab")
+            enter(browser, app)
+            self.tabs[name] = browser.current_window_handle
+            self.open_game()
+
+    def open_game(self) -> None:
+        """From the list of games, click the game, once it is there (an invitation comes by mail)."""
+        links = self.browser.find_elements(By.CSS_SELECTOR, f'a[href="/game/{self.game_id}"]')
+        if links and "/game/" not in self.browser.current_url:
+            links[0].click()
+            WebDriverWait(self.browser, 20, poll_frequency=0.02).until(lambda b: b.find_elements(By.ID, "app-data"))
+
+    def show(self, name: str):
+        self.browser.switch_to.window(self.tabs[name])
+        return self.browser
+
+    def close(self) -> None:
+        for handle in self.tabs.values():
+            self.browser.switch_to.window(handle)
+            self.browser.close()
+        self.browser.switch_to.window(self.browser.window_handles[0])
+
+    def who_moves(self) -> str | None:
+        """Whose page offers a choice now; None when every page says the game is over."""
+        for name in self.tabs:
+            page = self.show(name)
+            if page.find_elements(By.CSS_SELECTOR, "#options button.option, .target"):
+                return name
+        if all("Game over" in self.show(name).find_element(By.ID, "next").text for name in self.tabs):
+            return None
+        raise AssertionError("nobody is offered a choice: " + self.browser.find_element(By.ID, "next").text)
+
+    def everyone_fetches(self, but: str | None = None) -> None:
+        """Each person clicks Fetch mail, again while anyone's program did what needed no decision (a
+        table-mode reveal, an opening) and mailed it."""
+        for _ in range(4):
+            acted = []
+            for name in self.tabs:
+                if name != but:
+                    acted.append(fetch_mail(self.show(name)))
+                    self.open_game()
+            if not any("Signed and wrote" in text for text in acted):
+                return
+            but = None
+        raise AssertionError("the mail never settles")
+
+
+def play_to_the_end(browser, people: Table, game_id: str, limit: int = 40) -> int:
+    """Click until the game is over: the one who owes moves, then the others fetch their mail."""
+    browser.get_log("browser")  # what came before (the refusals the protections' tests provoke) is not this game's
+    tabs = Tabs(browser, people, game_id)
+    try:
+        tabs.everyone_fetches()
+        for clicks in range(limit):
+            mover = tabs.who_moves()
+            if mover is None:
+                return clicks
+            text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
+            assert "Signed and wrote" in text and "NOT sent" not in text, text
+            tabs.everyone_fetches(but=mover)
+    finally:
+        tabs.close()
+    raise AssertionError(f"the game did not end in {limit} moves")
+
+
+def check_finished(browser, people: Table, game_id: str) -> None:
+    """Every copy is the same verified, finished game; every page says so."""
+    copies = {name: copy_bytes(app, game_id) for name, app in people.apps.items()}
+    assert len(set(copies.values())) == 1
+    path = next((people.apps[people.names[0]].home / "games-files").glob(f"*-{game_id[:8]}.json"))
+    rep, _ = replay_file(path)
+    assert rep.over
+    for app in people.apps.values():
+        browser.get(f"{app.base}/game/{game_id}")
+        assert browser.find_element(By.ID, "next").text.startswith("Game over: ")
+        assert browser.find_elements(By.CSS_SELECTOR, ".target") == []
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def start_by_form(browser, people: Table, game: str, creator: str) -> str:
+    """The creator starts a game from their list of games: the game, the others ticked in seat order,
+    each one's public key pasted (the only thing typed), Sign the invitation and send it. Its game id."""
+    from selenium.webdriver.support.ui import Select
+
+    app = people.apps[creator]
+    enter(browser, app)
+    browser.find_element(By.CSS_SELECTOR, "#new-game summary").click()
+    Select(browser.find_element(By.ID, "new-game-name")).select_by_value(game)
+    Select(browser.find_element(By.ID, "new-me")).select_by_value(creator)
+    for name in people.names:
+        if name != creator:
+            browser.find_element(By.CSS_SELECTOR, f'.new-player[value="{name}"]').click()
+            field = browser.find_element(By.ID, f"key-{name}")
+            if not field.get_attribute("value"):
+                field.send_keys((people.home(name) / "keys" / f"{name}.pub").read_text().strip())
+    browser.find_element(By.ID, "new-start").click()
+    text = wait_message(browser, "Started", "Nothing was written")
+    assert "Started" in text and "Sent to" in text, text
+    short = re.search(r" ([0-9a-f]{8}) \(", text).group(1)
+    copy = next((app.home / "games-files").glob(f"*-{short}.json"))
+    return str(replay_file(copy)[0].genesis.game_id)
