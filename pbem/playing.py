@@ -143,7 +143,7 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     return rep, events
 
 
-class Turn(NamedTuple):
+class TurnResult(NamedTuple):
     """One run of `pbem play`: the game after it, what happened, how many entries it wrote, and the
     moves left unplayed because another participant must act first (referee mode: a reveal)."""
 
@@ -156,7 +156,7 @@ class Turn(NamedTuple):
 
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
               out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, referee_only: bool = False,
-              think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> Turn:
+              think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> TurnResult:
     """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
     written, when the next one has to wait for another participant (the referee's reveal).
     A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
@@ -189,7 +189,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     if rep.seq > before:
         save(out or path, rep.record, armored)
         remember(rep)
-    return Turn(rep, events, rep.seq - before, moves, session)
+    return TurnResult(rep, events, rep.seq - before, moves, session)
 
 
 def split_moves(words: list[str]) -> list[str]:

@@ -62,3 +62,12 @@ def test_the_engine_imports_nothing_of_pbem():
 def test_pbem_keeps_a_handful_of_modules_at_its_top():
     top = sorted(p.name for p in (ROOT / "pbem").glob("*.py"))
     assert len(top) <= 5, top
+
+
+def test_the_command_line_calls_only_the_library_api():
+    """The CLI parses, prompts and prints: every library call goes through pbem.api (errors and the
+    engine's error types aside), so the judge and the app can do whatever it does."""
+    allowed = ("pbem.api", "pbem.errors", "pbem.cli", "engine.contract")
+    wrong = [f"{module_name(p)} imports {t}" for p in sorted((ROOT / "pbem" / "cli").rglob("*.py"))
+             for t in imports(p) if not t.startswith(allowed) and t != "pbem"]
+    assert wrong == []

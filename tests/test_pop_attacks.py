@@ -398,7 +398,7 @@ def test_a_turn_refused_half_way_changes_nothing_an_honest_turn_needs():
     forged = mover.sign({"action": "stop", "openings": {"#0": "00" * 32}})
 
     def turn(*entries):
-        return turns.Turn(format=turns.FORMAT, game_id=rep.genesis.game_id, genesis=rep.hashes[0],
+        return turns.TurnBlock(format=turns.FORMAT, game_id=rep.genesis.game_id, genesis=rep.hashes[0],
                           after=local.seq, prev=local.head, entries=list(entries))
     with pytest.raises(IllegalMove, match="this action carries openings for exactly: none"):
         turns.extend(local, turn(genuine, forged))

@@ -28,6 +28,7 @@ from pbem.cli import app
 from pbem.errors import UsageError
 from pbem.presentation.games import path_of_pharaohs as pop
 from pbem.presentation.games import presentation
+from pbem.presentation.html import static
 from pbem.presentation.terminal import Style
 
 from test_pop_scenarios import Table
@@ -220,7 +221,7 @@ NODE = shutil.which("node")
 def drawn(shown: dict) -> ET.Element:
     """What drawBoard puts into the page's board and side areas, run by node (no browser needed:
     the drawing is markup built as text)."""
-    script = pop.HTML_SCRIPT + (
+    script = static(pop.HTML_STATIC + ".js") + (
         "\nconst areas = {board: {}, side: {}};\n"
         f"drawBoard(areas, {json.dumps(pop.html_board(shown))}, {json.dumps(pop.html_meta(shown))});\n"
         "process.stdout.write(areas.board.innerHTML + areas.side.innerHTML);")
@@ -295,7 +296,7 @@ def test_the_html_replay_of_the_example_draws_every_frame(tmp_path, ann_key):
                       .group(1).replace("<\\/", "</"))
     assert data["meta"] == {"players": ["ann", "ben", "cat", "dan"], "colours": list(pop.HTML_COLOURS[:4]),
                             "marks": ["a", "b", "c", "d"]}
-    assert len(data["frames"]) == 147 and pop.HTML_SCRIPT in text
+    assert len(data["frames"]) == 147 and static(pop.HTML_STATIC + ".js") in text
     last = data["frames"][-1]["board"]
     assert last["winners"] == ["dan"] and last["markers"]["dan"] == [13, "A"]
     assert last["mine"] == [["2", 84], ["3", 85], ["5", 83]]
@@ -304,7 +305,7 @@ def test_the_html_replay_of_the_example_draws_every_frame(tmp_path, ann_key):
     assert all("?" not in cards for cards in hands) and max(map(len, hands)) >= 5
     if NODE:  # the page's own data, drawn: a frame in mid-game and the last
         for frame in (data["frames"][70], data["frames"][-1]):
-            script = pop.HTML_SCRIPT + (
+            script = static(pop.HTML_STATIC + ".js") + (
                 "\nconst areas = {board: {}, side: {}};\n"
                 f"drawBoard(areas, {json.dumps(frame['board'])}, {json.dumps(data['meta'])});\n"
                 "process.stdout.write(areas.board.innerHTML + areas.side.innerHTML);")

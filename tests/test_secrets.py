@@ -59,11 +59,11 @@ def test_a_crash_prints_no_local_values(tmp_path):
     """typer's pretty tracebacks are off: on a bug they would print every frame's locals, a passphrase
     among them. A bug is planted where `pbem key list` reads the keys, with a passphrase in a local."""
     assert app.pretty_exceptions_enable is False
-    planted = ("import pbem.cli, pbem.crypto.keyring\n"
+    planted = ("import pbem.cli, pbem.api\n"
                "def list_keys():\n"
                f"    passphrase = {PASSPHRASE!r}\n"
                "    raise RuntimeError('a bug')\n"
-               "pbem.crypto.keyring.list_keys = list_keys\n"
+               "pbem.api.list_keys = list_keys\n"
                "pbem.cli.main()\n")
     crashed = subprocess.run([sys.executable, "-c", planted, "key", "list"], capture_output=True, text=True,
                              env={**os.environ, "PBEM_HOME": str(tmp_path)}, timeout=60, check=False)

@@ -13,7 +13,7 @@ from pbem.crypto import Identity as Identity
 from pbem.crypto import PublicKey
 from pbem.crypto.keyring import load_identity as load_identity
 from pbem.errors import PbemError as PbemError
-from pbem.playing import Turn, take_turn
+from pbem.playing import TurnResult, take_turn
 from pbem.playing import replay_file as replay_file
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import remember as remember
@@ -62,8 +62,8 @@ def read_mail(files: list[Path], games: Path) -> MailReport:
             outcomes.append(MailOutcome(path, "refused", reason=f"unreadable: {exc.strerror or exc}"))
             continue
         found = inbox.items(where, data)
-        ids = list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.Turn) else f.item.genesis.game_id
-                                 for f in found if isinstance(f.item, (turns.Turn, GameFile))))
+        ids = list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.TurnBlock) else f.item.genesis.game_id
+                                 for f in found if isinstance(f.item, (turns.TurnBlock, GameFile))))
         said = [p[len(where) + 2:] if p.startswith(where + ": ") else p
                 for p in report.problems + report.forks if p.startswith(where)]
         if not found:
@@ -88,7 +88,7 @@ def referee_name(path: Path, key: PublicKey) -> str | None:
     return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
 
 
-def referee_duties(path: Path, name: str, key: Path) -> Turn:
+def referee_duties(path: Path, name: str, key: Path) -> TurnResult:
     """Everything the referee owes now, signed and written (fsync) before this returns: `pbem referee`.
     Refuses a copy behind or forked from what this home has seen."""
     return take_turn(path, name, [], str(key), referee_only=True)

@@ -9,9 +9,11 @@ player's unopened coin."""
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import json
+from pathlib import Path
 from typing import Any
 
 from engine.contract import DEALER
@@ -71,8 +73,8 @@ def page(rep: Replay, observer: str | None = None, knowledge: Any = None, viewer
                else f"as {viewer} sees it: public information and {viewer}'s own secrets")
     data = {"game": g.game, "meta": drawing.html_meta(shown), "frames": frames(rep.record, observer, knowledge,
                                                                               (viewer, key) if viewer and key else None)}
-    script = drawing.HTML_SCRIPT + _SHELL_SCRIPT
-    style = _SHELL_STYLE + drawing.HTML_STYLE
+    script = static(drawing.HTML_STATIC + ".js") + static("shell.js")
+    style = static("shell.css") + static(drawing.HTML_STATIC + ".css")
     policy = (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; img-src 'none'; "
               "base-uri 'none'; form-action 'none'")
     e = html.escape
@@ -111,12 +113,18 @@ Every signature and rule was checked when this page was made (game id {e(g.game_
 <section id="side"></section>
 </div>
 </main>
-<svg class="defs" aria-hidden="true">{drawing.HTML_DEFS}</svg>
+<svg class="defs" aria-hidden="true">{static(drawing.HTML_STATIC + ".svg")}</svg>
 <script type="application/json" id="game-data">{_json_for_script(data)}</script>
 <script>{script}</script>
 </body>
 </html>
 """
+
+
+@functools.cache
+def static(name: str) -> str:
+    """A file of the page's CSS, SVG or JavaScript (pbem/presentation/static/, installed as package data)."""
+    return (Path(__file__).parent / "static" / name).read_text(encoding="utf-8")
 
 
 def _hash(text: str) -> str:
@@ -126,70 +134,3 @@ def _hash(text: str) -> str:
 def _json_for_script(data: dict[str, Any]) -> str:
     """JSON that cannot end its <script> element early."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
-
-
-_SHELL_STYLE = """
-body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:0 1em 2em;color:#222;background:#faf8f3}
-h1{font-size:1.35em;margin:.6em 0 .2em}.about{margin:0 0 .6em;color:#555;font-size:.9em}
-nav{display:flex;flex-wrap:wrap;align-items:center;gap:.4em;position:sticky;top:0;background:#faf8f3;padding:.4em 0;
-z-index:1}
-nav input{flex:1;min-width:10em}#where{min-width:9em;font-variant-numeric:tabular-nums}
-button{font:inherit;padding:.25em .7em;border:1px solid #aaa;border-radius:5px;background:#fff;cursor:pointer}
-button:disabled{opacity:.4;cursor:default}
-main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16em,2fr);gap:1.2em;align-items:start}
-@media (max-width:760px){main{grid-template-columns:1fr}}
-#entry{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.6em .9em}
-#entry h2{font-size:1.05em;margin:.1em 0 .3em;word-break:break-word}
-#signer{color:#555;margin:.2em 0}#events{padding-left:1.1em;margin:.4em 0}#next{font-weight:bold;margin:.4em 0 .1em}
-svg.defs{position:absolute;width:0;height:0;overflow:hidden}
-"""
-
-_SHELL_SCRIPT = r"""
-(function () {
-  const data = JSON.parse(document.getElementById("game-data").textContent);
-  const last = data.frames.length - 1, $ = id => document.getElementById(id);
-  const board = $("board"), slider = $("slider"), areas = {board: board, side: $("side")};
-  let current = -1;
-  function fromHash() {
-    const m = /entry=(\d+)/.exec(location.hash);
-    return m ? Math.min(Number(m[1]), last) : last;
-  }
-  function show(n, keepHash) {
-    n = Math.max(0, Math.min(last, n | 0));
-    current = n;
-    const f = data.frames[n];
-    slider.value = String(n);
-    board.dataset.entry = String(n);
-    drawBoard(areas, f.board, data.meta);
-    $("where").textContent = `Entry ${n} of ${last}`;
-    $("entry-title").textContent = n === 0 ? "The start: " + f.action : `Entry ${n}: ${f.action}`;
-    $("signer").textContent = `Signed by ${f.author}`;
-    const events = $("events");
-    events.replaceChildren(...f.events.map(text => {
-      const item = document.createElement("li");
-      item.textContent = text;
-      return item;
-    }));
-    $("next").textContent = f.next;
-    $("first").disabled = $("back").disabled = n === 0;
-    $("last").disabled = $("forward").disabled = n === last;
-    if (!keepHash && location.hash !== "#entry=" + n) {
-      try { history.replaceState(null, "", "#entry=" + n); } catch (e) { /* some browsers refuse on file: */ }
-    }
-  }
-  $("first").addEventListener("click", () => show(0));
-  $("back").addEventListener("click", () => show(current - 1));
-  $("forward").addEventListener("click", () => show(current + 1));
-  $("last").addEventListener("click", () => show(last));
-  slider.addEventListener("input", () => show(Number(slider.value)));
-  window.addEventListener("hashchange", () => show(fromHash(), true));
-  document.addEventListener("keydown", e => {
-    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;  // the slider steps by itself
-    const to = {ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last}[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    show(to);
-  });
-  show(fromHash(), true);
-})();
-"""

@@ -11,7 +11,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Duty(_Model):
+class OwedDuty(_Model):
     party: Annotated[str, Field(description="Who owes: a participant's name, or 'the table' (table-mode deal).")]
     what: Annotated[str, Field(description="The kind of act owed: move, discard, open, reveal.")]
     since_entry: Annotated[int, Field(ge=0, description="The entry after which this party began to owe "
@@ -21,7 +21,7 @@ class Duty(_Model):
     mine: bool = False
 
 
-class Game(_Model):
+class GameSummary(_Model):
     path: str
     game: str
     game_id: str
@@ -32,7 +32,7 @@ class Game(_Model):
     finished: bool
     result: str | None
     deadline_hours: int | None
-    duties: list[Duty]
+    duties: list[OwedDuty]
     me: list[str] = Field(default_factory=list, description="My names in this game (my keys in the roster).")
     i_owe: bool = False
 
@@ -42,6 +42,6 @@ class Status(_Model):
 
     now: int = Field(description="The time the lateness was judged at (Unix seconds).")
     i_owe: bool = Field(description="Whether any of my names owes anything: the exit status is 1 then.")
-    games: list[Game]
+    games: list[GameSummary]
     problems: list[str] = Field(default_factory=list, description="Files that could not be read or verified.")
 

@@ -35,7 +35,7 @@ MAX_MAIL = 64 * 1024 * 1024
 @dataclass(eq=False)
 class Found:
     where: str
-    item: turns.Turn | GameFile | PbemError
+    item: turns.TurnBlock | GameFile | PbemError
     refused: bool = False
     """A fork or a bad entry: the mail is read again next time, and reported again."""
 
@@ -159,7 +159,7 @@ class Copies:
             self._reps[game_id] = replay_noting(self._records[game_id])
         return self._reps[game_id][0] if game_id in self._reps else None
 
-    def extend(self, turn: turns.Turn) -> Replay | None:
+    def extend(self, turn: turns.TurnBlock) -> Replay | None:
         """Apply a turn to the copy (see turns.extend); the copy is not written."""
         local = self.get(turn.game_id)
         if local is None:
@@ -252,7 +252,7 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         report.known += 1
 
 
-def _apply_turn(report: Report, store: Copies, found: Found, turn: turns.Turn) -> bool:
+def _apply_turn(report: Report, store: Copies, found: Found, turn: turns.TurnBlock) -> bool:
     """Apply one turn; False when it must wait for an earlier one (or for the game's file)."""
     where = found.where
     held = store.record(turn.game_id)
@@ -318,7 +318,7 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
             report.problems.append(f"{f.where}: {f.item}")
         elif isinstance(f.item, GameFile):
             _apply_file(report, store, f, f.item)
-    waiting = sorted(((f, f.item) for f in found if isinstance(f.item, turns.Turn)), key=lambda pair: pair[1].after)
+    waiting = sorted(((f, f.item) for f in found if isinstance(f.item, turns.TurnBlock)), key=lambda pair: pair[1].after)
     while waiting:
         left = [(f, turn) for f, turn in waiting if not _apply_turn(report, store, f, turn)]
         if len(left) == len(waiting):

@@ -18,7 +18,7 @@ from pbem.transport.copies import write_note
 
 if TYPE_CHECKING:
     from pbem.protocol.replay import Replay
-from pbem.record.status import Duty, Game, Status
+from pbem.record.status import GameSummary, OwedDuty, Status
 
 TABLE = "the table"
 """Who owes a table-mode reveal: any player's program does it when it next acts."""
@@ -66,7 +66,7 @@ def replay_noting(record: GameFile) -> tuple[Replay, Since]:
     return audited(rep), since
 
 
-def summary(rep: Replay, since: Since, path: str = "") -> Game:
+def summary(rep: Replay, since: Since, path: str = "") -> GameSummary:
     """What status shows of a verified game."""
     from pbem.presentation.terminal import result_text
 
@@ -74,19 +74,19 @@ def summary(rep: Replay, since: Since, path: str = "") -> Game:
     times = [g.time] + [e.time for e in rep.entries]
     people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
     over = rep.over
-    return Game(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
+    return GameSummary(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
                 keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
                 result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,
-                duties=[Duty(party=who, what=what, since_entry=since.began[who], since=times[since.began[who]])
+                duties=[OwedDuty(party=who, what=what, since_entry=since.began[who], since=times[since.began[who]])
                         for who, what in holders(rep).items()])
 
 
-def summarize(record: GameFile, path: str = "") -> Game:
+def summarize(record: GameFile, path: str = "") -> GameSummary:
     """Verify a record and say what status shows of it."""
     return summary(*replay_noting(record), path)
 
 
-def note(path: Path, game: Game) -> None:
+def note(path: Path, game: GameSummary) -> None:
     """Cache what a copy just written holds, so the next listing need not verify it again."""
     info = path.stat()
     cache = _load_cache()
@@ -97,7 +97,7 @@ def note(path: Path, game: Game) -> None:
         pass
 
 
-def judged(game: Game, my_keys: list[PublicKey], now: int) -> Game:
+def judged(game: GameSummary, my_keys: list[PublicKey], now: int) -> GameSummary:
     """The game as seen by me at `now`: my names, my duties first, who is late."""
     me = [name for name, line in game.keys.items() if any(k.line().split()[:2] == line.split()[:2] for k in my_keys)]
     limit = game.deadline_hours * 3600 if game.deadline_hours else None
@@ -135,7 +135,7 @@ def collect(paths: list[Path], now: int | None = None) -> Status:
             stamp = [info.st_size, info.st_mtime_ns]
             hit = cache.get(str(path))
             try:
-                game = Game.model_validate(hit["game"]) if hit and hit.get("stamp") == stamp else None
+                game = GameSummary.model_validate(hit["game"]) if hit and hit.get("stamp") == stamp else None
             except (ValidationError, TypeError, KeyError):
                 game = None
             if game is None:
@@ -161,13 +161,13 @@ def _ago(seconds: int) -> str:
     return f"{seconds // 86400} days"
 
 
-def duty_text(duty: Duty, now: int) -> str:
+def duty_text(duty: OwedDuty, now: int) -> str:
     when = f" for {_ago(now - duty.since)}" if duty.since is not None else f" since entry {duty.since_entry}"
     return f"{'you (' + duty.party + ')' if duty.mine else duty.party} to {duty.what}{when}" + \
         (" LATE" if duty.late else "")
 
 
-def line(game: Game, now: int) -> str:
+def line(game: GameSummary, now: int) -> str:
     """One game on one line: a mark if I owe, the game, players, entry count, and whose duty it is."""
     mark = "*" if game.i_owe else " "
     head = f"{mark} {game.game} {game.game_id[:8]}  {', '.join(game.players)}  #{game.entries}"
@@ -177,7 +177,7 @@ def line(game: Game, now: int) -> str:
     return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline
 
 
-def late_parties(game: Game) -> list[str]:
+def late_parties(game: GameSummary) -> list[str]:
     return [d.party for d in game.duties if d.late]
 
 

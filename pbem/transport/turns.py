@@ -32,7 +32,7 @@ class MissingEntries(PbemError):
     """A turn that starts beyond the local copy: a mail in between has not arrived."""
 
 
-class Turn(BaseModel):
+class TurnBlock(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
     format: Literal["pbem-turn/1"]
@@ -49,33 +49,33 @@ class Turn(BaseModel):
         return self.after + len(self.entries)
 
 
-def make(rep: Replay, after: int, upto: int | None = None) -> Turn:
+def make(rep: Replay, after: int, upto: int | None = None) -> TurnBlock:
     """The entries after `after` (up to `upto`, default the last) of a verified game, as a turn."""
     upto = rep.seq if upto is None else upto
     if not 0 <= after < upto <= rep.seq:
         raise PbemError(f"no entries after entry {after} to send (the game has {rep.seq})")
-    return Turn(format=FORMAT, game_id=rep.genesis.game_id, genesis=rep.hashes[0], after=after,
+    return TurnBlock(format=FORMAT, game_id=rep.genesis.game_id, genesis=rep.hashes[0], after=after,
                 prev=rep.hashes[after], entries=list(rep.entries[after:upto]))
 
 
-def to_block(turn: Turn) -> str:
+def to_block(turn: TurnBlock) -> str:
     return armor.wrap(LABEL, canonical(turn.model_dump(exclude_none=True)))
 
 
-def parse(data: bytes) -> Turn:
+def parse(data: bytes) -> TurnBlock:
     value = parse_strict(data)
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise RecordError(f"not a pbem turn (this pbem reads {FORMAT!r})")
     try:
-        return Turn.model_validate(value)
+        return TurnBlock.model_validate(value)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise RecordError(f"malformed turn at {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
 
 
-def find_blocks(text: str) -> list[Turn | PbemError]:
+def find_blocks(text: str) -> list[TurnBlock | PbemError]:
     """Every turn block in a text (a mail body), or the error that spoiled each."""
-    found: list[Turn | PbemError] = []
+    found: list[TurnBlock | PbemError] = []
     for data in armor.find(text, LABEL):
         try:
             found.append(data if isinstance(data, PbemError) else parse(data))
@@ -84,14 +84,14 @@ def find_blocks(text: str) -> list[Turn | PbemError]:
     return found
 
 
-def is_known(record: GameFile, turn: Turn) -> bool:
+def is_known(record: GameFile, turn: TurnBlock) -> bool:
     """Whether a copy already holds every entry of the turn (a second reading of one mail). Entries
     chain by hash, so the last one equal means all are."""
     return (turn.game_id == record.genesis.game_id and turn.last <= len(record.entries)
             and record.entries[turn.last - 1] == turn.entries[-1])
 
 
-def extend(rep: Replay, turn: Turn, on_entry: Callable[[Replay], None] | None = None) -> Replay | None:
+def extend(rep: Replay, turn: TurnBlock, on_entry: Callable[[Replay], None] | None = None) -> Replay | None:
     """The local game with the turn applied and verified, or None when it brings nothing new.
 
     Raises WrongGame, MissingEntries, or the VerifyError (Divergence, Equivocation, a bad entry) that

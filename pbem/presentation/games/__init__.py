@@ -1,32 +1,62 @@
-"""How each game is drawn, found by the game's name: pbem's generic screens (the terminal board's
-frame, the HTML replay's shell) ask this registry and know no game themselves.
-
-A presentation module provides:
-- `board_text(shown, style) -> str`: the board of one view (`game.view(...)`) for a terminal;
-- `progress(shown) -> float`: how far the game has gone, 0 to 1 (the demo shows a few moments);
-- `notable(event) -> bool`: whether the demo tells this event as the game goes;
-- `choices_text(game, state, choices) -> str`: a player's legal choices (`game.legal_actions`) as the
-  prompt shows them;
-- `read_layout(data, where) -> (layout, first)`: a chosen deal from a layout file's JSON (`pbem new
-  --layout`), or UsageError naming `where`;
-- `html_board(shown) -> dict`: the part of one view the HTML replay draws, as JSON data;
-- `html_meta(shown) -> dict`: what the drawing needs that never changes (seats, colours);
-- `HTML_STYLE`, `HTML_DEFS`, `HTML_SCRIPT`: its CSS, SVG definitions, and a script defining
-  `drawBoard(areas, board, meta)` that draws one `html_board` into `areas.board` (the main
-  picture) and `areas.side` (beside the current entry's events: players, hands, scores).
-"""
+"""How each game is shown, found by the game's name: pbem's generic screens (the terminal board's frame,
+the HTML replay's shell, the prompt, the demo) ask this registry and know no game themselves. A game's
+presentation is a module that satisfies `Presentation` (mypy holds each one to it, below); a game
+without one is shown by `generic`, its view as text."""
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
-PRESENTATIONS = {
-    "sarcophagus": "pbem.presentation.games.sarcophagus",
-    "path-of-pharaohs": "pbem.presentation.games.path_of_pharaohs",
+from pbem.presentation.games import generic, path_of_pharaohs, sarcophagus
+
+if TYPE_CHECKING:
+    from engine.contract import AnyGame
+    from pbem.presentation.terminal import Style
+
+View = dict[str, Any]
+"""One view (`game.view(...)`), JSON values."""
+
+
+class Presentation(Protocol):
+    """What pbem asks of a game's presentation module."""
+
+    HIDDEN_ITEM: str
+    """What the game's hidden items are called ("coin", "card"), in export's and the log's words."""
+    HTML_STATIC: str
+    """The stem of its files in pbem/presentation/static/: STEM.css (its style), STEM.svg (SVG definitions)
+    and STEM.js (a script defining `drawBoard(areas, board, meta)` that draws one `html_board` into
+    `areas.board`, the main picture, and `areas.side`, beside the entry's events)."""
+
+    def board_text(self, shown: View, style: Style) -> str:
+        """The board of one view for a terminal."""
+
+    def progress(self, shown: View) -> float:
+        """How far the game has gone, 0 to 1 (the demo shows a few moments)."""
+
+    def notable(self, event: object) -> bool:
+        """Whether the demo tells this event as the game goes."""
+
+    def choices_text(self, game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
+        """A player's legal choices (`game.legal_actions`) as the prompt shows them."""
+
+    def read_layout(self, data: object, where: str) -> tuple[dict[str, str], Any]:
+        """A chosen deal from a layout file's JSON (`pbem new --layout`), or UsageError naming `where`."""
+
+    def html_board(self, shown: View) -> dict[str, Any]:
+        """The part of one view the HTML replay draws, as JSON data."""
+
+    def html_meta(self, shown: View) -> dict[str, Any]:
+        """What the drawing needs that never changes (seats, colours)."""
+
+
+PRESENTATIONS: dict[str, Presentation] = {
+    "sarcophagus": sarcophagus,
+    "path-of-pharaohs": path_of_pharaohs,
 }
+"""The registry: a game's name (engine.GAMES) to its presentation module."""
 
 
-def presentation(game: str) -> ModuleType:
-    """The game's own drawing, or the generic one (its view as text) for a game without one yet."""
-    return importlib.import_module(PRESENTATIONS.get(game, "pbem.presentation.games.generic"))
+def presentation(game: str) -> Presentation:
+    """The game's own presentation, or the generic one (its view as text) for a game without one yet."""
+    return PRESENTATIONS.get(game, generic)

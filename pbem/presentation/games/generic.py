@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from engine.contract import AnyGame
     from pbem.presentation.terminal import Style
 
+HIDDEN_ITEM = "hidden item"
+HTML_STATIC = "generic"
+"""Its CSS, SVG and script: pbem/presentation/static/generic.*"""
+
 WIDTH = 78
 _SKIPPED = ("players", "duties", "status")
 """Said elsewhere: the header names the players, the last line whose duty it is."""
@@ -54,15 +58,3 @@ def html_meta(shown: dict[str, Any]) -> dict[str, Any]:
 
 def html_board(shown: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in shown.items() if key not in _SKIPPED}
-
-
-HTML_STYLE = "#board pre{white-space:pre-wrap;background:#fff;border:1px solid #ddd;padding:.6em;border-radius:6px}"
-HTML_DEFS = ""
-HTML_SCRIPT = r"""
-function drawBoard(areas, b, meta) {
-  const pre = document.createElement("pre");
-  pre.textContent = Object.entries(b).map(([key, value]) => key + ": " + JSON.stringify(value)).join("\n");
-  areas.board.replaceChildren(pre);
-  areas.side.replaceChildren();
-}
-"""

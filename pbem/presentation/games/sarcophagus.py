@@ -5,7 +5,6 @@ observer may not see."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,10 @@ if TYPE_CHECKING:
 
 View = dict[str, Any]
 """One view (`game.view(...)`), JSON values."""
+
+HIDDEN_ITEM = "coin"
+HTML_STATIC = "sarcophagus"
+"""Its CSS, SVG and script: pbem/presentation/static/sarcophagus.*"""
 
 TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "blue"}
 """The classic piecepack colours (red suns, black moons, green crowns, blue arms); black is the
@@ -173,140 +176,9 @@ def html_board(shown: View) -> dict[str, Any]:
     return board
 
 
-HTML_STYLE = """
-.suit-sun{fill:#c0392b;color:#c0392b}.suit-moon{fill:#222;color:#222}
-.suit-crown{fill:#2e7d32;color:#2e7d32}.suit-arms{fill:#1f5fbf;color:#1f5fbf}
-svg.pyramid{width:100%;max-width:520px;height:auto;display:block}
-.face{fill:#f6efdc;stroke:#8a7a5a;stroke-width:1.2}
-.back{fill:#5b4636;stroke:#3b2c20;stroke-width:1.2}.back-grid{stroke:#8c7159;stroke-width:1.5}
-.hole{fill:none;stroke:#c9bfa8;stroke-dasharray:4 3}.hole.over-sarcophagus{stroke:#b8902c}
-.sarcophagus-back{fill:#6d5a2e;stroke:#b8902c;stroke-width:2.5}
-.rank{font:bold 30px sans-serif;text-anchor:middle}
-.pos{font:10px sans-serif;fill:#8a7a5a}.back-pos{fill:#d9c8a8}
-.rowlabel{font:bold 14px sans-serif;fill:#777;text-anchor:middle}
-.coin circle{stroke:#fff;stroke-width:1.2}
-.coin text{font:bold 10px sans-serif;fill:#fff;text-anchor:middle}
-.caption{font:12px sans-serif;fill:#444;text-anchor:middle}
-.players{display:grid;gap:.4em;margin-top:.8em}
-.player{border:1px solid #ddd;border-radius:6px;padding:.35em .6em;background:#fff}
-.player.winner{border-color:#b8902c;background:#fffaf0}
-.swatch{display:inline-block;width:.8em;height:.8em;border-radius:50%;background:currentColor;margin-right:.3em}
-.player .stats{color:#555;margin-left:.6em}.mine{display:block;color:#333}
-.claimed svg{width:30px;height:30px;margin:2px 2px 0 0;vertical-align:middle}
-"""
 
-HTML_DEFS = """
-<symbol id="suit-sun" viewBox="-10 -10 20 20"><circle r="4.2"/>
-<g stroke="currentColor" stroke-width="1.8" stroke-linecap="round"><path d="M0-9.5V-6.5M0 6.5V9.5M-9.5 0H-6.5M6.5 0H9.5
-M-6.7-6.7L-4.6-4.6M4.6 4.6L6.7 6.7M-6.7 6.7L-4.6 4.6M4.6-4.6L6.7-6.7"/></g></symbol>
-<symbol id="suit-moon" viewBox="-10 -10 20 20"><path d="M2-8.5A8.5 8.5 0 1 0 8.5 4 7 7 0 1 1 2-8.5z"/></symbol>
-<symbol id="suit-crown" viewBox="-10 -10 20 20"><path d="M-8.5 6.5L-9-5-4.5-0.5 0-7.5 4.5-0.5 9-5 8.5 6.5z"/></symbol>
-<symbol id="suit-arms" viewBox="-10 -10 20 20"><path d="M0-9.5C3-6.5 3-3 0 0-3-3-3-6.5 0-9.5z
-M-1 0C-2-4-7-5-9-2-8 1-4 1-2 3zM1 0C2-4 7-5 9-2 8 1 4 1 2 3zM-4.5 3.5H4.5V5.2H-4.5zM-1.2 5H1.2L1.8 9.5H-1.8z"/></symbol>
-"""
 
-_SCRIPT_CONSTANTS = "const SARC_ROWS = 6, SARC_UNDER = " + json.dumps(["5c", "6c", "6d"]) + ";\n"
 
-HTML_SCRIPT = _SCRIPT_CONSTANTS + r"""
-const T = 64, STEP = 72, LEFT = 34, TOP = 8;
-const RANK_GLYPH = {null: "", ace: "A"};
-const ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"};
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, c => ESCAPES[c]);
-}
-function tag(name, attrs, content) {
-  /* markup for one element: attribute values escaped, content as given (already markup) */
-  const list = Object.entries(attrs).map(([key, value]) => ` ${key}="${esc(value)}"`).join("");
-  return content === undefined ? `<${name}${list}/>` : `<${name}${list}>${content}</${name}>`;
-}
-function square(cls, x, y, size) {
-  return tag("rect", {class: cls, x: x, y: y, width: size, height: size, rx: size / 10});
-}
-function suitSymbol(suit, x, y, size) {
-  return tag("use", {href: "#suit-" + suit, class: "suit-" + suit, x: x, y: y, width: size, height: size});
-}
-function tileSvg(x, y, tile, pos, size) {
-  /* a piecepack tile: a back (a 2x2 grid) while face down, else its rank and suit */
-  const s = size || T, k = s / T;
-  const label = pos ? tag("text", {class: tile ? "pos" : "pos back-pos", x: x + 4 * k, y: y + 11 * k}, pos) : "";
-  if (!tile) {
-    const grid = `M${x + s / 2} ${y + 4 * k}V${y + s - 4 * k}M${x + 4 * k} ${y + s / 2}H${x + s - 4 * k}`;
-    return tag("g", {class: "tile", "data-tile": "back"},
-               square("back", x, y, s) + tag("path", {class: "back-grid", d: grid}) + label);
-  }
-  const [suit, rank] = tile.split("-");
-  const glyph = rank in RANK_GLYPH ? RANK_GLYPH[rank] : rank;
-  const face = glyph
-    ? tag("text", {class: "rank suit-" + suit, x: x + s / 2, y: y + 42 * k, "font-size": 30 * k}, glyph) +
-      suitSymbol(suit, x + s - 19 * k, y + 3 * k, 16 * k)
-    : suitSymbol(suit, x + 16 * k, y + 12 * k, 32 * k);  /* a null: the suit alone */
-  return tag("g", {class: "tile", "data-tile": tile},
-             tag("title", {}, esc(tile + (pos ? " on " + pos : ""))) + square("face", x, y, s) + face + label);
-}
-function coinsSvg(x, y, coins, meta) {
-  /* the coins on a tile, in a row along its bottom edge, in their seat's colour; "?" while hidden */
-  return coins.map(([seat, value], i) => {
-    const who = meta.seats[seat], cx = x + 10 + i * 14.7, cy = y + T - 10, hidden = value === null;
-    return tag("g", {class: "coin", "data-owner": who.player, "data-value": hidden ? "" : value},
-               tag("title", {}, esc(`${who.name}: ${hidden ? "value hidden" : value}`)) +
-               tag("circle", {class: "suit-" + who.suit, cx: cx, cy: cy, r: 7.2}) +
-               tag("text", {x: cx, y: cy + 3.5}, hidden ? "?" : value));
-  }).join("");
-}
-function pyramidSvg(b, meta) {
-  let svg = "";
-  for (let row = 1; row <= SARC_ROWS; row++) {
-    const y = TOP + (row - 1) * STEP;
-    svg += tag("text", {class: "rowlabel", x: 12, y: y + T / 2 + 5}, row);
-    for (let c = 0; c < row; c++) {
-      const pos = row + "abcdef"[c], x = LEFT + (SARC_ROWS - row) * STEP / 2 + c * STEP, spot = b.pyramid[pos];
-      if (spot) {
-        svg += tag("g", {class: "spot", "data-pos": pos}, tileSvg(x, y, spot[0], pos) + coinsSvg(x, y, spot[1], meta));
-      } else {  /* taken away; the three over the sarcophagus keep a gold outline */
-        const outline = SARC_UNDER.includes(pos) ? "hole over-sarcophagus" : "hole";
-        svg += tag("g", {class: "hole", "data-pos": pos},
-                   square(outline, x, y, T) + tag("text", {class: "pos", x: x + 4, y: y + 11}, pos));
-      }
-    }
-  }
-  const sy = TOP + SARC_ROWS * STEP + 22, sx = LEFT + 1.5 * STEP;
-  svg += tag("text", {class: "caption", x: sx + 1.5 * STEP - 4, y: sy - 6},
-             "The sarcophagus: the tiles under 5c, 6c and 6d");
-  SARC_UNDER.forEach((pos, i) => {
-    const [tile, status, holder, coins] = b.sarcophagus[pos], x = sx + i * STEP;
-    const caption = status === "taken" ? esc(holder) : status;
-    const face = status === "buried"
-      ? tag("g", {class: "tile", "data-tile": "back"}, square("sarcophagus-back", x, sy, T)) : tileSvg(x, sy, tile, "");
-    svg += tag("g", {class: "sarcophagus", "data-pos": pos, "data-status": status, "data-holder": holder || ""},
-               face + coinsSvg(x, sy, coins, meta) +
-               tag("text", {class: "caption", x: x + T / 2, y: sy + T + 14}, `${pos}: ${caption}`));
-  });
-  const size = {width: LEFT + SARC_ROWS * STEP, height: sy + T + 22};
-  return tag("svg", {class: "pyramid", viewBox: `0 0 ${size.width} ${size.height}`, role: "img",
-                     "aria-label": "the pyramid"}, svg);
-}
-function playerHtml(player, b, meta) {
-  /* one player: their suits, coins in hand (and their values on their own page), fame, tiles held */
-  const seats = meta.seats.filter(s => s.player === player), winner = (b.winners || []).includes(player);
-  const swatches = [...new Set(seats.flatMap(s => s.suits))]
-    .map(suit => tag("span", {class: "swatch suit-" + suit}, ""));
-  const count = b.hands[player], score = b.scores ? b.scores[player] : b.fame[player];
-  const mine = seats.filter(s => b.mine && s.name in b.mine).map(s =>
-    tag("span", {class: "mine", "data-seat": s.name}, `your coins: ${b.mine[s.name].join(" ") || "none"}`)).join("");
-  const claimed = b.claimed[player].map(t => tag("svg", {viewBox: `0 0 ${T} ${T}`}, tileSvg(0, 0, t, ""))).join("");
-  const stats = tag("span", {class: "hand", "data-hand": count}, `${count} coin${count === 1 ? "" : "s"} in hand`) +
-    ", " +
-    tag("span", {class: "fame", "data-fame": score},
-        b.scores ? `final score ${score}${winner ? " (wins)" : ""}` : `fame ${score}`);
-  return tag("div", {class: winner ? "player winner" : "player", "data-name": player},
-             swatches.join("") + tag("b", {}, esc(player)) + tag("span", {class: "stats"}, stats) + mine +
-             tag("div", {class: "claimed", "data-count": b.claimed[player].length}, claimed || "no tiles yet"));
-}
-function drawBoard(areas, b, meta) {
-  areas.board.innerHTML = pyramidSvg(b, meta);
-  areas.side.innerHTML = tag("div", {class: "players"}, meta.players.map(p => playerHtml(p, b, meta)).join(""));
-}
-"""
 
 
 def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:

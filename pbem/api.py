@@ -1,0 +1,457 @@
+"""The public library API: everything a front end does (the CLI, the judge, the app), in one module.
+
+    from pbem import api
+
+    game = api.open_game(Path("game.json"))          # read and verify from the first entry
+    print(api.next_line(game))                       # "Next: ben (move: ...)"
+    turn = api.play(Path("game.json"), "ben", ["3@1a"])
+    print(turn.events, turn.written)
+
+A game is a `Game` (the record replayed and checked); a move is its notation, as a person types it.
+Errors are `pbem.errors.PbemError` or `engine.contract.RuleError`, each with a message for a person.
+docs/library.md walks through a whole game. Heavier parts (mail, the HTML page, export, the searches)
+are imported by the functions that use them, so a front end's start-up stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine import find_game
+from engine.contract import DEALER, Duty, RuleError, UnknownGame
+from pbem.crypto import Identity, PublicKey
+from pbem.crypto.keyring import (
+    PASSPHRASE_ENV,
+    add_key,
+    create_key,
+    key_dir,
+    list_keys,
+    load_identity,
+    passphrase_given,
+    read_public,
+)
+from pbem.errors import PbemError, RecordError, UsageError
+from pbem.playing import TurnResult, create, owes, parse_move, signer_for, take_turn
+from pbem.playing import replay_file as _replay_file
+from pbem.presentation.games import Presentation, presentation
+from pbem.presentation.terminal import (
+    Style,
+    board,
+    log_text,
+    next_duty,
+    next_line,
+    pregame_text,
+    result_text,
+    terminal_style,
+)
+from pbem.protocol.replay import Replay
+from pbem.protocol.seen import Sighting, history_path, remember, sighting
+from pbem.protocol.session import Session
+from pbem.record.files import write_atomic
+from pbem.record.gamefile import armor, load
+from pbem.record.models import GameFile, to_json
+from pbem.record.status import Status
+from pbem.transport import contacts, copies
+from pbem.transport.status import collect, late_line, line
+
+if TYPE_CHECKING:
+    from email.message import EmailMessage
+
+    from pbem.presentation.export import Exported
+    from pbem.transport.inbox import Report as InboxReport
+    from pbem.transport.mail import Server
+
+Game = Replay
+"""A game: its record replayed and checked up to its last entry (`game.record`, `game.state`,
+`game.duties()`, `game.over`)."""
+
+__all__ = [
+    "DEALER",
+    "PASSPHRASE_ENV",
+    "Checked",
+    "DemoStep",
+    "Duty",
+    "Game",
+    "GameFile",
+    "Identity",
+    "PbemError",
+    "Presentation",
+    "PublicKey",
+    "RuleError",
+    "Session",
+    "Sighting",
+    "Status",
+    "Style",
+    "TurnResult",
+    "UsageError",
+    "VerifyReport",
+    "add_contact",
+    "add_key",
+    "address_book",
+    "armored",
+    "board",
+    "book_path",
+    "check_address",
+    "choices_text",
+    "collect",
+    "compose_mail",
+    "create_key",
+    "demo",
+    "export_entry",
+    "games_folder",
+    "history_path",
+    "html_page",
+    "json_view",
+    "key_dir",
+    "late_line",
+    "legal_moves",
+    "line",
+    "list_keys",
+    "load",
+    "load_identity",
+    "log_text",
+    "mail_turn",
+    "new_game",
+    "new_key",
+    "next_duty",
+    "next_line",
+    "note_seen",
+    "open_game",
+    "owes",
+    "parse_move",
+    "passphrase_given",
+    "play",
+    "pregame_text",
+    "presentation",
+    "read_mail",
+    "read_public",
+    "referee",
+    "remember",
+    "result_text",
+    "signer_for",
+    "smtp_server",
+    "status",
+    "terminal_style",
+    "to_json",
+    "verify_files",
+    "view",
+    "viewer",
+    "write_file",
+]
+
+
+# ---------------------------------------------------------------- games on disk
+
+def open_game(path: Path) -> Game:
+    """A game file (JSON, or an armored block, even inside a saved email) read and verified."""
+    return _replay_file(path)[0]
+
+
+def armored(path: Path) -> str:
+    """The game as an armored text block for a mail body."""
+    return armor(to_json(load(path)[0]))
+
+
+def new_game(game: str, out: Path, creator: str, players: list[str], referee: str | None = None,
+             options: list[str] | None = None, layout: Path | None = None, key: str | None = None,
+             force: bool = False, deadline: str | None = None) -> tuple[Game, list[object]]:
+    """Write a game's signed invitation. `players` and `referee` are NAME=PUBKEY (a key line, a .pub file,
+    a key name) or a bare key name; `options` KEY=VALUE; `deadline` e.g. 72h. Returns the game and the
+    events of the creator's automatic acts."""
+    return create(game, out, creator, players, referee, options or [], layout, key, force, deadline)
+
+
+def play(path: Path, name: str, actions: list[str] | None = None, key: str | None = None, bot: str | None = None,
+         out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, think: float = 1.0,
+         seed: int | None = None, iterations: int | None = None) -> TurnResult:
+    """Do what NAME owes: their join, the given moves (notation), openings and table-mode deals; a bot's
+    choice (`bot`: greedy, random, mcts) or `ask` when no moves are given. Writes the file (in place, or
+    `out`) when anything was signed."""
+    return take_turn(path, name, actions or [], key, bot, out, ask, think=think, seed=seed, iterations=iterations)
+
+
+def referee(path: Path, name: str, key: str | None = None, out: Path | None = None) -> TurnResult:
+    """The referee's duties: its join, the deal, reveals, deals, reshuffles, a Thief's pick, openings,
+    the audit, and a verdict on any secret its player did not hold."""
+    return take_turn(path, name, [], key, out=out, referee_only=True)
+
+
+def viewer(game: Game, name: str | None, key: str | None = None) -> tuple[str | None, Any, Identity | None]:
+    """Who looks and what they know, for `view()`: nobody (public), a player with their own secrets, or a
+    referee (the dealer's view: it reads every hidden item); and the key that reads them."""
+    if not name:
+        return None, None, None
+    identity = signer_for(game, name, key)
+    session = Session(game, name, identity)
+    return (DEALER if session.is_referee else name), session.knowledge(), identity
+
+
+def view(game: Game, name: str | None = None, key: str | None = None) -> dict[str, Any]:
+    """What NAME may see (nobody's secrets when None): the game's own view, plus who made the game, the
+    deal, a verdict, and the duties while the game has not begun or has ended by a verdict."""
+    observer, knowledge, _ = viewer(game, name, key)
+    shown: dict[str, Any]
+    if game.state is None:
+        shown = {"status": "joining" if game.awaiting_join else "dealing"}
+    else:
+        shown = game.game.view(game.state, observer, knowledge)
+    shown.update(created_by=game.genesis.author, deal=game.deal_text)
+    if game.verdict:
+        shown.update(status="forfeit", verdict={"against": game.verdict.against, "reason": game.verdict.reason,
+                                                "entry": game.verdict.seq, "by": game.verdict.by})
+    if game.state is None or game.verdict:
+        shown["duties"] = [{"who": d.who, "what": d.what, "detail": d.detail} for d in game.duties()]
+    return shown
+
+
+def json_view(game: Game, shown: dict[str, Any]) -> dict[str, Any]:
+    """`show --json`: the game's identity and length, then the view, with the referee called by name (in
+    table mode the dealer stays "dealer": any player's program deals) and `next` as the text says it."""
+    names = {DEALER: game.referee} if game.referee else {}
+    duties = [{**duty, "who": names.get(duty["who"], duty["who"])} for duty in shown["duties"]]
+    owed = next_duty(game)
+    upcoming = {"who": owed[0], "what": owed[1], "detail": owed[2]} if owed else None
+    return {"game": game.genesis.game, "game_id": game.genesis.game_id, "mode": game.mode, "referee": game.referee,
+            "entries": game.seq, **shown, "duties": duties, "next": upcoming}
+
+
+def legal_moves(session: Session) -> list[Any]:
+    """The moves and choices the session's player may make now, from the rules (empty when none is owed)."""
+    game = session.rep
+    if game.state is None or not owes(game, session.name, "move", "discard"):
+        return []
+    return list(game.game.legal_actions(game.state, session.name, session.knowledge()))
+
+
+def choices_text(session: Session) -> str:
+    """The legal choices, as the game's own presentation words them for a prompt."""
+    game = session.rep
+    return presentation(game.genesis.game).choices_text(game.game, game.state, legal_moves(session))
+
+
+def note_seen(game: Game) -> tuple[str | None, str | None]:
+    """Record what was read in this machine's history of the game. Returns a warning when this machine has
+    seen a later or a different version, and one when the history cannot be written (a read-only home)."""
+    return sighting(game).problem(game.seq), _remember(game)
+
+
+def _remember(game: Game) -> str | None:
+    """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
+    try:
+        remember(game)
+    except OSError as exc:
+        return f"cannot record this version in {history_path(game.genesis.game_id)}: {exc.strerror or exc}"
+    return None
+
+
+def html_page(game: Game, name: str | None = None, key: str | None = None) -> str:
+    """The game as one web page that replays it entry by entry; with NAME, what NAME may see."""
+    from pbem.presentation.html import page  # the page's drawing code: only this command needs it
+
+    observer, knowledge, identity = viewer(game, name, key)
+    return page(game, observer, knowledge, viewer=name, key=identity)
+
+
+def export_entry(path: Path, entry: int | None, directory: Path) -> list[Exported]:
+    """One entry (0 is the genesis; default the last) as files that ssh-keygen and age check without pbem."""
+    from pbem.presentation.export import export_entry as export  # only `pbem export` needs it
+
+    record, _ = load(path)
+    return export(record, len(record.entries) if entry is None else entry, directory)
+
+
+# ---------------------------------------------------------------- verifying many files
+
+@dataclass
+class Checked:
+    """One file verified: the game, and how it stood against this machine's history before this run."""
+
+    path: Path
+    game: Game
+    seen: Sighting
+
+
+@dataclass
+class VerifyReport:
+    """`verify` over several files: each valid file, each failure (one line each), and the warnings."""
+
+    valid: list[Checked] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None = None,
+                 on_failure: Callable[[str], None] | None = None,
+                 on_warning: Callable[[str], None] | None = None) -> VerifyReport:
+    """Check every file; copies of one game are also checked against each other (a fork between two
+    files is said once). `on_valid`, `on_failure` and `on_warning` hear each result as it is found."""
+    from pbem.protocol.verify import compare, verify
+
+    report = VerifyReport()
+
+    def fail(message: str) -> None:
+        report.failures.append(message)
+        if on_failure:
+            on_failure(message)
+
+    def warn(message: str | None) -> None:
+        if message:
+            report.warnings.append(message)
+            if on_warning:
+                on_warning(message)
+
+    for path in paths:
+        try:
+            record, _ = load(path)
+            game = verify(record)
+        except RecordError as exc:  # already names the file
+            fail(str(exc))
+            continue
+        except PbemError as exc:
+            fail(f"{path}: {exc}")
+            continue
+        checked = Checked(path, game, sighting(game))  # against the history as it was before this run
+        report.valid.append(checked)
+        if on_valid:
+            on_valid(checked)
+    in_forked_pair = set()
+    for i, first in enumerate(report.valid):
+        for second in report.valid[i + 1:]:
+            if first.game.genesis.game_id == second.game.genesis.game_id:
+                try:
+                    compare(first.game.record, second.game.record)
+                except PbemError as exc:
+                    fail(f"{first.path} and {second.path}: {exc}")
+                    in_forked_pair |= {first.path, second.path}
+    for checked in report.valid:
+        problem = checked.seen.problem(checked.game.seq)
+        if checked.seen.kind == "forked" and checked.path not in in_forked_pair:
+            fail(f"{checked.path}: {problem}")
+        elif problem and checked.seen.kind != "forked":
+            warn(f"{checked.path}: {problem}")
+        warn(_remember(checked.game))
+    return report
+
+
+# ---------------------------------------------------------------- mail and local copies
+
+def write_file(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write a whole file or nothing (a temporary file, fsync, rename): never half a file."""
+    write_atomic(path, data, mode)
+
+
+def games_folder(given: Path | None = None) -> Path:
+    """The folder of local game copies: `given`, else $PBEM_GAMES, else PBEM_HOME/games-files."""
+    return copies.folder(given)
+
+
+def status(games: Path | None = None, at: int | None = None) -> Status:
+    """Every game in the folder of local copies, mine first, judged late or not at time `at` (default now)."""
+    return collect(copies.all_copies(games_folder(games)), at)
+
+
+def read_mail(paths: list[Path] | None = None, games: Path | None = None, again: bool = False) -> InboxReport:
+    """Apply every pbem turn and game found in mailboxes (Maildir, mbox, .eml; default $PBEM_MAIL, $MAIL,
+    ~/Maildir) to the local copies. `again` reads mails applied before too."""
+    from pbem.transport.inbox import default_mailbox, read  # mail parsing: only the inbox needs it
+
+    return read(paths or [default_mailbox()], games_folder(games), again)
+
+
+def smtp_server(address: str, security: str = "starttls", user: str | None = None) -> Server:
+    """Where `mail_turn` sends: HOST[:PORT], starttls, tls or none (localhost only), and the login."""
+    from pbem.transport.mail import Server  # smtplib and email: only mail needs them
+
+    return Server(address, security, user)
+
+
+def mail_turn(game: Game, name: str, path: Path | None = None, since: int | None = None, attach: bool = False,
+              out: Path | None = None, server: Server | None = None, games: Path | None = None) -> str:
+    """Mail what the other parties lack (To who owes next, Cc the rest, one thread per game): to `server` by
+    SMTP, else to an .eml file (`out`). Returns the line that says what was done."""
+    from pbem.transport.mail import mail_turn as send_turn  # smtplib and email: only mail needs them
+
+    return send_turn(game, name, games_folder(games), path, since, attach, out, server)
+
+
+def compose_mail(game: Game, name: str, after: int | None, attach: bool = False) -> EmailMessage:
+    """The turn mail itself: the entries after `after` as a turn block (None: the whole game)."""
+    from pbem.transport.mail import compose  # smtplib and email: only mail needs them
+
+    return compose(game, name, after, attach)
+
+
+def address_book() -> dict[str, str]:
+    return contacts.load()
+
+
+def book_path() -> Path:
+    return contacts.book_path()
+
+
+def add_contact(name: str, address: str) -> None:
+    contacts.add(name, address)
+
+
+def check_address(address: str) -> str:
+    return contacts.check_address(address)
+
+
+# ---------------------------------------------------------------- the demo
+
+@dataclass
+class DemoStep:
+    """One run of `play` in the demo: the game after it, and what happened."""
+
+    game: Game
+    events: list[object]
+
+
+def demo(game_name: str = "sarcophagus", players: int = 3, directory: Path | None = None, referee_mode: bool = False,
+         bot: str = "greedy", think: float = 1.0, seed: int | None = None,
+         iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
+    """A whole game among computer players through the same files and functions as people use: the game
+    file's path, and the steps as they are played (the caller reads them; verify the file after)."""
+    from pbem.protocol.bots import policy_for  # the searches: only bots need them
+
+    try:
+        chosen = find_game(game_name)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
+    base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    base.mkdir(parents=True, exist_ok=True)
+    os.environ["PBEM_HOME"] = str(base / "home")
+    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
+    for person in names + (["ref"] if referee_mode else []):
+        if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
+            create_key(person, None)
+    path = base / "game.json"
+    creator = "ref" if referee_mode else names[0]
+    game, _ = create(chosen.name, path, creator, names, "ref" if referee_mode else None, [], None, None, force=True)
+
+    def steps() -> Iterator[DemoStep]:
+        current, turns = game, 0
+        while current.duties():
+            who = current.duties()[0].who
+            if who == DEALER:
+                who = current.dealer_signer or names[0]
+            turn = take_turn(path, who, [], bot=bot, think=think, iterations=iterations,
+                             seed=None if seed is None else seed + turns)
+            turns += 1
+            current = turn.rep
+            yield DemoStep(current, turn.events)
+
+    return path, steps()
+
+
+# ---------------------------------------------------------------- keys
+
+def new_key(name: str, passphrase: bytes | None) -> tuple[Path, Identity]:
+    """A new ssh-ed25519 key pair in the key directory (no passphrase: for bots and CI)."""
+    return create_key(name, passphrase)

@@ -1,0 +1,58 @@
+"""What every command group shares: the error handler (the one place a domain error becomes one
+`Error: ...` line and an exit code, never a traceback) and the options several commands take."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+
+from engine.contract import RuleError
+from pbem.errors import PbemError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def handled(func: Callable[P, R]) -> Callable[P, R]:
+    """The one place where errors become `Error: ...` and an exit code; never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except (PbemError, RuleError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            typer.echo(f"Error: {exc.strerror or exc}{where}", err=True)
+            raise typer.Exit(1) from None
+        except (KeyboardInterrupt, typer.Abort):  # Abort: Ctrl-C or end of input at a prompt
+            typer.echo("\nError: interrupted; nothing was written", err=True)  # off the prompt's line
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def warn(text: str | None, where: Path | None = None) -> None:
+    """One `Warning: ...` line on stderr, when there is something to say."""
+    if text:
+        typer.echo(f"Warning: {where}: {text}" if where else f"Warning: {text}", err=True)
+
+
+AsName = Annotated[str, typer.Option("--as", help="Your name in the game (and your key's name).")]
+KeyOption = Annotated[str | None, typer.Option("--key", help="Key file to use instead of the one named --as "
+                                                              "(e.g. ~/.ssh/id_ed25519).")]
+GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON, or an email holding an armored game).")]
+GamesOption = Annotated[Path | None, typer.Option("--games", help="The folder of local game copies "
+                                                     "(default: $PBEM_GAMES, else PBEM_HOME/games-files).")]
+BotOption = Annotated[str | None, typer.Option(
+    help="Let a computer player choose: greedy, random or mcts (a search that knows only what you know).")]
+ThinkOption = Annotated[float, typer.Option(min=0.01, help="Seconds the mcts bot thinks about each move.")]
+SeedOption = Annotated[int | None, typer.Option(help="Seed of the bot's random choices, to repeat them.")]
+IterationsOption = Annotated[int | None, typer.Option(
+    min=1, help="Search iterations a move for the mcts bot instead of --think (the same with --seed on any machine).")]

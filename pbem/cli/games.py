@@ -1,0 +1,129 @@
+"""Making and looking at games: `pbem new`, `show`, `html`, `log`, `verify` and `export`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pbem import api
+from pbem.cli.common import AsName, GameFileArg, KeyOption, handled, warn
+from pbem.errors import UsageError
+
+app = typer.Typer()
+
+
+@app.command("new")
+@handled
+def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-of-pharaohs.")],
+        out: Annotated[Path, typer.Option("-o", "--output", help="The game file to write.")],
+        name: AsName,
+        player: Annotated[list[str], typer.Option("--player", help="NAME=PUBKEY, in seat order; PUBKEY is a "
+                                                  "key line, a .pub file or a key name. Repeat per player.")],
+        referee: Annotated[str | None, typer.Option(help="NAME=PUBKEY of a referee: referee mode.")] = None,
+        option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],  # noqa: B006 (typer copies it)
+        layout: Annotated[Path | None, typer.Option(help="A fixed deal (JSON), for tests, tutorials and duplicate "
+                                                    "tournaments; the record says the deal was chosen by you.")] = None,
+        key: KeyOption = None,
+        force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False,
+        deadline: Annotated[str | None, typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
+                                                        "'pbem status' and 'show' name who is late.")] = None,
+        ) -> None:
+    """Start a game: write the signed invitation (players, keys, options, the dealer's commitment to the
+    deal). Each other participant joins with their first pbem play; the deal comes from everyone."""
+    rep, events = api.new_game(game, out, name, player, referee, option, layout, key, force, deadline)
+    mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
+    first = f"{rep.first} moves first" if rep.first else "the first player is drawn when everyone has joined"
+    typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.deal_text}; {first}.")
+    for event in events:
+        typer.echo(f"  {event}")
+    typer.echo(api.next_line(rep))
+
+
+def _opened(path: Path) -> api.Game:
+    """A game file read and verified, with a warning when this machine has seen a later or another version."""
+    rep = api.open_game(path)
+    problem, unwritable = api.note_seen(rep)
+    warn(problem, path)
+    warn(unwritable)
+    return rep
+
+
+@app.command("show")
+@handled
+def show(path: GameFileArg,
+         name: Annotated[str | None, typer.Option("--as", help="Show your own secrets too (your coins, your hand).")] = None,
+         as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
+         key: KeyOption = None) -> None:
+    """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
+    rep = _opened(path)
+    shown = api.view(rep, name, key)
+    if as_json:
+        typer.echo(json.dumps(api.json_view(rep, shown), indent=2))
+    elif rep.state is None:
+        typer.echo(api.pregame_text(rep))
+    else:
+        typer.echo(api.board(rep, shown))
+    if rep.genesis.deadline_hours and not as_json:
+        typer.echo(api.late_line(rep.record))
+
+
+@app.command("html")
+@handled
+def html_page(path: GameFileArg,
+              out: Annotated[Path | None, typer.Option("-o", "--output", help="The page to write (default: "
+                                                          "the game file's name with .html).")] = None,
+              name: Annotated[str | None, typer.Option("--as", help="Add what NAME may see: their own "
+                                                          "secrets.")] = None,
+              key: KeyOption = None) -> None:
+    """Write the game as one web page that replays it entry by entry (no network, opens from disk)."""
+    rep = _opened(path)
+    target = out or path.with_suffix(".html")
+    if target.resolve() == path.resolve():
+        raise UsageError(f"{target} is the game file itself: name another page with -o")
+    text = api.html_page(rep, name, key)
+    api.write_file(target, text.encode(), mode=0o600 if name else 0o644)  # a player's page holds their secrets
+    typer.echo(f"Wrote {target} ({len(text.encode()) // 1024} KB, {rep.seq + 1} positions, "
+               f"{'as ' + name + ' sees it' if name else 'public information only'}).")
+
+
+@app.command("log")
+@handled
+def log(path: GameFileArg) -> None:
+    """The game as readable movetext: a header, then every entry and what it caused."""
+    typer.echo(api.log_text(_opened(path)))
+
+
+@app.command("verify")
+@handled
+def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; copies of one game are also "
+                                                              "checked against each other.")]) -> None:
+    """Check every signature and every rule from the first entry on; for a finished game, the audit.
+    Every file is checked and reported; the exit code is 1 if any failed, or forked."""
+
+    def valid(checked: api.Checked) -> None:
+        rep = checked.game
+        status = "finished" if rep.over else "in progress"
+        chosen = f" ({rep.deal_text}: not shuffled jointly)" if rep.genesis.deal == "chosen" else ""
+        entries = f"{rep.seq} entr{'y' if rep.seq == 1 else 'ies'}"
+        typer.echo(f"{checked.path}: valid, {status}, {entries}. {api.next_line(rep)}{chosen}")
+
+    report = api.verify_files(paths, on_valid=valid, on_failure=lambda text: typer.echo(f"Error: {text}", err=True),
+                              on_warning=warn)
+    if report.failures:
+        raise typer.Exit(1)
+
+
+@app.command("export")
+@handled
+def export(path: GameFileArg,
+           directory: Annotated[Path, typer.Argument(help="Where to write the files (made if missing).")],
+           entry: Annotated[int | None, typer.Option("--entry", help="Which entry: 0 is the genesis; "
+                                                         "default the last.")] = None) -> None:
+    """Write one entry as files that ssh-keygen and age check without pbem, and print the commands."""
+    for item in api.export_entry(path, entry, directory):
+        typer.echo(f"{', '.join(map(str, item.files))}: {item.what}")
+        if item.command:
+            typer.echo(f"  {item.command}")

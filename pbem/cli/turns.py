@@ -1,0 +1,158 @@
+"""Acting on a game: `pbem play` (with its prompt), `referee`, and `armor` / `dearmor` for mail bodies."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.contract import RuleError
+from pbem import api
+from pbem.cli.common import (
+    AsName,
+    BotOption,
+    GameFileArg,
+    IterationsOption,
+    KeyOption,
+    SeedOption,
+    ThinkOption,
+    handled,
+)
+from pbem.cli.mail import mail_turn
+from pbem.errors import PbemError, UsageError
+
+app = typer.Typer()
+
+PARTLY_DONE = 3
+"""`pbem play`'s exit status when it wrote something but more is owed that this run could not do."""
+
+
+def _prompt_turn(session: api.Session) -> list[object]:
+    """Ask on the terminal for each move or choice owed, showing the board and the legal choices."""
+    rep = session.rep
+    events: list[object] = []
+    while api.owes(rep, session.name, "move", "discard"):
+        typer.echo(api.board(rep, rep.game.view(rep.state, session.name, session.knowledge())))
+        typer.echo(api.choices_text(session))
+        text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
+        if not text:
+            break
+        try:
+            events += session.act(api.parse_move(rep, session.name, text))
+            events += session.automatic()
+        except (PbemError, RuleError) as exc:
+            typer.echo(f"Error: {exc}", err=True)
+    return events
+
+
+def _report(turn: api.TurnResult, path: Path) -> None:
+    for event in turn.events:
+        typer.echo(f"  {event}")
+    if turn.written:
+        rep, written = turn.rep, turn.written
+        span = f"entry {rep.seq}" if written == 1 else f"entries {rep.seq - written + 1}-{rep.seq}"
+        typer.echo(f"Wrote {path} ({span}).")
+    typer.echo(api.next_line(turn.rep))
+
+
+def _still_owed(turn: api.TurnResult, path: Path, name: str) -> str | None:
+    """What NAME asked for or owes that this run did not do, and how to go on; None when all is done."""
+    rep = turn.rep
+    if turn.left:
+        waiting = api.next_duty(rep)
+        assert waiting is not None, "moves are left only while someone else owes an act"
+        holders, what, detail = waiting
+        who = " and ".join(f"the referee {h}" if h == rep.referee else h for h in holders)
+        return (f"Not played yet: {' '.join(turn.left)}: {who} must act first ({what}: {detail}). Send them "
+                f"{path}, then run pbem play again.")
+    owed = api.owes(rep, name, "move", "discard")
+    if owed is None:
+        return None
+    example = rep.game.format_action(api.legal_moves(turn.session)[0])
+    return (f"{name} owes a {owed.what} now ({owed.detail}): give it on the command line, e.g. "
+            f"'pbem play {path} --as {name} {example}', or run pbem play on a terminal to be asked, or add "
+            "--bot greedy")
+
+
+@app.command("play", epilog="Exit status: 0 done; 1 an error, nothing written; 3 what could be done is "
+                            "written, but more is owed: moves that must wait for another participant (the "
+                            "referee's reveal, a tie-break opening), or a move not given. The last line says "
+                            "what to do.")
+@handled
+def play(path: GameFileArg, name: AsName,
+         actions: Annotated[list[str] | None, typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
+                                                                "discard moon-4. None: a prompt on a terminal.")] = None,
+         key: KeyOption = None,
+         bot: BotOption = None,
+         think: ThinkOption = 1.0,
+         seed: SeedOption = None,
+         iterations: IterationsOption = None,
+         out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
+         mail: Annotated[bool, typer.Option("--mail", help="Then write the turn as an email (.eml) for the others."
+                                            )] = False,
+         send: Annotated[bool, typer.Option("--send", help="Then send the turn by SMTP ($PBEM_SMTP, "
+                                            "$PBEM_SMTP_USER, $PBEM_SMTP_SECURITY).")] = False,
+         ) -> None:
+    """Do what NAME owes now: their join, the given moves (or a prompt), plus openings and table-mode deals
+    and reveals.
+    Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
+    interactive = sys.stdin.isatty()
+    turn = api.play(path, name, actions, key, bot, out, ask=_prompt_turn if interactive else None, think=think,
+                    seed=seed, iterations=iterations)
+    dest = out or path
+    owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name)
+    if owed and not turn.written:
+        raise UsageError(owed)
+    if not turn.written:
+        still = api.owes(turn.rep, name, "move", "discard")
+        typer.echo(f"Nothing written: {name} still owes a {still.what} ({still.detail})." if still else
+                   f"Nothing written: {name} owes nothing now.")
+    _report(turn, dest)
+    if turn.written and (mail or send):
+        mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
+                  os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
+    if owed:
+        typer.echo(owed)
+        raise typer.Exit(PARTLY_DONE)
+
+
+@app.command("referee")
+@handled
+def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
+            out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
+    """The referee's duties in referee mode: its join, the deal, every dealer's act owed (reveals, deals,
+    reshuffles, a Thief's pick), openings for tie-breaks, the end audit, and a verdict on any secret its
+    player did not hold."""
+    turn = api.referee(path, name, key, out)
+    if not turn.written:
+        typer.echo("Nothing written: the referee owes nothing now.")
+    _report(turn, out or path)
+
+
+def _emit(text: str, out: Path | None) -> None:
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        api.write_file(out, text.encode())
+        typer.echo(f"Wrote {out}.")
+
+
+@app.command("armor")
+@handled
+def armor_file(path: GameFileArg,
+               out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
+                                                           "of printing it.")] = None) -> None:
+    """Print the game as an armored text block, to paste into an email body (the reverse: dearmor)."""
+    _emit(api.armored(path), out)
+
+
+@app.command("dearmor")
+@handled
+def dearmor_file(path: GameFileArg,
+                 out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
+                                                             "of printing it.")] = None) -> None:
+    """Print the game as plain JSON: the reverse of armor (reads a saved email too)."""
+    _emit(api.to_json(api.load(path)[0]), out)
