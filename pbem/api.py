@@ -132,6 +132,7 @@ __all__ = [
     "read_public",
     "referee",
     "remember",
+    "replay_asset",
     "result_text",
     "signer_for",
     "smtp_server",
@@ -255,6 +256,14 @@ def html_page(game: Game, name: str | None = None, key: str | None = None) -> st
 
     observer, knowledge, identity = viewer(game, name, key)
     return page(game, observer, knowledge, viewer=name, key=identity)
+
+
+def replay_asset(game: str, suffix: str) -> str:
+    """The HTML drawing of a game: its script (".js"), style (".css") or SVG definitions (".svg"), as the
+    replay page embeds them and the app serves them."""
+    from pbem.presentation.html import static  # the page's files: only pages need them
+
+    return static(presentation(game).HTML_STATIC + suffix)
 
 
 def export_entry(path: Path, entry: int | None, directory: Path) -> list[Exported]:

@@ -22,7 +22,8 @@ from pbem.presentation.html import drawn, frames
 from pbem.presentation.terminal import next_line, result_text
 from pbem.protocol.replay import Replay
 from pbem.protocol.session import Session
-from pbem.record.status import Game, Status
+from pbem.record.status import GameSummary as Game
+from pbem.record.status import Status
 from pbem.transport import copies
 from pbem.transport.inbox import Copies, Report, default_mailbox
 from pbem.transport.inbox import read as read_inbox
@@ -30,7 +31,14 @@ from pbem.transport.mail import Server, mail_turn
 from pbem.transport.status import collect, duty_text
 
 __all__ = ["Game", "Identity", "NoPassphrase", "PbemError", "PublicKey", "Replay", "Report", "Session", "Status",
-           "UsageError", "drawn", "duty_text", "frames", "next_line", "presentation", "result_text"]
+           "UsageError", "asset", "drawn", "duty_text", "frames", "next_line", "presentation", "result_text"]
+
+
+def asset(game: str, suffix: str) -> str:
+    """A game's drawing as files: ".js", ".css" or ".svg"."""
+    from pbem.api import replay_asset
+
+    return replay_asset(game, suffix)
 
 
 def game_names() -> list[str]:

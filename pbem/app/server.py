@@ -125,7 +125,7 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
         by_seq.setdefault(seq, []).append(str(event))
     log = [(0, rep.genesis.author, "new game: the invitation", by_seq.get(0, []))] + \
         [(i, entry.author, entry.action, by_seq.get(i, [])) for i, entry in enumerate(rep.entries, 1)]
-    return info, data, log, drawing.HTML_DEFS
+    return info, data, log, library.asset(rep.genesis.game, ".svg")
 
 
 def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[str, Any]]:
@@ -316,8 +316,7 @@ def make_app(state: State, port: int) -> Guard:
         name, kind = request.path_params["name"], request.path_params["kind"]
         if name not in library.game_names() or kind not in ("js", "css"):
             return Response("not found", 404)
-        drawing = library.presentation(name)
-        text = drawing.HTML_SCRIPT if kind == "js" else drawing.HTML_STYLE
+        text = library.asset(name, "." + kind)
         return Response(text, media_type=f"text/{'javascript' if kind == 'js' else 'css'}; charset=utf-8",
                         headers=_KEEP)
 
