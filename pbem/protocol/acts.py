@@ -5,7 +5,10 @@
     audit                       the dealer opens its seed at the end: the deal and all it gave are checked
     verdict open #3=5 #9=5      openings that prove their owner committed a value they did not hold
     verdict deal                the dealer's opened seed proves something it posted false
-    verdict unopenable #7       the referee's word: #7's sealed value does not open for it
+    verdict unopenable #7       the referee's word: #7's sealed value does not open for it (or a dealt
+                                card's receiver's word, against the referee that sealed it)
+    absent ann move since=17    ann has owed a move since entry 17, past its deadline and grace
+                                (docs/deadlines.md); `... do ACTION` adds the act the duty becomes
 
 A verdict ends the game against the participant it convicts; every verifier re-checks it from the
 record alone (except `unopenable`, which is the referee's word and says so)."""
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 from engine.contract import Value
 from pbem.errors import UsageError
 
-ACT_WORDS = ("join", "deal", "audit", "verdict")
+ACT_WORDS = ("join", "deal", "audit", "verdict", "absent")
 _KEY = re.compile(r"^[#a-z0-9][a-z0-9._-]{0,23}$")
 _VALUE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
@@ -55,7 +58,20 @@ class Unopenable:
     key: str
 
 
-Act = Join | Deal | Audit | ConvictSecrets | ConvictDeal | Unopenable
+@dataclass(frozen=True)
+class Absent:
+    """`party` is recorded absent from the duty `what` owed since entry `since`; `then` is the game's act
+    the duty becomes, in its notation, when it shows hidden items (or is otherwise a choice by rule)."""
+
+    party: str
+    what: str
+    since: int
+    then: str = ""
+
+
+Act = Join | Deal | Audit | ConvictSecrets | ConvictDeal | Unopenable | Absent
+_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_DUTY = re.compile(r"^[a-z]{1,16}$")
 
 
 def is_act(text: str) -> bool:
@@ -81,6 +97,11 @@ def parse_act(text: str) -> Act:
             return ConvictDeal()
         case ["verdict", "unopenable", key] if _KEY.match(key):
             return Unopenable(key)
+        case ["absent", party, what, since, *rest] if (_NAME.match(party) and _DUTY.match(what)
+                                                        and since.startswith("since=") and since[6:].isdigit()
+                                                        and len(since) < 13 and rest[:1] in ([], ["do"])
+                                                        and len(rest) != 1):
+            return Absent(party, what, int(since[6:]), " ".join(rest[1:]))
         case ["verdict", "open", *pairs] if pairs:
             values: list[tuple[str, Value]] = []
             for pair in pairs:
@@ -89,7 +110,7 @@ def parse_act(text: str) -> Act:
                     raise UsageError(f"{text!r}: write each opened secret as key=value, e.g. #3=5")
                 values.append((key, int(value) if value.isdigit() and len(value) < 10 else value))
             return ConvictSecrets(tuple(values))
-    raise UsageError(f"{text!r} is not a join, deal, audit or verdict")
+    raise UsageError(f"{text!r} is not a join, deal, audit, verdict or absence")
 
 
 def format_act(act: Act) -> str:
@@ -103,6 +124,8 @@ def format_act(act: Act) -> str:
         return "verdict deal"
     if isinstance(act, Unopenable):
         return f"verdict unopenable {act.key}"
+    if isinstance(act, Absent):
+        return f"absent {act.party} {act.what} since={act.since}" + (f" do {act.then}" if act.then else "")
     return "verdict open " + " ".join(f"{key}={value}" for key, value in act.values)
 
 

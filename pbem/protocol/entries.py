@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.contract import (
+    ABSENCES_OUT,
     DEALER,
     IllegalAction,
     NotationError,
@@ -31,7 +32,9 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
+from pbem.protocol.absence import Absence, AbsenceSigned, check_absence, check_time, note_duties
 from pbem.protocol.acts import (
+    Absent,
     Act,
     Audit,
     ConvictDeal,
@@ -72,14 +75,19 @@ def apply_entry(rep: Replay, entry: Entry) -> list[object]:
         raise NotOwed(f"{entry.action}: the game is over: {rep.verdict}", seq, author)
     if (entry.contribution is not None) != (entry.action == "join"):
         raise IllegalMove("a join, and only a join, carries a contribution to the deal", seq, author)
+    check_time(rep, entry, seq)
     if is_act(entry.action):
         events = _apply_act(rep, entry, seq)
     else:
         events = _apply_move(rep, entry, seq)
+    if not entry.action.startswith("absent "):
+        rep.strikes.pop(author, None)  # their own act: no longer absent in a row
+        rep.pending = None  # an absence still being signed lapses: whoever was absent came back
     rep.entries.append(entry)
     rep.head = crypto.sha256(signed_bytes).hex()
     rep.hashes.append(rep.head)
     rep.events += [(seq, e) for e in events]
+    note_duties(rep, author)
     return list(events)
 
 
@@ -270,13 +278,23 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         if rep.state is None or rep.seed_commitment is None:
             raise IllegalMove("verdict deal: there is no joint deal to check yet", seq, author)
         attachments["openings"] = {SEED}
+    elif isinstance(act, Absent):
+        return _apply_absence(rep, entry, act, seq)
     elif isinstance(act, Unopenable):
-        if author != rep.referee:
-            raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, may say so",
-                          seq, author)
         item = rep.items.get(act.key) if rep.state is not None else None
-        if item is None or not item.players_own or item.value is not None or author not in item.readers:
-            raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee", seq, author)
+        if (item is not None and not item.players_own and rep.referee and author != rep.referee
+                and item.sealed_by == rep.referee):
+            # a card the referee dealt or moved to a player, sealed to them alone: the receiver's word
+            if item.value is not None or item.readers != (author,):
+                raise IllegalMove(f"verdict unopenable: {act.key} is not an unopened item sealed to {author}",
+                                  seq, author)
+        else:
+            if author != rep.referee:
+                raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, or "
+                              "the receiver of a card the referee sealed, may say so", seq, author)
+            if item is None or not item.players_own or item.value is not None or author not in item.readers:
+                raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee",
+                                  seq, author)
     for what, wanted in attachments.items():
         _expect_keys(getattr(entry, what), wanted, what, seq, author)
 
@@ -293,10 +311,67 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         return [DealPosted(author, act.first)]
     if isinstance(act, Unopenable):
         item = rep.items[act.key]
-        rep.verdict = Verdict(item.sealed_by, f"the referee {author} says the sealed value of {act.key} does not "
-                                              "open (the referee's word: nobody else can check it)", seq, author)
+        if author == rep.referee:
+            reason = (f"the referee {author} says the sealed value of {act.key} does not open (the referee's word: "
+                      "nobody else can check it)")
+        else:
+            reason = (f"{author} says the card sealed to them as {act.key} does not open (the receiver's word: "
+                      "nobody else can check it)")
+        rep.verdict = Verdict(item.sealed_by, reason, seq, author)
         return [rep.verdict]
     return check_seed(rep, entry, seq, proving=isinstance(act, ConvictDeal))
+
+
+def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[object]:
+    """An absence (docs/deadlines.md): owed, signed by whom it may be and late enough by the signed times
+    (pbem.protocol.absence); once every signer has signed it, the game's rule for an absent party applies,
+    or, for the referee, the game ends against it with no winner."""
+    author, party = entry.author, act.party
+    if rep.state is None and party != rep.referee:  # a referee that never deals is absent from the deal
+        raise NotOwed(f"{entry.action}: the game has not started: {waiting_text(rep)}", seq, author)
+    times, waiting = check_absence(rep, entry, party, act.what, act.since, seq)
+    nothing: set[str] = set()
+    game = rep.game
+    strikes = rep.strikes.get(party, 0) + (act.what == "move")
+    public, secrets, after, events = None, Secrets(), rep.state, ()
+    if party == rep.referee:
+        if act.then:
+            raise IllegalMove(f"{entry.action}: an absent referee's duty becomes the end of the game, no act", seq,
+                              author)
+    else:  # every signer signs the same consequence: each one's entry is checked for it
+        try:
+            if act.then:
+                checked = game.check(rep.state, party, game.parse_action(act.then))
+                if game.format_action(game.public(checked)) != act.then:
+                    raise IllegalAction(act.then, "the record holds an act complete and public, as "
+                                                  f"{game.format_action(game.public(checked))!r}")
+                public, secrets = game.public(checked), game.secrets(rep.state, party, checked)
+            after, events = game.absent(rep.state, party, public, strikes)
+        except (IllegalAction, NotationError) as exc:
+            raise IllegalMove(f"{entry.action}: {exc}", seq, author) from None
+    if waiting:  # one of several signers: the last one carries what the act shows
+        for what in ("commitments", "sealed", "openings"):
+            _expect_keys(getattr(entry, what), nothing, what, seq, author)
+        rep.pending = (entry.action, (rep.pending[1] if rep.pending else ()) + (author,))
+        return [AbsenceSigned(party, author, tuple(waiting))]
+    signers = (rep.pending[1] if rep.pending else ()) + (author,)
+    record = Absence(party, act.what, act.since, seq, signers, times.deadline, entry.time or 0,
+                     withheld=act.what == "open" or strikes >= ABSENCES_OUT)
+    if party == rep.referee:
+        for what in ("commitments", "sealed", "openings"):
+            _expect_keys(getattr(entry, what), nothing, what, seq, author)
+        rep.pending = None
+        rep.absences.append(record)
+        rep.verdict = Verdict(party, f"the referee was absent: it owed {act.what} since entry {act.since}, past "
+                                     "its deadline and grace (recorded by every player); the game ends with no "
+                                     "winner", seq, author)
+        return [record, rep.verdict]
+    _check_attachments(rep, entry, secrets, party, seq)
+    rep.pending = None
+    rep.state = after
+    rep.strikes[party] = strikes
+    rep.absences.append(record)
+    return [record, *events]
 
 
 def replay(record: GameFile) -> Replay:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,9 +21,11 @@ from pbem.errors import (
     UnknownSigner,
     UsageError,
 )
+from pbem.protocol.absence import note_duties
 from pbem.protocol.commitments import SEED, addressed, b64, check_signature, commit, new_salt, unb64
 from pbem.protocol.replay import Replay, deal_keys, post_deal
 from pbem.record.canonical import canonical
+from pbem.record.deadlines import DeadlinePolicy, now
 from pbem.record.models import FORMAT, Dealer, Genesis, Participant, core_id, payload
 
 
@@ -90,6 +91,7 @@ def start(g: Genesis) -> Replay:
         if set(g.commitments or {}) != set(deal_keys(shape)) or g.first not in players:
             raise bad("a chosen deal commits to every hidden item and names a player to move first")
         post_deal(rep, dict(g.commitments or {}), g.first, g.author, state)
+    note_duties(rep)
     return rep
 
 
@@ -103,11 +105,13 @@ for a chosen stock's cards, nor prove a reshuffle or a pick)."""
 
 def new_game(game_name: str, options: dict[str, str], players: list[tuple[str, PublicKey]], creator: str,
              identity: Identity, referee: tuple[str, PublicKey] | None = None, layout: Mapping[str, Value] | None = None,
-             first: str | None = None, deadline_hours: int | None = None) -> Replay:
+             first: str | None = None, deadline_hours: int | None = None,
+             deadlines: DeadlinePolicy | None = None) -> Replay:
     """The invitation, signed by `creator` (a player or the referee). A joint deal (the default) commits
     the dealer's seed if the creator deals (table mode, or the referee itself); a referee invited by a
     player commits its seed when it joins. `layout` (every hidden item's value by key, as the game's
-layout file gives it) makes a chosen deal, recorded as the creator's."""
+layout file gives it) makes a chosen deal, recorded as the creator's. `deadlines`: the deadline policy
+every join agrees to (docs/deadlines.md)."""
     try:
         game = find_game(game_name)
         game.setup(game.parse_options(options), [p for p, _ in players], first or players[0][0])
@@ -119,8 +123,9 @@ layout file gives it) makes a chosen deal, recorded as the creator's."""
     dealer_is_creator = referee is None or creator == referee[0]
     body: dict[str, Any] = {"format": FORMAT, "nonce": nonce, "game": game.name, "options": dict(options),
                   "players": [{"name": name, "key": _key_text(key)} for name, key in players],
-                  "contribution": crypto.random_bytes(32).hex(), "author": creator, "time": int(time.time()),
-                  **({"deadline_hours": deadline_hours} if deadline_hours else {})}
+                  "contribution": crypto.random_bytes(32).hex(), "author": creator, "time": now(),
+                  **({"deadline_hours": deadline_hours} if deadline_hours else {}),
+                  **({"deadlines": deadlines.model_dump()} if deadlines else {})}
     if layout is not None:
         names = [p for p, _ in players]
         shape = game.deal(game.parse_options(options), names, random.Random(0))

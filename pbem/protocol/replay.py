@@ -48,6 +48,14 @@ class Replay:
     first: str | None = None
     dealt_by: str | None = None
     verdict: Verdict | None = None
+    began: dict[str, int] = field(default_factory=dict)
+    """When each party's present duty began: the entry after which they owe it (pbem.protocol.absence)."""
+    strikes: dict[str, int] = field(default_factory=dict)
+    """Each player's absent turns in a row (none of their own acts since)."""
+    pending: tuple[str, tuple[str, ...]] | None = None
+    """An absence that several must sign, as far as it is signed: its text and who signed it."""
+    absences: list[Any] = field(default_factory=list)
+    """Every absence recorded (pbem.protocol.absence.Absence), in order."""
 
     @property
     def record(self) -> GameFile:

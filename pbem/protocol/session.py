@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,7 +21,9 @@ from pbem.errors import (
     SealError,
     UsageError,
 )
+from pbem.protocol.absence import duty_clock, entitled, owing, signed_time
 from pbem.protocol.acts import (
+    Absent,
     Act,
     Audit,
     ConvictDeal,
@@ -38,6 +39,7 @@ from pbem.protocol.entries import apply_entry, players_own
 from pbem.protocol.replay import Replay, actor_for, may_act_for, owes_opening, party_names, waiting_text
 from pbem.protocol.seeds import deal_shape, seed_contradiction, seeded_deal, seeded_restock
 from pbem.record.canonical import canonical
+from pbem.record.deadlines import now
 from pbem.record.models import Entry
 
 
@@ -186,9 +188,15 @@ class Session:
 
     # -- acts
 
-    def sign(self, body: dict[str, Any]) -> Entry:
-        body = {"game_id": self.rep.genesis.game_id, "seq": self.rep.seq + 1, "prev": self.rep.head,
-                "author": self.name, **{k: v for k, v in body.items() if v}, "time": int(time.time())}
+    def sign(self, body: dict[str, Any], at: int | None = None) -> Entry:
+        """Sign the next entry at `at` (this program's clock by default). In a game with a deadline policy a
+        clock behind the last signed time is taken up to it: no entry claims to be older than the one before."""
+        rep = self.rep
+        when = now() if at is None else at
+        if rep.genesis.deadlines is not None:
+            when = max(when, signed_time(rep, rep.seq) or 0)
+        body = {"game_id": rep.genesis.game_id, "seq": rep.seq + 1, "prev": rep.head,
+                "author": self.name, **{k: v for k, v in body.items() if v}, "time": when}
         signature = b64(self.identity.sign(canonical(body)))
         return Entry.model_validate({**body, "signature": signature})
 
@@ -255,6 +263,44 @@ class Session:
     def _sign_act(self, act: Act, **attachments: Any) -> list[object]:
         return apply_entry(self.rep, self.sign({"action": format_act(act), **attachments}))
 
+    def absence(self, party: str, at: int | None = None) -> Entry:
+        """The signed entry recording `party` absent from the duty they answer for now, at `at` (this
+        program's clock by default): UsageError if the game has no policy, they owe nothing, this participant
+        may not record it (or not yet: another signs first), or it is too early by the signed times."""
+        rep, game = self.rep, self.rep.game
+        when = now() if at is None else at
+        if rep.genesis.deadlines is None:
+            raise UsageError("this game has no deadline policy: nobody can be recorded absent")
+        duty = owing(rep).get(party)
+        if duty is None or party not in rep.roster or duty.what == "join" or (rep.state is None and party != rep.referee):
+            raise UsageError(f"{party} owes nothing that an absence can be recorded for now")
+        signers = entitled(rep, party)
+        if self.name not in signers:
+            raise UsageError(f"{self.name} may not record {party} absent: only {' and '.join(signers)} may")
+        since = rep.began.get(party, rep.seq)
+        pending = rep.pending[1] if rep.pending else ()
+        if signers[len(pending)] != self.name:
+            raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}")
+        times = duty_clock(rep, party)
+        if times is None:
+            raise UsageError(f"the entry {party}'s duty began with has no signed time")
+        if when < times.absent_from:
+            raise UsageError(f"too early: {party} has owed a {duty.what} since entry {since}; the deadline and "
+                             f"grace end at {times.absent_from} (in {times.absent_from - when} s)")
+        then, openings = "", {}
+        if party != rep.referee:
+            act = game.absence_act(rep.state, party, self.knowledge(as_dealer=True) if self.can_deal() else None)
+            if act is not None:
+                then = game.format_action(game.public(act))
+                if len(pending) + 1 == len(signers):  # the last signer carries what the act shows
+                    openings = {key: self._salt_of(key) for key, _ in game.secrets(rep.state, party, act).opens}
+        return self.sign({"action": format_act(Absent(party, duty.what, since, then)), "openings": openings},
+                         at=when)
+
+    def record_absence(self, party: str, at: int | None = None) -> list[object]:
+        """Sign and apply `absence`; returns what happened."""
+        return apply_entry(self.rep, self.absence(party, at))
+
     def join(self) -> list[object]:
         """Accept the game: check every secret sealed to this key, then sign a join with fresh randomness
         (the referee of a joint deal also commits to its secret seed, sealed to itself)."""
@@ -306,6 +352,14 @@ class Session:
             if false is not None and false.author != self.name:
                 return ConvictDeal(), {"openings": {SEED: seed}}
             self._seeded_checked = len(rep.seeded)  # what was posted never changes: checked once
+        if rep.referee and not self.is_referee:  # a card the referee dealt or moved to me must open for me
+            for key in self._readable():
+                item = rep.items[key]
+                if not item.players_own and item.value is None and item.sealed_by == rep.referee:
+                    try:
+                        self._open_item(key)
+                    except SealError:
+                        return Unopenable(key), {}
         if self.is_referee:
             unopened = [key for key, item in rep.items.items()
                         if item.players_own and item.value is None and self.name in item.readers]

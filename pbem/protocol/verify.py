@@ -27,7 +27,9 @@ def audited(rep: Replay) -> Replay:
 
 
 def _audit(rep: Replay) -> None:
-    unopened = [key for key, item in rep.items.items() if item.players_own and item.value is None]
+    withheld = {rep.roster[a.party].raw.hex() for a in rep.absences if a.withheld}  # closed for good: they forfeit
+    unopened = [key for key, item in rep.items.items()
+                if item.players_own and item.value is None and item.owner not in withheld]
     if unopened:
         raise AuditFailed(f"secrets never opened: {', '.join(unopened)}")
     if rep.seed_commitment is not None:

@@ -11,6 +11,8 @@ an absence built on them proves.
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
@@ -72,6 +74,13 @@ a day. A referee is usually a program (the judge): half a day. A day of grace af
 one reminder half a day to a day before it."""
 
 
+def now() -> int:
+    """The time this program signs and judges deadlines at (Unix seconds): its clock, or PBEM_NOW when set
+    (tests and demos: the clock they inject; a signed time is a claim whatever sets it)."""
+    fixed = os.environ.get("PBEM_NOW", "")
+    return int(fixed) if fixed.isdigit() else int(time.time())
+
+
 def default_policy(game: str) -> DeadlinePolicy:
     return DEFAULTS.get(game, DEFAULTS["sarcophagus"])
 
@@ -112,4 +121,4 @@ def clock(policy: DeadlinePolicy, what: str, by_referee: bool, since: int) -> Cl
     return Clock(since, policy.hours_for(what, by_referee), policy)
 
 
-__all__ = ["DEFAULTS", "Clock", "DeadlinePolicy", "clock", "default_policy"]
+__all__ = ["DEFAULTS", "Clock", "DeadlinePolicy", "clock", "default_policy", "now"]

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from pbem.errors import RecordError, UnknownFormat
 from pbem.record.canonical import canonical, parse_strict, pretty
+from pbem.record.deadlines import DeadlinePolicy
 
 FORMAT = "pbem/3"
 NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
@@ -81,6 +82,9 @@ class Genesis(_Strict):
     time: UnixTime | None = None
     deadline_hours: Annotated[int, Field(ge=1, le=24 * 365)] | None = None
     """Hours each party has for a duty; who exceeds it is late (`pbem status`, `pbem show`)."""
+    deadlines: DeadlinePolicy | None = None
+    """The deadline policy every join agrees to: after a duty's time and the grace, the party may be
+    recorded absent (docs/deadlines.md). Absent: no absence can be recorded."""
     signature: Base64
 
     @model_validator(mode="after")

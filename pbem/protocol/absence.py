@@ -1,0 +1,175 @@
+"""Deadlines and absences in a replayed game (docs/deadlines.md): who answers for each duty owed, since
+which entry, who may record them absent, and whether the signed times allow it.
+
+A duty's clock runs from the signed time of the entry after which its party began to owe without a
+break. Times are each signer's claim; the checks here are about what the record says, never about what
+time it really is (docs/security.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.contract import DEALER, Duty
+from pbem.errors import IllegalMove, NotOwed
+from pbem.protocol.replay import Replay
+from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock
+from pbem.record.models import Entry
+
+TABLE = "the table"
+"""Who answers for a table-mode dealer duty: any player's program does it when it next acts."""
+
+
+def answerable(rep: Replay, duty: Duty) -> str:
+    """Who answers for a duty: its holder; the referee for the dealer's duties and, holding every opening,
+    for a player's opening in referee mode; at a table the dealer's duties are the table's."""
+    if duty.who == DEALER:
+        return rep.dealer_signer or TABLE
+    if duty.what == "open" and rep.referee:
+        return rep.referee
+    return duty.who
+
+
+def owing(rep: Replay) -> dict[str, Duty]:
+    """Each party who answers for a duty now, and the first such duty (in the order the game owes them)."""
+    out: dict[str, Duty] = {}
+    for duty in rep.duties():
+        out.setdefault(answerable(rep, duty), duty)
+    return out
+
+
+def note_duties(rep: Replay, author: str | None = None) -> None:
+    """After the genesis and after each entry: when each party's present duty began (kept while it lasts;
+    a party's own entry starts their next duty's clock afresh)."""
+    rep.began = {who: rep.seq if who == author else rep.began.get(who, rep.seq) for who in owing(rep)}
+
+
+def signed_time(rep: Replay, seq: int) -> int | None:
+    """The signed time of the genesis (0) or of entry `seq`."""
+    return rep.genesis.time if seq == 0 else rep.entries[seq - 1].time
+
+
+def policy(rep: Replay) -> DeadlinePolicy | None:
+    return rep.genesis.deadlines
+
+
+def duty_clock(rep: Replay, party: str) -> Clock | None:
+    """The clock of the duty `party` answers for now, in a game with a policy (None otherwise)."""
+    rules, duty = policy(rep), owing(rep).get(party)
+    start = signed_time(rep, rep.began.get(party, rep.seq)) if duty else None
+    if rules is None or duty is None or start is None or party == TABLE or duty.what == "join":
+        return None
+    return clock(rules, duty.what, party == rep.referee, start)
+
+
+def entitled(rep: Replay, party: str) -> list[str]:
+    """Who records `party` absent, in the order they sign: the referee alone for a player in referee mode;
+    every player, in seat order, for the referee; every other player at a table (two players: the other)."""
+    if party == rep.referee:
+        return list(rep.players)
+    if rep.referee:
+        return [rep.referee]
+    return [p for p in rep.players if p != party]
+
+
+@dataclass(frozen=True)
+class Absence:
+    """An absence recorded (its last signer's entry): the party, the duty and since when, who signed."""
+
+    party: str
+    what: str
+    since: int
+    seq: int
+    signers: tuple[str, ...]
+    deadline: int
+    time: int
+    withheld: bool = False
+    """The party's committed secrets may stay closed for good (an absent opening, or out of the game)."""
+
+    def __str__(self) -> str:
+        return (f"{self.party} recorded absent ({self.what} owed since entry {self.since}) at entry {self.seq} "
+                f"by {' and '.join(self.signers)}")
+
+
+@dataclass(frozen=True)
+class AbsenceSigned:
+    """One of several entitled signers has signed an absence that needs them all."""
+
+    party: str
+    by: str
+    waiting: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return (f"{self.by} records {self.party} absent; it takes effect when {' and '.join(self.waiting)} "
+                f"sign{'s' * (len(self.waiting) == 1)} it too")
+
+
+def check_time(rep: Replay, entry: Entry, seq: int) -> None:
+    """In a game with a deadline policy every entry carries its signed time, none earlier than the entry
+    before it: a signer cannot date an entry back past what others already signed."""
+    if policy(rep) is None:
+        return
+    before = signed_time(rep, seq - 1)
+    if entry.time is None:
+        raise IllegalMove("a game with deadlines has a signed time on every entry", seq, entry.author)
+    if before is not None and entry.time < before:
+        raise IllegalMove(f"its signed time ({entry.time}) is earlier than the entry before it ({before})",
+                          seq, entry.author)
+
+
+def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, seq: int) -> tuple[Clock, list[str]]:
+    """Everything about an absence entry that is not the game's: a policy, the duty owed and since when, the
+    signer's right to sign now, and the signed times. Returns the duty's clock and the signers still due
+    after this one."""
+    author = entry.author
+    text = entry.action
+    if policy(rep) is None:
+        raise NotOwed(f"{text}: this game has no deadline policy, so nobody can be recorded absent", seq, author)
+    duty = owing(rep).get(party)
+    if party not in rep.roster or duty is None or party == TABLE:
+        raise NotOwed(f"{text}: {party} owes nothing now", seq, author)
+    if duty.what == "join":
+        raise NotOwed(f"{text}: a game not joined has not started; nobody is absent from it", seq, author)
+    began = rep.began.get(party, rep.seq)
+    if what != duty.what or since != began:
+        raise IllegalMove(f"{text}: {party} owes a {duty.what} since entry {began}", seq, author)
+    signers = entitled(rep, party)
+    done = list(rep.pending[1]) if rep.pending and rep.pending[0] == text else []
+    if rep.pending and rep.pending[0] != text:
+        raise NotOwed(f"{text}: {rep.pending[0]!r} is being signed: {signers[len(rep.pending[1])]} signs it next",
+                      seq, author)
+    if author not in signers:
+        raise NotOwed(f"{text}: {author} may not record {party} absent (only {' and '.join(signers)})", seq, author)
+    if signers[len(done)] != author:
+        raise NotOwed(f"{text}: {signers[len(done)]} signs it {'first' if not done else 'next'}", seq, author)
+    times = duty_clock(rep, party)
+    if times is None:
+        raise IllegalMove(f"{text}: the entry {party}'s duty began with has no signed time", seq, author)
+    if entry.time is None or entry.time < times.absent_from:
+        grace = times.policy.grace_hours
+        raise IllegalMove(f"{text}: too early: signed at {entry.time}, but {party} may be recorded absent only from "
+                          f"{times.absent_from} ({times.hours} h after entry {since}, then {grace} h of grace)",
+                          seq, author)
+    return times, signers[len(done) + 1:]
+
+
+def reminders_text(times: Clock, now: int) -> str:
+    """How a duty stands at `now`, in words: due in, reminded, late, or may be recorded absent."""
+    stage = times.stage(now)
+    if stage == "absent":
+        return f"absent: may be recorded absent (deadline passed {_span(now - times.deadline)} ago, grace over)"
+    if stage == "late":
+        return f"LATE by {_span(now - times.deadline)} (may be recorded absent in {_span(times.absent_from - now)})"
+    due = f"deadline in {_span(times.deadline - now)}"
+    return f"{due}, reminder due" if stage == "reminded" else due
+
+
+def _span(seconds: int) -> str:
+    if seconds < HOUR:
+        return f"{max(seconds // 60, 0)} min"
+    if seconds < 48 * HOUR:
+        return f"{seconds // HOUR} h"
+    return f"{seconds // (24 * HOUR)} days"
+
+
+__all__ = ["TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time", "duty_clock",
+           "entitled", "note_duties", "owing", "reminders_text"]
