@@ -34,6 +34,12 @@ class App:
     """One running app: its URL (with the secret token), a cookie once the token is traded."""
 
     @staticmethod
+    def environment(pbem: dict[str, str]) -> dict[str, str]:
+        """This process's environment without its PBEM_ settings, with these, and pbem on the path."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+        return {**env, **pbem, "PYTHONPATH": str(ROOT)}
+
+    @staticmethod
     def launch(env: dict[str, str]) -> subprocess.Popen[str]:
         return subprocess.Popen([sys.executable, "-m", "pbem.cli", "app", "--no-browser"], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
@@ -131,10 +137,8 @@ class Table:
         return f"{name}@pbem.test"
 
     def env(self, name: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-        env.update(PBEM_HOME=str(self.home(name)), PBEM_MAIL=str(self.maildir(name)), PYTHONPATH=str(ROOT),
-                   PBEM_SMTP=f"127.0.0.1:{self.smtp_port}", PBEM_SMTP_SECURITY="none")
-        return env
+        return App.environment({"PBEM_HOME": str(self.home(name)), "PBEM_MAIL": str(self.maildir(name)),
+                                "PBEM_SMTP": f"127.0.0.1:{self.smtp_port}", "PBEM_SMTP_SECURITY": "none"})
 
     def start_apps(self) -> None:
         """Every person's app, started together (each reads its URL from its own output)."""

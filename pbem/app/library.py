@@ -146,6 +146,8 @@ class Library:
 
     held: dict[str, Held] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    smtp_password: str | None = field(default=None, repr=False)
+    """The SMTP login's password, when asked once at start or in the page (else PBEM_SMTP_PASSWORD)."""
 
     def path_of(self, game_id: str) -> Path:
         path = Copies(games_folder()).find(game_id) if _plain_id(game_id) else None
@@ -214,7 +216,7 @@ class Library:
         """Mail what the others lack by SMTP ($PBEM_SMTP, $PBEM_SMTP_USER, $PBEM_SMTP_SECURITY)."""
         with self.lock:
             path, rep = self.game(game_id)
-            return mail_turn(rep, name, games_folder(), path, None, False, None, smtp_server())
+            return mail_turn(rep, name, games_folder(), path, None, False, None, smtp_server(self.smtp_password))
 
     def inbox(self) -> Report:
         """Read the mailbox ($PBEM_MAIL, else $MAIL, else ~/Maildir) into the copies."""
@@ -236,13 +238,21 @@ class Played:
     written: int
 
 
-def smtp_server() -> Server:
+def smtp_server(password: str | None = None) -> Server:
     """Where mail goes; a clear error before anything is signed when none is configured."""
     address = os.environ.get("PBEM_SMTP")
     if not address:
         raise UsageError("no mail server: start the app with PBEM_SMTP=HOST[:PORT] (and PBEM_SMTP_USER, "
                          "PBEM_SMTP_SECURITY) set")
-    return Server(address, os.environ.get("PBEM_SMTP_SECURITY", "starttls"), os.environ.get("PBEM_SMTP_USER"))
+    return Server(address, os.environ.get("PBEM_SMTP_SECURITY", "starttls"), os.environ.get("PBEM_SMTP_USER"), password)
+
+
+def smtp_login_without_password() -> str | None:
+    """The SMTP login, when it has one and PBEM_SMTP_PASSWORD does not give its password."""
+    from pbem.transport.mail import PASSWORD_ENV
+
+    user = os.environ.get("PBEM_SMTP_USER")
+    return user if user and os.environ.get("PBEM_SMTP") and PASSWORD_ENV not in os.environ else None
 
 
 def legal_actions(rep: Replay, session: Session) -> list[Any]:

@@ -51,12 +51,15 @@ def unlock_forms(locked: list[str]) -> str:
     """A passphrase field per key still locked: sent once over the protected channel, kept in memory."""
     if not locked:
         return ""
+    def label(name: str) -> str:
+        return f"The SMTP password for {name[5:]}" if name.startswith("smtp:") else f"Passphrase of your key {name}"
+
     forms = "".join(
-        f'<div class="unlock" data-key="{e(name)}"><label for="pass-{e(name)}">Passphrase of your key {e(name)}</label> '
+        f'<div class="unlock" data-key="{e(name)}"><label for="pass-{e(name)}">{e(label(name))}</label> '
         f'<input type="password" id="pass-{e(name)}" autocomplete="current-password"> '
         f'<button type="button" class="unlock-button" data-key="{e(name)}">Unlock</button></div>'
         for name in locked)
-    return f'<section id="locked"><h2>Keys to unlock</h2><p>Asked once; kept in this app\'s memory only, ' \
+    return f'<section id="locked"><h2>To unlock</h2><p>Asked once; kept in this app\'s memory only, ' \
            f'never written.</p>{forms}</section>'
 
 

@@ -24,6 +24,8 @@ from pbem.app.guard import Guard, Secrets
 from pbem.app.library import Identity, Library, PbemError
 
 HOST = "127.0.0.1"
+SMTP_KEY = "smtp:"
+"""Before a login's name in the list of what is locked: the SMTP password, asked like a key's passphrase."""
 _STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
 _NO_STORE = {"cache-control": "no-store"}
 _KEEP = {"cache-control": "private, max-age=86400"}
@@ -64,6 +66,13 @@ class State:
                     print(f"Error: {exc}", file=sys.stderr)
             if name not in self.identities:
                 self.locked.append(name)
+        user = library.smtp_login_without_password()
+        if user:
+            given = ask(f"{SMTP_KEY}{user}") if ask else None
+            if given:
+                self.games.smtp_password = given.decode()
+            else:
+                self.locked.append(f"{SMTP_KEY}{user}")
 
     def seats(self, rep: library.Replay) -> list[tuple[str, Identity]]:
         """My names in a game: the participants whose key is one of mine, unlocked."""
@@ -250,6 +259,10 @@ def do_unlock(state: State, body: dict[str, Any]) -> str:
     name, passphrase = body.get("name"), body.get("passphrase")
     if name not in state.locked or not isinstance(passphrase, str) or not passphrase:
         raise library.UsageError("give the passphrase of a locked key")
+    if name.startswith(SMTP_KEY):
+        state.games.smtp_password = passphrase  # checked by the server at the next send
+        state.locked.remove(name)
+        return f"The SMTP password for {name[len(SMTP_KEY):]} is kept in memory until the app stops."
     state.identities[name] = library.unlock(name, passphrase.encode())
     state.locked.remove(name)
     state.games.clear_sessions()
@@ -384,13 +397,16 @@ def start(open_browser: bool = True) -> None:
     interactive = sys.stdin is not None and sys.stdin.isatty()
 
     def ask(name: str) -> bytes | None:
-        return getpass.getpass(f"Passphrase for your key {name}: ").encode() if interactive else None
+        if not interactive:
+            return None
+        what = f"SMTP password for {name[len(SMTP_KEY):]}" if name.startswith(SMTP_KEY) else f"Passphrase for your key {name}"
+        return getpass.getpass(f"{what}: ").encode()
 
     state.unlock_all(ask)
     sock = free_socket()
 
     def ready(url: str) -> None:
-        locked = f" (keys to unlock in the page: {', '.join(state.locked)})" if state.locked else ""
+        locked = f" (to unlock in the page: {', '.join(state.locked)})" if state.locked else ""
         print(f"pbem app: open {url}{locked}", flush=True)
         print("Keep that link to yourself: it lets a browser act with your keys. Ctrl-C stops the app.", flush=True)
         if open_browser:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import getpass
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate
@@ -147,11 +147,13 @@ def parse_server(spec: str, security: str) -> tuple[str, int]:
 
 @dataclass(frozen=True)
 class Server:
-    """Where `--send` hands mail: HOST[:PORT], how it is secured, and the login (no password)."""
+    """Where `--send` hands mail: HOST[:PORT], how it is secured, the login, and its password when a
+    long-running front end (pbem app) asked for it once and holds it in memory (else the usual sources)."""
 
     address: str
     security: str = "starttls"
     user: str | None = None
+    password: str | None = field(default=None, repr=False)
 
 
 def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since: int | None, attach: bool,
@@ -182,7 +184,7 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
     msg = compose(rep, me, after if after is None or after < rep.seq else None, attach)
     recipients = f"{msg['To']}" + (f", cc {msg['Cc']}" if msg["Cc"] else "")
     if server is not None:
-        send(msg, server.address, server.security, server.user)
+        send(msg, server.address, server.security, server.user, server.password)
         done = f"Sent to {recipients}"
     else:
         target = out or Path(f"{rep.genesis.game}-{copies.short_id(game_id)}-{rep.seq}.eml")
@@ -194,13 +196,15 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
     return f"{done}: {msg['Subject']}"
 
 
-def send(msg: EmailMessage, server: str, security: str = "starttls", user: str | None = None) -> None:
-    """Hand the mail to an SMTP server; PbemError with the server's reason if it is refused."""
+def send(msg: EmailMessage, server: str, security: str = "starttls", user: str | None = None,
+         password: str | None = None) -> None:
+    """Hand the mail to an SMTP server; PbemError with the server's reason if it is refused. The login's
+    password: the one given, else PBEM_SMTP_PASSWORD or a prompt."""
     import smtplib
     import ssl
 
     host, port = parse_server(server, security)
-    password = _password(user) if user else None
+    password = password if password is not None or not user else _password(user)
     try:
         context = ssl.create_default_context(cafile=os.environ.get(CAFILE_ENV) or None)
         smtp: smtplib.SMTP
