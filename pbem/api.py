@@ -35,9 +35,10 @@ from pbem.crypto.keyring import (
     passphrase_given,
     read_public,
 )
-from pbem.errors import PbemError, RecordError, UsageError
-from pbem.playing import TurnResult, create, owes, parse_move, signer_for, take_turn
+from pbem.errors import MovedOn, NoPassphrase, PbemError, RecordError, UsageError
+from pbem.playing import TurnResult, act_in_session, create, create_signed, owes, parse_move, signer_for, take_turn
 from pbem.playing import replay_file as _replay_file
+from pbem.presentation.choices import Choice
 from pbem.presentation.games import Presentation, presentation
 from pbem.presentation.terminal import (
     Style,
@@ -57,7 +58,7 @@ from pbem.record.gamefile import armor, load
 from pbem.record.models import GameFile, to_json
 from pbem.record.status import Status
 from pbem.transport import contacts, copies
-from pbem.transport.status import collect, late_line, line
+from pbem.transport.status import collect, duty_text, late_line, line
 
 if TYPE_CHECKING:
     from email.message import EmailMessage
@@ -74,11 +75,14 @@ __all__ = [
     "DEALER",
     "PASSPHRASE_ENV",
     "Checked",
+    "Choice",
     "DemoStep",
     "Duty",
     "Game",
     "GameFile",
     "Identity",
+    "MovedOn",
+    "NoPassphrase",
     "PbemError",
     "Presentation",
     "PublicKey",
@@ -90,6 +94,7 @@ __all__ = [
     "TurnResult",
     "UsageError",
     "VerifyReport",
+    "act",
     "add_contact",
     "add_key",
     "address_book",
@@ -102,14 +107,20 @@ __all__ = [
     "compose_mail",
     "create_key",
     "demo",
+    "duty_text",
     "export_entry",
+    "find_copy",
+    "game_names",
+    "game_title",
     "games_folder",
+    "history",
     "history_path",
     "html_page",
     "json_view",
     "key_dir",
     "late_line",
     "legal_moves",
+    "legend",
     "line",
     "list_keys",
     "load",
@@ -123,6 +134,7 @@ __all__ = [
     "note_seen",
     "open_game",
     "owes",
+    "page_choices",
     "parse_move",
     "passphrase_given",
     "play",
@@ -134,11 +146,15 @@ __all__ = [
     "remember",
     "replay_asset",
     "result_text",
+    "seen_now",
     "signer_for",
     "smtp_server",
+    "start_game",
     "status",
     "terminal_style",
     "to_json",
+    "unlock_key",
+    "unsent",
     "verify_files",
     "view",
     "viewer",
@@ -372,11 +388,13 @@ def read_mail(paths: list[Path] | None = None, games: Path | None = None, again:
     return read(paths or [default_mailbox()], games_folder(games), again)
 
 
-def smtp_server(address: str, security: str = "starttls", user: str | None = None) -> Server:
-    """Where `mail_turn` sends: HOST[:PORT], starttls, tls or none (localhost only), and the login."""
+def smtp_server(address: str, security: str = "starttls", user: str | None = None,
+                password: str | None = None) -> Server:
+    """Where `mail_turn` sends: HOST[:PORT], starttls, tls or none (localhost only), and the login; its
+    password when a front end holds it (else PBEM_SMTP_PASSWORD or a prompt when sending)."""
     from pbem.transport.mail import Server  # smtplib and email: only mail needs them
 
-    return Server(address, security, user)
+    return Server(address, security, user, password)
 
 
 def mail_turn(game: Game, name: str, path: Path | None = None, since: int | None = None, attach: bool = False,
@@ -464,3 +482,97 @@ def demo(game_name: str = "sarcophagus", players: int = 3, directory: Path | Non
 def new_key(name: str, passphrase: bytes | None) -> tuple[Path, Identity]:
     """A new ssh-ed25519 key pair in the key directory (no passphrase: for bots and CI)."""
     return create_key(name, passphrase)
+
+
+# ---------------------------------------------------------------- a front end that stays open (pbem app)
+
+def find_copy(game_id: str, games: Path | None = None) -> Path | None:
+    """The local copy of a game, by its id (GAME-SHORTID.json in the folder of copies), or None."""
+    from pbem.transport.inbox import Copies  # the inbox's store: only this needs it
+
+    return Copies(games_folder(games)).find(game_id)
+
+
+def unsent(game_id: str, seq: int) -> int:
+    """How many entries of a game, up to `seq`, were written here but have not gone out by mail."""
+    shared = copies.shared(game_id)
+    return seq - shared if shared is not None and shared < seq else 0
+
+
+def game_names() -> list[str]:
+    """Every game pbem plays, by name (sarcophagus, path-of-pharaohs)."""
+    from engine import GAMES
+
+    return list(GAMES)
+
+
+def game_title(name: str) -> str:
+    try:
+        return find_game(name).title
+    except UnknownGame:
+        return name
+
+
+def unlock_key(name: str, passphrase: bytes | None = None) -> Identity:
+    """A key of the key directory, opened once for a front end to hold in memory: without a passphrase if it
+    has none (or PBEM_PASSPHRASE gives it), else with the one given; NoPassphrase if one is needed."""
+    try:
+        return load_identity(name)
+    except NoPassphrase:
+        if not passphrase:
+            raise
+    return Identity.from_openssh((key_dir() / name).read_bytes(), passphrase, name=f"key {name}", comment=name)
+
+
+def seen_now(game: Game, session: Session | None) -> dict[str, Any]:
+    """The game's view as the session's participant sees it now (a referee: every hidden value; None:
+    public information only); before the deal, the table as set up, nothing dealt."""
+    from pbem.presentation.html import drawn  # the page's drawing: only pages need it
+
+    if session is None:
+        return game.game.view(drawn(game), None)
+    observer = DEALER if session.is_referee else session.name
+    return game.game.view(drawn(game), observer, session.knowledge() if game.state is not None else None)
+
+
+def history(game: Game, session: Session | None) -> list[dict[str, Any]]:
+    """Every position of the game as the replay page draws it, each as the session's participant knew it
+    then (None: public information only)."""
+    from pbem.presentation.html import frames  # the page's drawing: only pages need it
+
+    if session is None:
+        return frames(game.record)
+    observer = DEALER if session.is_referee else session.name
+    return frames(game.record, observer, None, (session.name, session.identity))
+
+
+def page_choices(session: Session) -> list[Choice]:
+    """The session's legal moves (`legal_moves`) as a clickable page offers them: each one's notation, the
+    element of the game's drawing it targets, its option and what it will do (the game's presentation)."""
+    game = session.rep
+    shown = presentation(game.genesis.game)
+    return [shown.html_choice(action, session.name, game.game.format_action(action)) for action in legal_moves(session)]
+
+
+def legend(game: str) -> tuple[tuple[str, str], ...]:
+    """What the game's drawing shows, term by term."""
+    return presentation(game).HTML_LEGEND
+
+
+def act(session: Session, path: Path, head: str, notation: str | None) -> tuple[list[object], int]:
+    """With a key in memory: one legal move by its notation (None: only what needs no decision) on the game
+    as it stood at `head`, then what needs no decision; the file written. MovedOn if the game has moved
+    on, UsageError if the move is not legal: nothing written. Returns the events and entries written."""
+    return act_in_session(session, path, head, notation)
+
+
+def start_game(game: str, creator: str, identity: Identity, players: list[tuple[str, str]],
+               referee: tuple[str, str] | None = None, options: list[str] | None = None, deadline: str | None = None,
+               games: Path | None = None) -> tuple[Game, Path]:
+    """A new game's invitation signed with a key in memory, kept as the creator's copy in the folder of
+    copies; the others' keys as key lines (the creator's own may be empty). Mail it with `mail_turn`."""
+    def key(name: str, line: str) -> PublicKey:
+        return identity.public if name == creator and not line else PublicKey.parse(line)
+
+    return create_signed(game, creator, identity, [(n, key(n, line)) for n, line in players],
+                         (referee[0], key(*referee)) if referee else None, options or [], deadline, games_folder(games))

@@ -111,3 +111,7 @@ class HistoryDamaged(PbemError):
 
 class UsageError(PbemError):
     """A command given something it cannot work with (a bad option, an unknown name)."""
+
+
+class MovedOn(UsageError):
+    """A move chosen on a view of an older position than the game now holds (two tabs on one game)."""

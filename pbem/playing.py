@@ -192,6 +192,57 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     return TurnResult(rep, events, rep.seq - before, moves, session)
 
 
+def act_in_session(session: Session, path: Path, head: str, notation: str | None) -> tuple[list[object], int]:
+    """Play with a key already in memory (a front end that stays open): on the game as it stood at `head`
+    (the last entry's hash the player saw), one of the player's legal moves by its notation (None: only
+    what needs no decision), then what needs no decision after it; write the file. MovedOn when the
+    game has moved on from `head`, UsageError for a move that is not legal now: nothing written.
+    Returns the events and the number of entries written."""
+    from pbem.errors import MovedOn, UsageError
+    from pbem.protocol.seen import check_not_stale, remember
+    from pbem.record.gamefile import save
+
+    rep = session.rep
+    if rep.head != head:
+        raise MovedOn("the game has moved on: the page showed an older position. Nothing was written; look "
+                      "again and choose anew")
+    check_not_stale(rep)
+    before, events = rep.seq, []
+    if notation is not None:
+        legal = rep.game.legal_actions(rep.state, session.name, session.knowledge()) if rep.state is not None else []
+        action = next((a for a in legal if rep.game.format_action(a) == notation), None)
+        if action is None or not owes(rep, session.name, "move", "discard"):
+            raise UsageError(f"{notation!r} is not a legal move for {session.name} now")
+        events += session.act(action)
+    events += session.automatic()
+    if rep.seq > before:
+        save(path, rep.record)
+        remember(rep)
+    return events, rep.seq - before
+
+
+def create_signed(game: str, me: str, identity: Identity, players: list[tuple[str, PublicKey]],
+                  referee: tuple[str, PublicKey] | None, options: list[str], deadline: str | None,
+                  games: Path) -> tuple[Replay, Path]:
+    """`pbem new` with the creator's key already in memory (the app), the others' keys as given: the
+    invitation signed, the creator's automatic acts, kept as their copy in the folder `games`."""
+    from pbem.errors import UsageError
+    from pbem.protocol.genesis import new_game
+    from pbem.transport.inbox import Copies
+    from pbem.transport.status import parse_deadline
+
+    everyone = players + ([referee] if referee else [])
+    if me not in [name for name, _ in everyone]:
+        raise UsageError(f"you ({me}) must be one of the players or the referee")
+    one_key_per_seat(everyone)
+    if not dict(everyone)[me].same_key(identity.public):
+        raise UsageError(f"the key for {me} in the roster is not the key you sign with")
+    hours = parse_deadline(deadline) if deadline else None
+    rep = new_game(game, parse_options(options), players, me, identity, referee, None, None, hours)
+    Session(rep, me, identity).automatic()
+    return rep, Copies(games).put(rep)
+
+
 def split_moves(words: list[str]) -> list[str]:
     """Moves as a shell passes them: `discard moon-4` arrives as two words and is one move."""
     moves: list[str] = []

@@ -18,10 +18,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from engine.contract import DEALER, RuleError
-from pbem.app import library, moves, pages
+from pbem.app import library, pages
 from pbem.app.guard import Guard, Secrets
-from pbem.app.library import Identity, Library, PbemError
+from pbem.app.library import DEALER, Identity, Library, PbemError, RuleError
 
 HOST = "127.0.0.1"
 SMTP_KEY = "smtp:"
@@ -48,7 +47,7 @@ class State:
         passphrase through `ask` (the terminal); those still locked wait for the page's form."""
         for name in library.my_key_names():
             try:
-                self.identities[name] = library.unlock(name)
+                self.identities[name] = library.unlock_key(name)
                 continue
             except library.NoPassphrase:
                 pass
@@ -60,7 +59,7 @@ class State:
                 if not given:
                     break
                 try:
-                    self.identities[name] = library.unlock(name, given)
+                    self.identities[name] = library.unlock_key(name, given)
                     break
                 except PbemError as exc:
                     print(f"Error: {exc}", file=sys.stderr)
@@ -74,12 +73,12 @@ class State:
             else:
                 self.locked.append(f"{SMTP_KEY}{user}")
 
-    def seats(self, rep: library.Replay) -> list[tuple[str, Identity]]:
+    def seats(self, rep: library.Game) -> list[tuple[str, Identity]]:
         """My names in a game: the participants whose key is one of mine, unlocked."""
         return [(name, identity) for name, key in rep.roster.items() for identity in self.identities.values()
                 if key.same_key(identity.public)]
 
-    def seat(self, rep: library.Replay) -> tuple[str, Identity] | None:
+    def seat(self, rep: library.Game) -> tuple[str, Identity] | None:
         """The name I act as in a game: one who owes something now, else my first."""
         mine = self.seats(rep)
         owing = {d.who for d in rep.duties()}
@@ -88,11 +87,11 @@ class State:
 
 # ---------------------------------------------------------------- what a page shows
 
-def _owes(rep: library.Replay, name: str) -> bool:
+def _owes(rep: library.Game, name: str) -> bool:
     return any(d.who == name and d.what in ("move", "discard") for d in rep.duties())
 
 
-def _automatic(rep: library.Replay, session: library.Session) -> bool:
+def _automatic(rep: library.Game, session: library.Session) -> bool:
     """Whether this participant owes a duty that needs no decision (a join, an opening, a deal, a reveal)."""
     for duty in rep.duties():
         if duty.who == session.name and duty.what not in ("move", "discard"):
@@ -110,16 +109,13 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
     seat = state.seat(rep)
     session = lib.session(game_id, *seat) if seat else None
     me = session.name if session else None
-    observer = (DEALER if session.is_referee else me) if session else None
-    knowledge = session.knowledge() if session and rep.state is not None else None
-    shown = rep.game.view(library.drawn(rep), observer, knowledge)
+    shown = library.seen_now(rep, session)
     owes = bool(me and session and rep.state is not None and _owes(rep, me))
-    offered = moves.choices(rep.genesis.game, rep.game.format_action, me or "",
-                            library.legal_actions(rep, session)) if owes and session else []
+    offered = library.page_choices(session) if owes and session else []
     data = {
         "game": rep.genesis.game, "gameId": rep.genesis.game_id, "head": rep.head, "seq": rep.seq, "me": me,
         "meta": drawing.html_meta(shown), "board": drawing.html_board(shown), "next": library.next_line(rep),
-        "choices": [c.as_json() for c in offered], "automatic": bool(session and _automatic(rep, session)),
+        "choices": offered, "legend": library.legend(rep.genesis.game), "automatic": bool(session and _automatic(rep, session)),
         "unsent": library.unsent(rep.genesis.game_id, rep.seq) if me else 0, "over": rep.over,
     }
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
@@ -134,7 +130,7 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
         by_seq.setdefault(seq, []).append(str(event))
     log = [(0, rep.genesis.author, "new game: the invitation", by_seq.get(0, []))] + \
         [(i, entry.author, entry.action, by_seq.get(i, [])) for i, entry in enumerate(rep.entries, 1)]
-    return info, data, log, library.asset(rep.genesis.game, ".svg")
+    return info, data, log, library.replay_asset(rep.genesis.game, ".svg")
 
 
 def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[str, Any]]:
@@ -142,13 +138,13 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[
     games = []
     for g in status.games:
         state_text = f"finished: {g.result}" if g.finished else "; ".join(library.duty_text(d, status.now) for d in g.duties)
-        games.append({"game_id": g.game_id, "title": library.presentation_title(g.game), "players": g.players,
+        games.append({"game_id": g.game_id, "title": library.game_title(g.game), "players": g.players,
                       "entries": g.entries, "finished": g.finished, "i_owe": g.i_owe, "state": state_text,
                       "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "",
                       "unsent": library.unsent(g.game_id, g.entries) if g.me else 0})
     book, keys = library.address_book(), library.known_keys(status)
     mine = sorted(state.identities)
-    invite = {"games": {name: library.presentation_title(name) for name in library.game_names()}, "me": mine,
+    invite = {"games": {name: library.game_title(name) for name in library.game_names()}, "me": mine,
               "people": [(name, address, keys.get(name, "")) for name, address in sorted(book.items())
                          if name not in mine]}
     return games, status.problems, str(library.games_folder()), invite
@@ -158,7 +154,7 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[
 
 def _after_writing(state: State, game_id: str, name: str, played: library.Played) -> str:
     """Send what was just written; the words the page shows after it."""
-    rep = played.rep
+    rep = played.game
     lines = [str(e) for e in played.events]
     if played.written:
         first = rep.seq - played.written + 1
@@ -217,7 +213,7 @@ def do_inbox(state: State, page: object = "/") -> str:
             library.smtp_server()
             played = state.games.play(g.game_id, seat[0], seat[1], rep.head, None)
             if played.written:
-                lines.append(f"{library.presentation_title(g.game)} {g.game_id[:8]}: "
+                lines.append(f"{library.game_title(g.game)} {g.game_id[:8]}: "
                              + _after_writing(state, g.game_id, seat[0], played))
         except (PbemError, RuleError) as exc:
             lines.append(f"{g.game} {g.game_id[:8]}: {exc}")
@@ -243,8 +239,8 @@ def do_new(state: State, body: dict[str, Any]) -> str:
     if not isinstance(players, list) or not isinstance(options, str) or not isinstance(deadline, str):
         raise library.UsageError("the form is incomplete")
     library.smtp_server()  # no server: an error before anything is signed
-    rep = library.create_game(game, me, state.identities[me], [pair(p) for p in players],
-                              pair(referee) if referee else None, options.split(), deadline.strip() or None)
+    rep = state.games.start(game, me, state.identities[me], [pair(p) for p in players],
+                            pair(referee) if referee else None, options.split(), deadline.strip() or None)
     game_id = rep.genesis.game_id
     try:
         sent = state.games.send(game_id, me)
@@ -263,7 +259,7 @@ def do_unlock(state: State, body: dict[str, Any]) -> str:
         state.games.smtp_password = passphrase  # checked by the server at the next send
         state.locked.remove(name)
         return f"The SMTP password for {name[len(SMTP_KEY):]} is kept in memory until the app stops."
-    state.identities[name] = library.unlock(name, passphrase.encode())
+    state.identities[name] = library.unlock_key(name, passphrase.encode())
     state.locked.remove(name)
     state.games.clear_sessions()
     return f"Key {name} unlocked (kept in memory until the app stops)."
@@ -329,7 +325,7 @@ def make_app(state: State, port: int) -> Guard:
         name, kind = request.path_params["name"], request.path_params["kind"]
         if name not in library.game_names() or kind not in ("js", "css"):
             return Response("not found", 404)
-        text = library.asset(name, "." + kind)
+        text = library.replay_asset(name, "." + kind)
         return Response(text, media_type=f"text/{'javascript' if kind == 'js' else 'css'}; charset=utf-8",
                         headers=_KEEP)
 
@@ -354,9 +350,7 @@ def history_frames(state: State, game_id: str) -> list[dict[str, Any]]:
     seat = state.seat(rep)
     key = (game_id, rep.head, seat[0] if seat else "")
     if key not in state.history:
-        session = state.games.session(game_id, *seat) if seat else None
-        observer = (DEALER if session.is_referee else seat[0]) if session and seat else None
-        state.history[key] = library.frames(rep.record, observer, None, seat)
+        state.history[key] = library.history(rep, state.games.session(game_id, *seat) if seat else None)
     return state.history[key]
 
 

@@ -12,6 +12,7 @@ from pbem.presentation.games import generic, path_of_pharaohs, sarcophagus
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
+    from pbem.presentation.choices import Choice
     from pbem.presentation.terminal import Style
 
 View = dict[str, Any]
@@ -23,6 +24,8 @@ class Presentation(Protocol):
 
     HIDDEN_ITEM: str
     """What the game's hidden items are called ("coin", "card"), in export's and the log's words."""
+    HTML_LEGEND: tuple[tuple[str, str], ...]
+    """What the drawing's marks mean, as (term, meaning): the legend beside the app's board."""
     HTML_STATIC: str
     """The stem of its files in pbem/presentation/static/: STEM.css (its style), STEM.svg (SVG definitions)
     and STEM.js (a script defining `drawBoard(areas, board, meta)` that draws one `html_board` into
@@ -48,6 +51,10 @@ class Presentation(Protocol):
 
     def html_meta(self, shown: View) -> dict[str, Any]:
         """What the drawing needs that never changes (seats, colours)."""
+
+    def html_choice(self, action: Any, me: str, notation: str) -> Choice:
+        """One of ME's legal acts as the app offers it: the element of the drawing it targets, what to
+        call the option on it, and what will happen (pbem/presentation/choices.py)."""
 
 
 PRESENTATIONS: dict[str, Presentation] = {

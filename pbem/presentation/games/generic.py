@@ -9,6 +9,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from pbem.presentation.choices import Choice, plain
+
 if TYPE_CHECKING:
     from engine.contract import AnyGame
     from pbem.presentation.terminal import Style
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
 HIDDEN_ITEM = "hidden item"
 HTML_STATIC = "generic"
 """Its CSS, SVG and script: pbem/presentation/static/generic.*"""
+HTML_LEGEND: tuple[tuple[str, str], ...] = (("Board", "the game's view, as text."),)
 
 WIDTH = 78
 _SKIPPED = ("players", "duties", "status")
@@ -44,6 +47,10 @@ def board_text(shown: dict[str, Any], style: Style) -> str:
 
 def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
+
+
+def html_choice(action: Any, me: str, notation: str) -> Choice:
+    return plain(notation)
 
 
 def read_layout(data: object, where: str) -> NoReturn:

@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pbem.presentation.choices import Choice, css_string, plain
+
 if TYPE_CHECKING:
     from engine.contract import AnyGame
     from pbem.presentation.terminal import Style
@@ -19,6 +21,17 @@ Who = Callable[[str], str]
 
 HIDDEN_ITEM = "card"
 HTML_STATIC = "path-of-pharaohs"
+HTML_LEGEND: tuple[tuple[str, str], ...] = (
+    ("The path", "from the start to Alexandria (13); locations 2, 4, 6, 8 and 10 have two spaces, A above B."),
+    ("Markers", "a disc with the player's letter, in their colour; a dashed ring: moving this turn."),
+    ("Mummy", "a dark space: a B space closed by a waking mummy (Sands of Time at 3 wakes the next)."),
+    ("Pyramids", "each player's six positions: 1l 1m 1r at the base, 2l 2r, 3 on top; a number is the value "
+                 "built there, with the cards under it."),
+    ("Z", "a Zero Block Value: filling that position moves its owner 0."),
+    ("Your hand", "card#slot: digits 0-9, W wild, Z zero, T thief, S sandstorm."),
+    ("Your move", "highlighted positions and players can be chosen: click one (or Tab to it and press "
+                  "Enter), choose the cards or the action card, then Sign and send."),
+)
 """Its CSS, SVG and script: pbem/presentation/static/path-of-pharaohs.*"""
 
 WIDTH = 78
@@ -277,6 +290,40 @@ def _slotless(action: Any) -> Any:
     import dataclasses
 
     return dataclasses.replace(action, slot=None)
+
+
+def html_choice(action: Any, me: str, notation: str) -> Choice:
+    """A build: ME's position in their pyramid; a Zero: the opponent's position; a Thief or a Sandstorm:
+    the opponent; Stop and a discard: buttons beside the board."""
+    from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Stop, Thief, Zero
+    from engine.path_of_pharaohs.cards import card_name, pos_name
+    from engine.path_of_pharaohs.notation import format_terms
+
+    def position(owner: str, pos: str) -> str:
+        return f"#board .pyramid[data-name={css_string(owner)}] .position[data-pos={css_string(pos)}]"
+
+    if isinstance(action, Build):
+        pos, cards = pos_name(action.pos), format_terms(action.terms, None)
+        return Choice(notation=notation, target=position(me, pos), place=f"your position {pos}", option=cards,
+                      says=f"Build your position {pos} with {cards} (value {sum(v for _, v in action.terms)}).")
+    if isinstance(action, Zero):
+        pos = pos_name(action.pos)
+        return Choice(notation=notation, target=position(action.target, pos), place=f"{action.target}'s position {pos}",
+                      option="Zero card", says=f"Play a Zero Block Value on {action.target}'s empty position {pos}: "
+                                               "filling it will move 0.")
+    if isinstance(action, (Thief, Sandstorm)):
+        thief = isinstance(action, Thief)
+        return Choice(notation=notation, target=f"#side .player[data-name={css_string(action.target)}]",
+                      place=f"player {action.target}", option="Thief" if thief else "Sandstorm",
+                      says=f"Play a Thief on {action.target}: two random cards of their hand come to you." if thief
+                      else f"Give {action.target} a Sandstorm: they skip their next turn.")
+    if isinstance(action, Stop):
+        return Choice(notation=notation, target=None, place="", option="Stop", says="End your turn.")
+    if isinstance(action, Discard):
+        cards = " ".join(card_name(c) for c in action.cards)
+        return Choice(notation=notation, target=None, place="", option=f"discard {cards}",
+                      says=f"Discard {cards}, down to seven cards in hand.")
+    return plain(notation)
 
 
 def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:

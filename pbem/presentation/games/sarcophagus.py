@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.sarcophagus.events import Revealed
+from pbem.presentation.choices import Choice, css_string, plain
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -20,6 +21,17 @@ View = dict[str, Any]
 
 HIDDEN_ITEM = "coin"
 HTML_STATIC = "sarcophagus"
+HTML_LEGEND: tuple[tuple[str, str], ...] = (
+    ("Tiles", "piecepack tiles: a rank (A ace, 2-5, none for a null) and a suit. Suns are red, moons black, "
+              "crowns green, arms blue. A face-down tile shows its back, a 2x2 grid."),
+    ("Positions", "rows 1 (the apex) to 6, tiles a-f from the left: 3b is row 3, second tile."),
+    ("Coins", "a disc in its owner's colour along a tile's bottom edge; its value, or ? while still hidden."),
+    ("Sarcophagus", "the three tiles under 5c, 6c and 6d (gold outline): taken by whoever claims the tiles "
+                    "above them."),
+    ("Fame", "the points of the tiles claimed so far; the final score adds the sets at the end."),
+    ("Your move", "highlighted tiles take a coin: click one (or Tab to it and press Enter), choose the value, "
+                  "then Sign and send."),
+)
 """Its CSS, SVG and script: pbem/presentation/static/sarcophagus.*"""
 
 TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "blue"}
@@ -198,6 +210,24 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
         return f"Your coins: {values}. The first coin goes on {pos_name(targets[0])}: type its value, e.g. {values[0]}"
     return f"Your coins: {values}. Tiles with room: {' '.join(map(pos_name, targets))}. Type e.g. {values[0]}@" \
            f"{pos_name(targets[0])}"
+
+
+def html_choice(action: Any, me: str, notation: str) -> Choice:
+    """A placement: the tile on the board; a trap's discard: the tile among ME's claims."""
+    from engine.sarcophagus.actions import Discard, Place
+    from engine.sarcophagus.geometry import pos_name
+
+    if isinstance(action, Place) and action.pos is not None:
+        pos = pos_name(action.pos)
+        return Choice(notation=notation, target=f"#board g.spot[data-pos={css_string(pos)}]", place=f"tile {pos}",
+                      option=f"coin {action.value}", says=f"Place your coin of value {action.value} on tile {pos}, "
+                                                          "face down.")
+    if isinstance(action, Discard):
+        tile = str(action.tile)
+        return Choice(notation=notation, place=f"your tile {tile}", option=f"give up {tile}",
+                      target=f"#side .player[data-name={css_string(me)}] .claimed .tile[data-tile={css_string(tile)}]",
+                      says=f"Give up your {tile} to the trap.")
+    return plain(notation)
 
 
 def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:
