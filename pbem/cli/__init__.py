@@ -9,6 +9,8 @@ import os
 # pbem uses no pydantic plugins; looking for them scans every installed package at start-up (~15 ms).
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
+import inspect  # noqa: E402
+
 import typer  # noqa: E402
 
 from pbem.cli import contacts, demo, games, keys, mail, turns  # noqa: E402
@@ -24,6 +26,29 @@ app.add_typer(contacts.app, name="contact")
 
 
 from pbem.cli import browser  # noqa: E402, F401  (registers `pbem app`)
+
+
+def reflowed(text: str | None) -> str | None:
+    """A docstring as paragraphs: typer's rich help keeps a docstring's line breaks (a sentence cut in the
+    middle of a line), so each paragraph becomes one line and the terminal wraps it."""
+    if not text:
+        return text
+    return "\n\n".join(" ".join(par.split()) for par in inspect.cleandoc(text).split("\n\n"))
+
+
+def _reflow(typer_app: typer.Typer) -> None:
+    """Every command's help and epilog, every group's help, as paragraphs (all at once, here)."""
+    typer_app.info.help = reflowed(typer_app.info.help)
+    for command in typer_app.registered_commands:
+        command.help = reflowed(command.help or (command.callback and command.callback.__doc__))
+        command.epilog = reflowed(command.epilog)
+    for group in typer_app.registered_groups:
+        group.help = reflowed(group.help)
+        if group.typer_instance:
+            _reflow(group.typer_instance)
+
+
+_reflow(app)
 
 
 def main() -> None:
