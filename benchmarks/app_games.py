@@ -39,9 +39,9 @@ def main() -> None:
             with table(Path(tempfile.mkdtemp(prefix=f"pbem-app-{game}-")), names) as people:
                 start = time.perf_counter()
                 people.start_apps()
-                game_id = start_by_form(browser, people, game, names[0])
-                moves = play_to_the_end(browser, people, game_id, limit=400)
-                check_finished(browser, people, game_id)
+                game_id = start_by_form(browser, people, game, names[0], names)
+                moves = play_to_the_end(browser, people, game_id, names, limit=400)
+                check_finished(browser, people, game_id, names)
                 seconds = time.perf_counter() - start
             print(f"{game}, {len(names)} players, {len(names)} apps: a whole game by clicks in {seconds:.0f} s, "
                   f"{moves} moves signed and sent ({seconds / moves:.2f} s a move with everyone's mail fetched)")

@@ -79,10 +79,11 @@ def click_a_move(browser, keyboard: bool = False) -> str:
 class Tabs:
     """Each person's own tab on their own app's game page, as people sit at their own screens."""
 
-    def __init__(self, browser, people: Table, game_id: str):
+    def __init__(self, browser, people: Table, game_id: str, players: list[str]):
         self.browser, self.people, self.game_id = browser, people, game_id
         self.tabs: dict[str, str] = {}
-        for name, app in people.apps.items():
+        for name in players:
+            app = people.apps[name]
             browser.switch_to.new_window("tab")
             enter(browser, app)
             self.tabs[name] = browser.current_window_handle
@@ -130,10 +131,10 @@ class Tabs:
         raise AssertionError("the mail never settles")
 
 
-def play_to_the_end(browser, people: Table, game_id: str, limit: int = 40) -> int:
+def play_to_the_end(browser, people: Table, game_id: str, players: list[str], limit: int = 40) -> int:
     """Click until the game is over: the one who owes moves, then the others fetch their mail."""
     browser.get_log("browser")  # what came before (the refusals the protections' tests provoke) is not this game's
-    tabs = Tabs(browser, people, game_id)
+    tabs = Tabs(browser, people, game_id, players)
     try:
         tabs.everyone_fetches()
         for clicks in range(limit):
@@ -148,21 +149,21 @@ def play_to_the_end(browser, people: Table, game_id: str, limit: int = 40) -> in
     raise AssertionError(f"the game did not end in {limit} moves")
 
 
-def check_finished(browser, people: Table, game_id: str) -> None:
-    """Every copy is the same verified, finished game; every page says so."""
-    copies = {name: copy_bytes(app, game_id) for name, app in people.apps.items()}
+def check_finished(browser, people: Table, game_id: str, players: list[str]) -> None:
+    """Every player's copy is the same verified, finished game; every page says so."""
+    copies = {name: copy_bytes(people.apps[name], game_id) for name in players}
     assert len(set(copies.values())) == 1
-    path = next((people.apps[people.names[0]].home / "games-files").glob(f"*-{game_id[:8]}.json"))
+    path = next((people.apps[players[0]].home / "games-files").glob(f"*-{game_id[:8]}.json"))
     rep, _ = replay_file(path)
     assert rep.over
-    for app in people.apps.values():
-        browser.get(f"{app.base}/game/{game_id}")
+    for name in players:
+        browser.get(f"{people.apps[name].base}/game/{game_id}")
         assert browser.find_element(By.ID, "next").text.startswith("Game over: ")
         assert browser.find_elements(By.CSS_SELECTOR, ".target") == []
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
-def start_by_form(browser, people: Table, game: str, creator: str) -> str:
+def start_by_form(browser, people: Table, game: str, creator: str, players: list[str]) -> str:
     """The creator starts a game from their list of games: the game, the others ticked in seat order,
     each one's public key pasted (the only thing typed), Sign the invitation and send it. Its game id."""
     from selenium.webdriver.support.ui import Select
@@ -172,7 +173,7 @@ def start_by_form(browser, people: Table, game: str, creator: str) -> str:
     browser.find_element(By.CSS_SELECTOR, "#new-game summary").click()
     Select(browser.find_element(By.ID, "new-game-name")).select_by_value(game)
     Select(browser.find_element(By.ID, "new-me")).select_by_value(creator)
-    for name in people.names:
+    for name in players:
         if name != creator:
             browser.find_element(By.CSS_SELECTOR, f'.new-player[value="{name}"]').click()
             field = browser.find_element(By.ID, f"key-{name}")

@@ -40,9 +40,11 @@ class App:
         return {**env, **pbem, "PYTHONPATH": str(ROOT)}
 
     @staticmethod
-    def launch(env: dict[str, str]) -> subprocess.Popen[str]:
-        return subprocess.Popen([sys.executable, "-m", "pbem.cli", "app", "--no-browser"], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    def launch(env: dict[str, str], command: tuple[str, ...] = ("pbem.app",)) -> subprocess.Popen[str]:
+        """The app as `pbem app --no-browser` starts it (`command`: ("pbem.cli", "app") for the command
+        itself, which hands over to `python -m pbem.app`; the tests mostly skip that step's start-up)."""
+        return subprocess.Popen([sys.executable, "-m", *command, "--no-browser"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
 
     def __init__(self, home: Path, process: subprocess.Popen[str]):
         self.home, self.process = home, process
@@ -147,11 +149,11 @@ class Table:
             self.apps[name] = App(self.home(name), process)
 
     def hand_out(self, rep: Replay) -> None:
-        """Everyone holds a copy of the game as it stands, all of it already mailed (a game begun earlier)."""
+        """Everyone in the game holds a copy of it as it stands, all of it already mailed (a game begun earlier)."""
         from pbem.transport import copies
         from pbem.transport.inbox import Copies
 
-        for name in self.names:
+        for name in rep.roster:
             with at_home(self.home(name)):
                 Copies(copies.folder()).put(rep)
                 copies.mark_shared(rep.genesis.game_id, rep.seq)

@@ -17,7 +17,7 @@ import pytest
 from pbem.crypto import Identity
 from pbem.playing import replay_file
 
-from app_support import near_the_end, table
+from app_support import fetch_all, near_the_end, table
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 if not (CHROMIUM and DRIVER):
@@ -41,33 +41,33 @@ def browser():
     driver.quit()
 
 
-def _started(tmp_path_factory, game: str, players: list[str], moves_left: int):
-    rep = near_the_end(game, players, IDENTITIES, moves_left)
-    manager = table(tmp_path_factory.mktemp(game), players, IDENTITIES)
-    people = manager.__enter__()
-    people.hand_out(rep)
-    people.start_apps()
-    return manager, people, rep.genesis.game_id
+@pytest.fixture(scope="module")
+def people(tmp_path_factory):
+    """Three people, each with their own app; two games near their end: Sarcophagus (ann and ben) and
+    Path of Pharaohs (all three)."""
+    games = {"sarcophagus": near_the_end("sarcophagus", NAMES[:2], IDENTITIES, 2),
+             "path-of-pharaohs": near_the_end("path-of-pharaohs", NAMES, IDENTITIES, 2)}
+    with table(tmp_path_factory.mktemp("people"), NAMES, IDENTITIES) as people:
+        for rep in games.values():
+            people.hand_out(rep)
+        people.start_apps()
+        yield people, {name: rep.genesis.game_id for name, rep in games.items()}
 
 
 @pytest.fixture(scope="module")
-def sarcophagus(tmp_path_factory):
-    manager, people, game_id = _started(tmp_path_factory, "sarcophagus", NAMES[:2], 2)
-    yield people, game_id
-    manager.__exit__(None, None, None)
+def sarcophagus(people):
+    return people[0], people[1]["sarcophagus"], NAMES[:2]
 
 
 @pytest.fixture(scope="module")
-def pharaohs(tmp_path_factory):
-    manager, people, game_id = _started(tmp_path_factory, "path-of-pharaohs", NAMES, 2)
-    yield people, game_id
-    manager.__exit__(None, None, None)
+def pharaohs(people):
+    return people[0], people[1]["path-of-pharaohs"], NAMES
 
 
 # ---------------------------------------------------------------- the protections
 
 def test_no_token_a_wrong_token_or_a_wrong_host_is_refused(sarcophagus, browser):
-    people, game_id = sarcophagus
+    people, game_id, _ = sarcophagus
     app = people.apps["ann"]
     for path in ("/", f"/game/{game_id}", "/static/app.js", f"/?token={app.token[:-2]}xx"):
         status, headers, body = app.request("GET", path)
@@ -90,8 +90,8 @@ def test_no_token_a_wrong_token_or_a_wrong_host_is_refused(sarcophagus, browser)
 
 
 def test_forged_posts_are_refused_and_write_nothing(sarcophagus, browser):
-    people, game_id = sarcophagus
-    mover = next(name for name, app in people.apps.items() if app.game_data(game_id)["choices"])
+    people, game_id, players = sarcophagus
+    mover = next(name for name in players if people.apps[name].game_data(game_id)["choices"])
     app = people.apps[mover]
     data = app.game_data(game_id)
     move = {"head": data["head"], "action": data["choices"][0]["notation"]}
@@ -154,8 +154,8 @@ fetch("{target}", {{method: "POST", credentials: "include", body: {json.dumps(js
 
 
 def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcophagus, browser):
-    people, game_id = sarcophagus
-    mover = next(name for name, app in people.apps.items() if app.game_data(game_id)["choices"])
+    people, game_id, players = sarcophagus
+    mover = next(name for name in players if people.apps[name].game_data(game_id)["choices"])
     app = people.apps[mover]
     enter(browser, app)
     browser.get(f"{app.base}/game/{game_id}")
@@ -184,15 +184,15 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
 
 # ---------------------------------------------------------------- the board's choices
 
-def test_the_board_choices_have_labels_and_work_from_the_keyboard(pharaohs, browser):
-    people, game_id = pharaohs
-    for app in people.apps.values():
-        enter(browser, app)
-    mover = next(name for name, app in people.apps.items() if app.game_data(game_id)["choices"])
+def test_the_board_choices_have_labels_and_work_from_the_keyboard(sarcophagus, browser):
+    people, game_id, players = sarcophagus
+    fetch_all(people)  # the move the test before made reaches the other player
+    mover = next(name for name in players if people.apps[name].game_data(game_id)["choices"])
     app = people.apps[mover]
+    enter(browser, app)
     browser.get(f"{app.base}/game/{game_id}")
     targets = browser.find_elements(By.CSS_SELECTOR, ".target")
-    assert targets, "a Path of Pharaohs turn offers places on the board"
+    assert targets, "a Sarcophagus turn offers tiles on the board"
     for target in targets:
         assert target.get_attribute("role") == "button" and target.get_attribute("tabindex") == "0"
         assert target.get_attribute("aria-label").split(": ")[1].endswith(("choice", "choices"))
@@ -210,21 +210,21 @@ def test_the_board_choices_have_labels_and_work_from_the_keyboard(pharaohs, brow
 # ---------------------------------------------------------------- whole games' ends, by clicks only
 
 def test_the_end_of_a_sarcophagus_game_by_clicks_two_apps(sarcophagus, browser):
-    people, game_id = sarcophagus
-    assert play_to_the_end(browser, people, game_id) >= 1
-    check_finished(browser, people, game_id)
+    people, game_id, players = sarcophagus
+    assert play_to_the_end(browser, people, game_id, players) >= 1
+    check_finished(browser, people, game_id, players)
 
 
 def test_the_end_of_a_path_of_pharaohs_game_by_clicks_three_apps(pharaohs, browser):
-    people, game_id = pharaohs
-    assert play_to_the_end(browser, people, game_id) >= 1
-    check_finished(browser, people, game_id)
+    people, game_id, players = pharaohs
+    assert play_to_the_end(browser, people, game_id, players) >= 1
+    check_finished(browser, people, game_id, players)
 
 
 
 def test_a_game_started_from_the_form_reaches_the_others_who_join_by_fetching_mail(sarcophagus, browser):
-    people, _ = sarcophagus
-    game_id = start_by_form(browser, people, "sarcophagus", "ann")
+    people, _, players = sarcophagus
+    game_id = start_by_form(browser, people, "sarcophagus", "ann", players)
     ben = people.apps["ben"]
     enter(browser, ben)
     browser.find_element(By.ID, "fetch-mail").click()

@@ -42,7 +42,7 @@ def test_the_page_asks_once_for_a_passphrase_and_the_smtp_password_and_uses_them
     with smtp_server(boxes, authenticator=authenticator, auth_required=True, auth_require_tls=False) as (port, _):
         env = {"PBEM_HOME": str(home), "PBEM_SMTP": f"localhost:{port}", "PBEM_SMTP_SECURITY": "none",
                "PBEM_SMTP_USER": "ann"}
-        app = App(home, App.launch(App.environment(env)))
+        app = App(home, App.launch(App.environment(env), ("pbem.cli", "app")))  # the command, as a person types it
         try:
             page = app.get("/")
             assert "Passphrase of your key ann" in page and "The SMTP password for ann" in page
