@@ -65,11 +65,16 @@ def play(n_players: int, games: int, bot: MeasuredSearch, seed: int, progress: b
         winners = outcome(game.state).winners
         shares.append(1 / len(winners) if "mcts" in winners else 0.0)
         if progress:
-            mean, low, high = interval(shares)
-            print(f"{n_players} players: game {k + 1}/{games}, share {shares[-1]:.2f}, so far {mean:.3f} "
-                  f"({low:.3f} - {high:.3f}), {iterations_per_second(bot):.0f} iterations/s",
-                  file=sys.stderr, flush=True)
+            print_progress(n_players, games, shares, bot)
     return shares
+
+
+def print_progress(n_players: int, games: int, shares: list[float], bot: Any) -> None:
+    """The line on stderr after each game of a --progress run (this one's and pop_bot_strength.py's),
+    which --combine reads."""
+    mean, low, high = interval(shares)
+    print(f"{n_players} players: game {len(shares)}/{games}, share {shares[-1]:.2f}, so far {mean:.3f} "
+          f"({low:.3f} - {high:.3f}), {iterations_per_second(bot):.0f} iterations/s", file=sys.stderr, flush=True)
 
 
 def interval(shares: list[float]) -> tuple[float, float, float]:

@@ -2,7 +2,7 @@
 iterations per second.
 
     python benchmarks/pop_bot_strength.py [--games 60] [--iterations 100 | --think 1.0] [--players 3 4]
-                                          [--playout greedy|random]
+                                          [--playout random|greedy] [--seed 1] [--progress]
 
 Plays full-information games (engine/path_of_pharaohs/driver.py) where one seat is the search bot
 (engine/path_of_pharaohs/search.py, handed only its own cards) and the others play greedy; the bot
@@ -13,7 +13,9 @@ wins 19% and seat 1 of 4 wins 5% (300 games each). A shared win counts as a frac
 Prints the win share with a 95% interval (normal approximation over per-game shares) and the
 search's iterations per CPU-second in mid-game (acts chosen while the leader is on locations 4 to 9).
 The default budget is a fixed number of iterations, so that the results do not depend on the load of
-this shared machine; --think is wall-clock time instead.
+this shared machine; --think is wall-clock time instead. A run at the bot's own budget (--think 1.0)
+takes hours: --progress prints a line on stderr after each game, and runs with different --seeds
+on several cores add up with `python benchmarks/bot_strength.py --combine LOG...`.
 """
 
 from __future__ import annotations
@@ -23,16 +25,17 @@ import random
 import time
 from collections.abc import Sequence
 
-from bot_strength import iterations_per_second, label, share_columns  # benchmarks/: one definition each
+from bot_strength import iterations_per_second, label, print_progress, share_columns  # benchmarks/: one each
 
 from engine.path_of_pharaohs.actions import Action
-from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
+from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, shuffled_deck
 from engine.path_of_pharaohs.rules import outcome
 from engine.path_of_pharaohs.search import choose
 from engine.path_of_pharaohs.state import Options, State
 
 OPPONENTS = ["greedy1", "greedy2", "greedy3", "greedy4", "greedy5"]
-PLAYOUTS = {"greedy": greedy_policy, "random": random_policy}
+PLAYOUTS = {"greedy": greedy_policy, "random": None}
+"""How the search plays its sampled worlds out: act by act with greedy, or at random by the lean playout."""
 
 
 class MeasuredSearch:
@@ -55,8 +58,8 @@ class MeasuredSearch:
         return result.action
 
 
-def play(n_players: int, games: int, bot: MeasuredSearch, seed: int) -> list[float]:
-    """The bot's share of the win in each game."""
+def play(n_players: int, games: int, bot: MeasuredSearch, seed: int, progress: bool = False) -> list[float]:
+    """The bot's share of the win in each game; with `progress`, a line on stderr after each."""
     rng = random.Random(seed)
     options = Options()
     shares = []
@@ -68,6 +71,8 @@ def play(n_players: int, games: int, bot: MeasuredSearch, seed: int) -> list[flo
         result = outcome(game.state)
         assert result is not None
         shares.append(1 / len(result.winners) if "mcts" in result.winners else 0.0)
+        if progress:
+            print_progress(n_players, games, shares, bot)
     return shares
 
 
@@ -77,8 +82,10 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100, help="iterations an act (the default budget)")
     parser.add_argument("--think", type=float, help="seconds an act (wall clock) instead of --iterations")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4], choices=[3, 4, 5, 6])
-    parser.add_argument("--playout", choices=sorted(PLAYOUTS), default="greedy", help="how worlds are played out")
+    parser.add_argument("--playout", choices=sorted(PLAYOUTS), default="random",
+                        help="how worlds are played out: random (the lean playout, the default) or greedy")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = parser.parse_args()
     iterations = None if args.think else args.iterations
     budget = f"{args.think} s" if args.think else f"{args.iterations} iterations"
@@ -87,7 +94,7 @@ def main() -> None:
     for n in args.players:
         bot = MeasuredSearch(args.think, iterations, args.playout)
         start = time.perf_counter()
-        shares = play(n, args.games, bot, args.seed)
+        shares = play(n, args.games, bot, args.seed, args.progress)
         print(f"{label(n):<26}{share_columns(shares)}{1 / n:>7.3f}{iterations_per_second(bot):>14.0f}"
               f"{(time.perf_counter() - start) / 60:>9.1f}", flush=True)
 

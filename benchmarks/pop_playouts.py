@@ -1,11 +1,20 @@
-"""Random full-information Path of Pharaohs games per second of CPU time (one core), for 3, 4 and 6 players.
+"""Random full-information Path of Pharaohs games per second of CPU time (one core), for 3, 4 and 6 players:
+the full rules, the lean playout and a plain model, side by side.
 
     python benchmarks/pop_playouts.py [--seconds 5] [--pure]
-    python benchmarks/pop_playouts.py --checksum    # only the checksum of the seeded games
+    python benchmarks/pop_playouts.py --checksum    # only the checksums of the seeded games
     python benchmarks/pop_playouts.py --soak 1000   # that many checked games per player count and policy
 
+"full rules" is the driver act by act, as a game is played: the duties, the legal acts, a policy's
+choice and `apply` at every act. "lean" is the lean playout (engine/path_of_pharaohs/playout.py), which
+random games and the search bot's playouts use. "plain model" is benchmarks/pop_plain.py, the same rules
+written plainly, the yardstick of issue 26 (the full rules at least twice as fast). All three play the
+same games from the same seeds, and each round measures the three in turn, so that a neighbour's load
+falls on all three alike.
+
 Like engine_playouts.py, it says which engine it ran (`--pure`: the pure modules even where compiled
-ones are built) and ends with a checksum of seeded games: two builds that play alike print the same.
+ones are built) and ends with checksums of seeded games: two builds that play alike print the same, and
+the lean playout the same as the full rules.
 
 The soak is the long run of tests/test_pop_properties.py: every card accounted for at every step,
 markers on the path, and every game ends.
@@ -19,13 +28,15 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
+import pop_plain
 from compile_engine import engine_build, prefer_pure_engine
 
 if "--pure" in sys.argv[1:]:
     prefer_pure_engine()  # before the engine's first import
 
-from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_game, random_policy, shuffled_deck
+from engine.path_of_pharaohs.driver import FullInformation, Policy, greedy_policy, random_policy, shuffled_deck
 from engine.path_of_pharaohs.rules import card_total, duties, outcome
 from engine.path_of_pharaohs.state import Options
 
@@ -33,29 +44,64 @@ PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 CHECKED_GAMES = 20
 
 
-def games_per_second(n_players: int, policy, seconds: float, rounds: int = 5):
-    """Best and median games per CPU-second over several rounds (the best round is the code's own
-    speed: this machine's neighbours come and go), and acts per game (the dealer's included)."""
-    rng = random.Random(n_players)
-    rates, acts, games = [], 0, 0
+def new_game(n_players: int, rng: random.Random) -> FullInformation:
+    players = PLAYERS[:n_players]
+    return FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
+
+
+def full_rules(n_players: int, rng: random.Random, policy: Policy = random_policy) -> int:
+    """One game act by act; its acts."""
+    game = new_game(n_players, rng)
+    game.play(dict.fromkeys(PLAYERS[:n_players], policy), rng)
+    return len(game.log)
+
+
+def greedy(n_players: int, rng: random.Random) -> int:
+    return full_rules(n_players, rng, greedy_policy)
+
+
+def lean(n_players: int, rng: random.Random) -> int:
+    game = new_game(n_players, rng)
+    game.play_at_random()
+    return len(game.log)
+
+
+def plain(n_players: int, rng: random.Random) -> int:
+    return pop_plain.random_game(n_players, rng).acts
+
+
+def games_per_second(ways: list[Callable[[int, random.Random], int]], n_players: int, seconds: float,
+                     rounds: int = 5) -> list[tuple[float, float, float]]:
+    """For each way of playing, best and median games per CPU-second over several rounds (the best
+    round is the code's own speed: this machine's neighbours come and go), and acts per game. Each
+    round plays every way in turn, each from the same seed."""
+    rates: list[list[float]] = [[] for _ in ways]
+    acts, games = [0] * len(ways), [0] * len(ways)
     for _ in range(rounds):
-        count = 0
-        start = time.process_time()
-        while (elapsed := time.process_time() - start) < seconds / rounds:
-            acts += len(random_game(PLAYERS[:n_players], Options(), rng, policy).log)
-            count += 1
-        rates.append(count / elapsed)
-        games += count
-    return max(rates), statistics.median(rates), acts / games
+        for i, way in enumerate(ways):
+            rng, count = random.Random(n_players), 0
+            start = time.process_time()
+            while (elapsed := time.process_time() - start) < seconds / rounds:
+                acts[i] += way(n_players, rng)
+                count += 1
+            rates[i].append(count / elapsed)
+            games[i] += count
+    return [(max(r), statistics.median(r), a / g) for r, a, g in zip(rates, acts, games)]
 
 
-def checksum(games: int = CHECKED_GAMES) -> str:
-    """A digest of `games` seeded games per player count and policy: every act, and the outcome."""
+def checksum(lean_random: bool, games: int = CHECKED_GAMES) -> str:
+    """A digest of `games` seeded games per player count and policy: every act, and the outcome;
+    with `lean_random`, the random games by the lean playout."""
     digest = hashlib.sha256()
     for n in (3, 4, 6):
         for policy in (random_policy, greedy_policy):
             for seed in range(games):
-                game = random_game(PLAYERS[:n], Options(), random.Random(seed), policy)
+                rng = random.Random(seed)
+                game = new_game(n, rng)
+                if lean_random and policy is random_policy:
+                    game.play_at_random()
+                else:
+                    game.play(dict.fromkeys(PLAYERS[:n], policy), rng)
                 digest.update(repr((game.log, outcome(game.state))).encode())
     return digest.hexdigest()[:16]
 
@@ -86,9 +132,9 @@ def soak(games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per configuration")
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per configuration (each row)")
     parser.add_argument("--soak", type=int, default=0, help="instead, play this many checked games per configuration")
-    parser.add_argument("--checksum", action="store_true", help="only the checksum of the seeded games")
+    parser.add_argument("--checksum", action="store_true", help="only the checksums of the seeded games")
     parser.add_argument("--pure", action="store_true", help="the pure engine even where a compiled one is built")
     args = parser.parse_args()
     if args.soak:
@@ -96,12 +142,18 @@ def main() -> None:
         return
     print(f"engine: {engine_build()}")
     if not args.checksum:
-        print(f"{'configuration':<24}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
+        print(f"{'configuration':<34}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
+        ratios = []
         for n in (3, 4, 6):
-            for policy, label in ((random_policy, "random"), (greedy_policy, "greedy")):
-                best, median, acts = games_per_second(n, policy, args.seconds)
-                print(f"{f'{n} players ({label})':<24}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
-    print(f"checksum of {CHECKED_GAMES} seeded games per player count and policy: {checksum()}")
+            rows = games_per_second([full_rules, lean, plain], n, args.seconds)
+            for label, (best, median, acts) in zip(("random", "random, lean", "random, plain model"), rows):
+                print(f"{f'{n} players ({label})':<34}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
+            ratios.append(f"{n} players {rows[0][0] / rows[2][0]:.2f}")
+            best, median, acts = games_per_second([greedy], n, args.seconds)[0]
+            print(f"{f'{n} players (greedy)':<34}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
+        print(f"full rules / plain model, random games: {', '.join(ratios)}")
+    print(f"checksum of {CHECKED_GAMES} seeded games per player count and policy: {checksum(False)} "
+          f"(full rules), {checksum(True)} (the random ones by the lean playout)")
 
 
 if __name__ == "__main__":

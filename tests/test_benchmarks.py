@@ -34,13 +34,14 @@ FAKE_CALLGRIND = """#!/bin/sh
 [ "$1" = --tool=callgrind ] && [ "$2" = --callgrind-out-file=/dev/null ] || exit 2
 shift 2
 "$@" || exit 3
-echo "==1== Collected : $((1000 + 7000000 * $(echo "$@" | sed 's/.*--play //')))" >&2
+echo "==1== Collected : $((1000 + 7000000 * $(echo "$@" | sed 's/.* //')))" >&2
 """
 
 
 def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
-    """The script hands callgrind itself with --play N (and N = 0 for the interpreter's own cost), and
-    prints the difference per game; without valgrind it says so."""
+    """The script hands callgrind itself with --play WORKLOAD N (and N = 0 for the interpreter's own cost)
+    for each game (Path of Pharaohs twice: its full rules and its lean playout), and prints the
+    difference per game; without valgrind it says so."""
     fake = tmp_path / "bin" / "valgrind"
     fake.parent.mkdir()
     fake.write_text(FAKE_CALLGRIND)
@@ -49,7 +50,9 @@ def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
     counted = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
                              env={**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"})
     assert (counted.returncode, counted.stderr) == (0, "")
-    assert counted.stdout == "4 players, pure Python: 7.00 million instructions per game (2 games, seed 4)\n"
+    assert counted.stdout.splitlines() == [
+        f"{name}, 4 players, pure Python: 7.00 million instructions per game (2 games, seed 4)"
+        for name in ("Sarcophagus", "Path of Pharaohs, full rules", "Path of Pharaohs, lean playout")]
     missing = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
                              env={**os.environ, "PATH": str(tmp_path / "empty")})
     assert (missing.returncode, missing.stdout) == (1, "")

@@ -1,6 +1,7 @@
 """benchmarks/pop_playouts.py and pop_bot_strength.py still run and print a row per configuration (their
 figures are not tested)."""
 
+import random
 import re
 import subprocess
 import sys
@@ -16,12 +17,34 @@ def test_pop_playouts_prints_a_row_per_player_count_and_policy_and_a_checksum():
     lines = done.stdout.splitlines()
     assert lines[0] == "engine: pure Python"
     assert lines[1].split() == ["configuration", "best", "games/s", "median", "acts/game"]
-    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-1]]
-    assert labels == [f"{n} players ({policy})" for n in (3, 4, 6) for policy in ("random", "greedy")]
-    for line in lines[2:-1]:
+    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-2]]
+    assert labels == [f"{n} players ({way})" for n in (3, 4, 6)
+                      for way in ("random", "random, lean", "random, plain model", "greedy")]
+    for line in lines[2:-2]:
         best, median, acts = map(int, line.split()[-3:])
         assert best >= median > 0 and 50 < acts < 1000
-    assert re.fullmatch(r"checksum of 20 seeded games per player count and policy: [0-9a-f]{16}", lines[-1])
+    assert re.fullmatch(r"full rules / plain model, random games: 3 players [0-9.]+, 4 players [0-9.]+, "
+                        r"6 players [0-9.]+", lines[-2])
+    found = re.fullmatch(r"checksum of 20 seeded games per player count and policy: ([0-9a-f]{16}) \(full rules\), "
+                         r"([0-9a-f]{16}) \(the random ones by the lean playout\)", lines[-1])
+    assert found and found.group(1) == found.group(2)
+
+
+def test_the_plain_model_plays_the_engines_games():
+    """benchmarks/pop_plain.py, the yardstick of the engine's speed, is a model of the same rules: from
+    the same seeds it plays the same random games to the same end."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    import pop_plain
+
+    from engine.path_of_pharaohs.driver import random_game
+    from engine.path_of_pharaohs.state import Options
+
+    for n in (3, 4, 6):
+        for seed in range(30):
+            engine = random_game(["ann", "ben", "cat", "dan", "eve", "fay"][:n], Options(), random.Random(seed))
+            plain = pop_plain.random_game(n, random.Random(seed))
+            assert (plain.location, plain.winners, plain.acts) == (
+                list(engine.state.location), list(engine.state.winners), len(engine.log))
 
 
 def test_pop_soak_plays_checked_games_to_their_end():
@@ -41,7 +64,7 @@ def test_pop_bot_strength_prints_a_win_share_with_its_interval():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "search bot vs greedy, 2 games each, 3 iterations an act, greedy playouts, seed 1"
+    assert lines[0] == "search bot vs greedy, 2 games each, 3 iterations an act, random playouts, seed 1"
     label, numbers = lines[2][:26].strip(), lines[2][26:].split()
     assert label == "3 players (vs 2 greedy)"
     share, low, dash, high, fair, rate, minutes = numbers

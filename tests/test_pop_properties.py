@@ -189,3 +189,38 @@ def test_the_dealer_deals_exactly_what_the_deck_holds():
             dealer_acts += 1
         game.step(policies, rng)
     assert dealer_acts > 20
+
+
+def test_a_discard_found_by_its_index_is_the_one_listed_at_that_index():
+    """Discards counts the choices and makes only the one taken (`_nth_choice`); listed in full
+    (`_card_choices`), they come in the same order, for hands of every shape."""
+    from engine.path_of_pharaohs.rules import _card_choices, _choice_count, _nth_choice
+
+    rng = random.Random(3)
+    for _ in range(400):
+        k = rng.randint(0, 6)
+        held = tuple((card, min(rng.randint(1, 4), k)) for card in sorted(rng.sample(range(14), rng.randint(0, 8))))
+        listed = _card_choices(held, k)
+        assert _choice_count(held, k) == len(listed)
+        assert [_nth_choice(held, k, i) for i in range(len(listed))] == list(listed)
+
+
+def test_the_ways_to_bridge_a_value_are_every_pair_and_triple_tried_in_order():
+    """The rules look the combinations making a value up by the cards they use (`_combinations`); the
+    plain model (benchmarks/pop_plain.py) tries every pair and triple of the terms a hand allows. They
+    list the same ways, in the same order, for hands of every shape, Wilds included."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    from pop_plain import fillings
+
+    from engine.path_of_pharaohs.rules import _bridgings
+
+    rng = random.Random(5)
+    for _ in range(500):
+        held = sorted(rng.choice([*range(10), WILD, WILD]) for _ in range(rng.randint(0, 9)))
+        held = [card for i, card in enumerate(held) if held[:i].count(card) < 3]  # as `moves` caps them
+        counts = [held.count(card) for card in range(14)]
+        need = rng.randint(0, 9)
+        assert list(_bridgings.__wrapped__(need, tuple(held))) == fillings(need, counts), (need, held)

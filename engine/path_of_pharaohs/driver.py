@@ -11,6 +11,7 @@ from engine.contract import DEALER, Duty
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import ACTION_CARDS, L3, POINTS, WILD, full_deck
+from .playout import play_out
 from .rules import DealerKnowledge, apply, apply_checked, duties, legal_actions, setup
 from .state import Options, State
 
@@ -130,12 +131,21 @@ class FullInformation:
             events += self._fulfil(owed[0], policies, rng)
         raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
 
+    def play_at_random(self) -> None:
+        """`play` with random_policy for everyone and the driver's own randomness for every draw, the
+        same game, by the lean playout (playout.play_out) rather than act by act."""
+        self.state = play_out(self.state, self.cards, self.deck, self.rng, self.log, self.known)
+
 
 def random_game(players: Sequence[str], options: Options, rng: random.Random,
                 policy: Policy = random_policy) -> FullInformation:
-    """Deal and play one whole game; returns the driver at the end."""
+    """Deal and play one whole game; returns the driver at the end. Random games go by the lean
+    playout: the same game as act by act (tests/test_pop_playout.py)."""
     game = FullInformation(options, players, shuffled_deck(options, rng), rng.choice(list(players)), rng)
-    game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end
+    if policy is random_policy:
+        game.play_at_random()
+    else:
+        game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end
     return game
 
 

@@ -1,6 +1,6 @@
 """Path of Pharaohs rules (docs/rules/path-of-pharaohs.md) as pure functions over the public State.
 
-`apply` copies the state once into a `_Play`, performs the act, then `settle`s: it runs every step
+`apply` copies the state once into a `Play`, performs the act, then `settle`s: it runs every step
 the rules take on their own (a turn's start and end, markers taking their places, bumps, skipped
 turns, draws from an empty pile, the stalled-game end) until somebody owes an act.
 """
@@ -152,29 +152,55 @@ def duties(s: State) -> tuple[Duty, ...]:
     return s.cached_duties
 
 
+def owed_kind(s: State) -> str | None:
+    """What kind of act is owed now (Duty.what), None once the game is over: the part of `duties` a
+    playout needs, without the words."""
+    if s.phase == OVER:
+        return None
+    if s.owed_bases:
+        return "reveal" if s.deck else "shuffle"
+    if s.victim is not None:
+        return "steal"
+    if s.owed_deal:
+        return "deal" if s.deck else "shuffle"
+    return "discard" if s.phase == DISCARD else "move"
+
+
 def _compute_duties(s: State) -> tuple[Duty, ...]:
     players = s.table.players
-    if s.phase == OVER:
+    what = owed_kind(s)
+    if what is None:
         return ()
-    if s.owed_bases:
-        if not s.deck:
-            return (Duty(DEALER, "shuffle", "shuffle the discard pile into a new deck"),)
-        p, pos = s.owed_bases[0]
-        return (Duty(DEALER, "reveal", f"turn up a base card for {players[p]}'s {pos_name(pos)}"),)
-    if s.victim is not None:
+    if what == "move":
+        return _move_duty(s.mover)
+    if what == "shuffle":
+        return _SHUFFLE_DUTY
+    if what == "reveal":
+        return _reveal_duty(players[s.owed_bases[0][0]], s.owed_bases[0][1])
+    if what == "steal":
+        assert s.victim is not None
         k = min(STEAL_COUNT, len(s.hands[s.victim]))
         return (Duty(DEALER, "steal", f"move {k} random card{'s' * (k != 1)} from {players[s.victim]}'s "
                                       f"hand to {s.mover}"),)
-    if s.owed_deal:
-        if not s.deck:
-            return (Duty(DEALER, "shuffle", "shuffle the discard pile into a new deck"),)
+    if what == "deal":
         p, count = s.owed_deal[0]
-        k = min(count, s.deck)
-        return (Duty(DEALER, "deal", f"deal {k} card{'s' * (k != 1)} to {players[p]}"),)
-    if s.phase == DISCARD:
-        k = len(s.hands[s.turn]) - HAND_LIMIT
-        return (Duty(s.mover, "discard", f"discard {k} card{'s' * (k != 1)}, down to seven"),)
-    return _move_duty(s.mover)
+        return _deal_duty(players[p], min(count, s.deck))
+    k = len(s.hands[s.turn]) - HAND_LIMIT
+    return (Duty(s.mover, "discard", f"discard {k} card{'s' * (k != 1)}, down to seven"),)
+
+
+# The dealer's duties are most of a game's: each worded once (every state has its duties).
+_SHUFFLE_DUTY = (Duty(DEALER, "shuffle", "shuffle the discard pile into a new deck"),)
+
+
+@functools.lru_cache(maxsize=256)
+def _reveal_duty(player: str, pos: int) -> tuple[Duty]:
+    return (Duty(DEALER, "reveal", f"turn up a base card for {player}'s {pos_name(pos)}"),)
+
+
+@functools.lru_cache(maxsize=256)
+def _deal_duty(player: str, k: int) -> tuple[Duty]:
+    return (Duty(DEALER, "deal", f"deal {k} card{'s' * (k != 1)} to {player}"),)
 
 
 @functools.lru_cache(maxsize=64)
@@ -486,21 +512,31 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
         if what == "reveal":
             return [Reveal(dealer.deck[0])] if dealer is not None else []
         if what == "deal":
-            player, count = s.owed_deal[0]
-            k, first = min(count, s.deck), len(s.slot_card)
-            cards = None if dealer is None else tuple(dealer.deck[:k])
-            return [Deal(s.table.players[player], tuple(range(first, first + k)), cards)]
+            return [dealt(s, None if dealer is None else dealer.deck)]
         assert what == "steal" and s.victim is not None
         return Steals(s.hands[s.victim], None if dealer is None else dealer.cards)
     knowledge = _players(knowledge)
     if knowledge is None:
         return [Stop()] if what == "move" else []
-    by_card: dict[int, list[int]] = {}
-    for slot in sorted(s.hands[s.turn]):
-        by_card.setdefault(knowledge[slot], []).append(slot)
+    held = slots_by_card(s.hands[s.turn], knowledge)
     if what == "discard":
-        return Discards(by_card, len(s.hands[s.turn]) - HAND_LIMIT)
-    return _moves(s, by_card)
+        return Discards(held, len(s.hands[s.turn]) - HAND_LIMIT)
+    return moves(s, held)
+
+
+def dealt(s: State, deck: Sequence[int] | None) -> Deal:
+    """The deal owed now, with the top cards of `deck` if the dealer's deck is given."""
+    player, count = s.owed_deal[0]
+    k, first = min(count, s.deck), len(s.slot_card)
+    return Deal(s.table.players[player], tuple(range(first, first + k)), None if deck is None else tuple(deck[:k]))
+
+
+def slots_by_card(hand: tuple[int, ...], knowledge: PlayerKnowledge) -> dict[int, list[int]]:
+    """The slots of a hand by the card they hold, lowest first (the slots a canonical act names)."""
+    held: dict[int, list[int]] = {}
+    for slot in sorted(hand):
+        held.setdefault(knowledge[slot], []).append(slot)
+    return held
 
 
 class Steals(LazySequence[Steal]):
@@ -525,10 +561,9 @@ class Moves(LazySequence[Action]):
 
     __slots__ = ("builds", "by_card", "others")
 
-    def __init__(self, builds: Sequence[tuple[int, Fillings]], others: list[Action],
-                 by_card: dict[int, list[int]]):
-        self.builds, self.others, self.by_card = builds, others, by_card
-        self.size = sum(len(fillings) for _, fillings in builds) + len(others)
+    def __init__(self, builds: Builds, others: list[Action], by_card: dict[int, list[int]]):
+        self.builds, self.others, self.by_card = builds[0], others, by_card
+        self.size = builds[1] + len(others)
 
     def _item(self, i: int) -> Action:
         for pos, fillings in self.builds:
@@ -550,17 +585,19 @@ class Moves(LazySequence[Action]):
         return Build(pos, terms, tuple(slots))
 
 
-def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
+def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
+    """The mover's legal acts, from their hand's slots by card."""
     me = s.turn
-    pyramid = s.pyramids[me]
-    needs = tuple(None if not fillable(pyramid, pos) else -1 if pos == L1_MIDDLE else to_bridge(pyramid, pos)
-                  for pos in (L1_MIDDLE, *UPPER))
-    builds: tuple[tuple[int, Fillings], ...] = ()
+    needs = _needs(s.pyramids[me])
+    builds = _NO_BUILDS
     if needs != (None, None, None, None):
         # a combination uses at most MAX_TERMS copies of a card: hands differing beyond that fill alike
-        held = tuple(sorted(card for card, slots in by_card.items() if card <= 9 or card == WILD
-                            for _ in range(min(len(slots), MAX_TERMS))))
-        builds = _builds(needs, held)
+        held: list[int] = []
+        for card, slots in by_card.items():
+            if card <= 9 or card == WILD:
+                held += [card] * min(len(slots), MAX_TERMS)
+        held.sort()
+        builds = _builds(needs, tuple(held))
     players = s.table.players
     opponents = [p for p in range(len(players)) if p != me]
     others: list[Action] = []
@@ -579,19 +616,36 @@ def _moves(s: State, by_card: dict[int, list[int]]) -> Moves:
 
 
 _STOP = Stop()
+Builds = tuple[tuple[tuple[int, Fillings], ...], int]
+"""(position, fillings) pairs, and how many fillings in all."""
+_NO_BUILDS: Builds = ((), 0)
+
+
+def _needs(pyramid: Pyramid) -> tuple[int | None, int | None, int | None, int | None]:
+    """What the level-1 middle and each upper position takes now: None if it cannot be filled, -1 for
+    the middle (any card), else the value to bridge. `fillable` and `to_bridge` for the four, spelled
+    out over BRIDGES: a mover's acts are listed at every move of every playout."""
+    left, middle, right, upper_left, upper_right, top = pyramid
+    return (
+        -1 if middle is None else None,
+        abs(left[0] - middle[0]) if upper_left is None and left is not None and middle is not None else None,
+        abs(middle[0] - right[0]) if upper_right is None and middle is not None and right is not None else None,
+        abs(upper_left[0] - upper_right[0]) if top is None and upper_left is not None and upper_right is not None
+        else None,
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> tuple[tuple[int, Fillings], ...]:
-    """Every way to fill each position that can be filled (`needs`: None if it cannot, -1 for the
-    middle, else the value to bridge) from the `held` cards: (position, fillings) pairs."""
+def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> Builds:
+    """Every way to fill each position that can be filled (`needs`, as `_needs` says) from the `held`
+    cards."""
     out = []
     for pos, need in zip((L1_MIDDLE, *UPPER), needs):
         if need is not None:
             fillings = _middles(held) if pos == L1_MIDDLE else _bridgings(need, held)
             if fillings:
                 out.append((pos, fillings))
-    return tuple(out)
+    return tuple(out), sum(len(fillings) for _, fillings in out)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -604,61 +658,92 @@ def _middles(held: tuple[int, ...]) -> Fillings:
 @functools.lru_cache(maxsize=1 << 16)
 def _bridgings(need: int, held: tuple[int, ...]) -> Fillings:
     """Every canonical way to make `need` from the `held` cards (value cards and Wilds, sorted): one
-    card of the value, or two or three signed cards."""
+    card of the value, or two or three signed cards, in the order `_combinations` ranks them.
+    Tuned: instead of trying every pair and triple of the terms the hand allows (a Wild allows 18,
+    and a hand with one took 130 us), it looks up the combinations of each set of at most three
+    distinct cards held, and keeps those the hand has copies enough for."""
     counts: dict[int, int] = {}
     for card in held:
         counts[card] = counts.get(card, 0) + 1
-    wild = counts.get(WILD, 0)
     out: list[tuple[Term, ...]] = []
     if counts.get(need):
         out.append(((need, need),))
-    if wild:
+    if WILD in counts:
         out.append(((WILD, need),))
-    kinds: list[Term] = []
-    for v in range(1, 10):
-        if counts.get(v):
-            kinds += [(v, v), (v, -v)]
-    if wild:
-        kinds += [(WILD, x) for x in range(-9, 10) if x]
-    kinds.sort(key=lambda t: (-t[1], t[0]))
-    index: dict[int, list[int]] = {}
-    for i, (_, value) in enumerate(kinds):
-        index.setdefault(value, []).append(i)
-    n = len(kinds)
-    for i in range(n):
-        c1, v1 = kinds[i]
-        for k in index.get(need - v1, ()):
-            if k >= i and v1 != -kinds[k][1] and _enough(counts, (c1, kinds[k][0])):
-                out.append((kinds[i], kinds[k]))
-        for j in range(i, n):
-            c2, v2 = kinds[j]
-            if v1 == -v2:
-                continue
-            for k in index.get(need - v1 - v2, ()):
-                c3, v3 = kinds[k]
-                if k >= j and v3 != -v1 and v3 != -v2 and _enough(counts, (c1, c2, c3)):
-                    out.append((kinds[i], kinds[j], kinds[k]))
+    by_cards = _combinations(need)
+    values = [card for card in counts if 0 < card <= 9]  # no card counts 0 in a combination
+    wilds = min(counts.get(WILD, 0), MAX_TERMS)
+    found: list[tuple[tuple[int, ...], tuple[Term, ...]]] = []
+    keys = [cards for r in range(1, MAX_TERMS + 1) for cards in combinations(values, r)]
+    if wilds:
+        with_wilds = [(WILD,) * w for w in range(1, wilds + 1)]
+        keys += [cards + some for r in range(MAX_TERMS) for cards in combinations(values, r)
+                 for some in with_wilds[:MAX_TERMS - r]]
+    for key in keys:
+        for rank, terms, copies in by_cards.get(key, ()):
+            if not copies or all(counts[card] >= n for card, n in copies):
+                found.append((rank, terms))
+    found.sort()
+    out += [terms for _, terms in found]
     return tuple(out)
 
 
-def _enough(counts: dict[int, int], cards: tuple[int, ...]) -> bool:
-    return all(cards.count(card) <= counts.get(card, 0) for card in cards)
+_Combination = tuple[tuple[int, ...], tuple[Term, ...], tuple[tuple[int, int], ...]]
+
+
+@functools.cache
+def _combinations(need: int) -> dict[tuple[int, ...], list[_Combination]]:
+    """Every combination of two or three signed terms making `need` (any card, as many copies as it
+    uses), by the cards it uses (the distinct value cards ascending, then a WILD for each Wild):
+    (rank, terms, (card, copies) of each value card used twice or more). The terms of every value
+    card and of a Wild, sorted by value down then card, are listed in one row; a combination's rank
+    is the place of its terms in the row, a pair before the triples that start with the same term.
+    The terms a hand allows are a subsequence of the row, so its combinations in rank order are
+    those `_bridgings` would list by trying every pair and triple of them in order."""
+    terms = sorted([(v, v) for v in range(1, 10)] + [(v, -v) for v in range(1, 10)]
+                   + [(WILD, x) for x in range(-9, 10) if x], key=lambda t: (-t[1], t[0]))
+    index: dict[int, list[int]] = {}
+    for i, (_, value) in enumerate(terms):
+        index.setdefault(value, []).append(i)
+    by_cards: dict[tuple[int, ...], list[_Combination]] = {}
+
+    def add(rank: tuple[int, ...], combination: tuple[Term, ...]) -> None:
+        cards = [card for card, _ in combination]
+        values = sorted({card for card in cards if card != WILD})
+        copies = tuple((card, cards.count(card)) for card in values if cards.count(card) > 1)
+        key = tuple(values) + (WILD,) * cards.count(WILD)
+        by_cards.setdefault(key, []).append((rank, combination, copies))
+
+    for i, (_, v1) in enumerate(terms):
+        for k in index.get(need - v1, ()):
+            if k >= i and v1 != -terms[k][1]:
+                add((i, 0, k, 0), (terms[i], terms[k]))
+        for j in range(i, len(terms)):
+            v2 = terms[j][1]
+            if v1 == -v2:
+                continue
+            for k in index.get(need - v1 - v2, ()):
+                v3 = terms[k][1]
+                if k >= j and v3 != -v1 and v3 != -v2:
+                    add((i, 1, j, k), (terms[i], terms[j], terms[k]))
+    return by_cards
 
 
 class Discards(LazySequence[Discard]):
     """Every choice of cards to discard, each made only when asked for (which copy of a card goes
-    does not matter: the lowest slots holding it)."""
+    does not matter: the lowest slots holding it). Choices are multisets of cards in the order
+    `_card_choices` lists them; a random player takes one, so they are counted and the one taken
+    is found by its index (`_nth_choice`) rather than all listed (a hand of twelve has hundreds)."""
 
-    __slots__ = ("by_card", "choices")
+    __slots__ = ("by_card", "held", "k")
 
     def __init__(self, by_card: dict[int, list[int]], k: int):
-        self.by_card = by_card
-        held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
-        self.choices = _card_choices(held, k)
-        self.size = len(self.choices)
+        self.by_card, self.k = by_card, k
+        self.held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
+        self.size = _choice_count(self.held, k)
 
     def _item(self, i: int) -> Discard:
-        cards = self.choices[i]
+        cards = _nth_choice(self.held, self.k, i)
         used: dict[int, int] = {}
         slots = []
         for card in cards:
@@ -668,18 +753,45 @@ class Discards(LazySequence[Discard]):
         return Discard(cards, tuple(slots))
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def _card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, ...], ...]:
-    """Every multiset of `k` cards from `held` ((card, copies) pairs, cards ascending), ascending."""
+    """Every multiset of `k` cards from `held` ((card, copies) pairs, cards ascending): as many of the
+    first card as can be (descending), each followed by the choices of the rest. The order
+    `_nth_choice` indexes; tests/test_pop_properties.py holds them together."""
     if k == 0:
         return ((),)
     if not held:
         return ()
     (card, copies), rest = held[0], held[1:]
-    out = []
+    out: list[tuple[int, ...]] = []
     for n in range(min(copies, k), -1, -1):
         out += [(card,) * n + tail for tail in _card_choices(rest, k - n)]
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _choice_count(held: tuple[tuple[int, int], ...], k: int) -> int:
+    """len(_card_choices(held, k)), without listing them."""
+    if k == 0:
+        return 1
+    if not held:
+        return 0
+    copies, rest = held[0][1], held[1:]
+    return sum(_choice_count(rest, k - n) for n in range(min(copies, k) + 1))
+
+
+def _nth_choice(held: tuple[tuple[int, int], ...], k: int, i: int) -> tuple[int, ...]:
+    """_card_choices(held, k)[i], without listing the others."""
+    out: tuple[int, ...] = ()
+    while k:
+        (card, copies), held = held[0], held[1:]
+        for n in range(min(copies, k), -1, -1):
+            count = _choice_count(held, k - n)
+            if i < count:
+                out += (card,) * n
+                k -= n
+                break
+            i -= count
+    return out
 
 
 # ---------------------------------------------------------------- applying
@@ -691,9 +803,10 @@ def apply(s: State, actor: str, action: Action, knowledge: Knowledge | None = No
 
 def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ...]]:
     """`apply` for an action already complete and legal (from `check` or `legal_actions`)."""
-    play = _Play(s)
+    play = Play(s)
     play.perform(action)
     play.settle()
+    assert play.events is not None, "a Play reports unless told not to"
     return play.s, tuple(play.events)
 
 
@@ -714,31 +827,35 @@ def _with(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return items[:i] + (value,) + items[i + 1:]
 
 
-class _Play:
-    """Builds the next state in place from one copy, then returns it settled."""
+class Play:
+    """Builds the next state in place from one copy, then returns it settled. A playout
+    (playout.play_out) carries one Play through a whole game, act after act."""
 
     __slots__ = ("events", "names", "s")
 
-    def __init__(self, before: State):
+    def __init__(self, before: State, report: bool = True):
         self.s = before.copy()
         self.names = before.table.players
-        self.events: list[object] = []
+        self.events: list[object] | None = [] if report else None
+        """What happened, for a game report; a playout asks for none."""
 
     # -- the acts
 
     def perform(self, action: Action) -> None:
         s = self.s
-        if isinstance(action, Build):
-            self._build(action)
-        elif isinstance(action, Stop):
-            self.events.append(Stopped(s.mover))
-            self._end_turn()
+        if isinstance(action, Deal):  # the most frequent first: a game is mostly deals, reveals, builds
+            self._deal(action)
         elif isinstance(action, Reveal):
             self._reveal(action.card)
-        elif isinstance(action, Deal):
-            self._deal(action)
+        elif isinstance(action, Build):
+            self._build(action)
+        elif isinstance(action, Stop):
+            if self.events is not None:
+                self.events.append(Stopped(s.mover))
+            self._end_turn()
         elif isinstance(action, Shuffle):
-            self.events.append(Shuffled(len(s.discards)))
+            if self.events is not None:
+                self.events.append(Shuffled(len(s.discards)))
             s.deck, s.discards = len(s.discards), ()
         elif isinstance(action, Steal):
             victim, me = s.victim, s.turn
@@ -747,20 +864,23 @@ class _Play:
             hands[victim] = tuple(x for x in hands[victim] if x not in action.slots)
             hands[me] = hands[me] + action.slots
             s.hands, s.victim = tuple(hands), None
-            self.events.append(Stolen(s.mover, self.names[victim], len(action.slots)))
+            if self.events is not None:
+                self.events.append(Stolen(s.mover, self.names[victim], len(action.slots)))
         elif isinstance(action, Discard):
             self._from_hand(action.slots, action.cards)
             s.discards += action.cards
-            self.events.append(Discarded(s.mover, action.cards))
+            if self.events is not None:
+                self.events.append(Discarded(s.mover, action.cards))
             self._finish_turn()
         else:
+            assert isinstance(action, (Zero, Thief, Sandstorm)), "every act is handled"
             self._action_card(action)
 
     def _from_hand(self, slots: tuple[int, ...] | None, cards: tuple[int, ...]) -> None:
         """The mover plays these slots: they leave the hand and their cards become public."""
         assert slots is not None, "a checked act names the slot of each card it plays"
         s = self.s
-        s.hands = _with(s.hands, s.turn, tuple(x for x in s.hands[s.turn] if x not in slots))
+        s.hands = _with(s.hands, s.turn, tuple([x for x in s.hands[s.turn] if x not in slots]))
         slot_card = list(s.slot_card)
         for slot, card in zip(slots, cards):
             slot_card[slot] = card
@@ -769,25 +889,28 @@ class _Play:
     def _build(self, action: Build) -> None:
         s = self.s
         me, pos, terms = s.turn, action.pos, action.terms
-        self._from_hand(action.slots, tuple(card for card, _ in terms))
-        value = sum(v for _, v in terms)
+        self._from_hand(action.slots, tuple([card for card, _ in terms]))
+        value = sum([v for _, v in terms])
         pyramid = _with(s.pyramids[me], pos, (value, terms))
         points = 0 if s.zeros[me] >> pos & 1 else POINTS[pos]
         s.built = True
-        self.events.append(Built(s.mover, pos, terms, value, points))
+        if self.events is not None:
+            self.events.append(Built(s.mover, pos, terms, value, points))
         if pos == L3:
             cards = cards_on(pyramid, s.zeros[me])
             s.discards += tuple(cards)
             s.zeros = _with(s.zeros, me, 0)
             pyramid = (None,) * 6
             s.owed_bases += tuple((me, base) for base in BASES)
-            self.events.append(Completed(s.mover, len(cards)))
+            if self.events is not None:
+                self.events.append(Completed(s.mover, len(cards)))
             points += COMPLETION_BONUS
         s.pyramids = _with(s.pyramids, me, pyramid)
         if points and s.location[me] < ALEXANDRIA:
             s.location = _with(s.location, me, min(ALEXANDRIA, s.location[me] + points))
             s.space = _with(s.space, me, None)
-            self.events.append(Moved(s.mover, s.location[me]))
+            if self.events is not None:
+                self.events.append(Moved(s.mover, s.location[me]))
 
     def _action_card(self, action: Zero | Thief | Sandstorm) -> None:
         s = self.s
@@ -797,16 +920,19 @@ class _Play:
         if isinstance(action, Zero):
             self._from_hand((slot,), (ZERO,))
             s.zeros = _with(s.zeros, target, s.zeros[target] | 1 << action.pos)
-            self.events.append(ZeroPlayed(s.mover, action.target, action.pos))
+            if self.events is not None:
+                self.events.append(ZeroPlayed(s.mover, action.target, action.pos))
         elif isinstance(action, Thief):
             self._from_hand((slot,), (THIEF,))
             s.discards += (THIEF,)
             s.victim = target
-            self.events.append(ThiefPlayed(s.mover, action.target))
+            if self.events is not None:
+                self.events.append(ThiefPlayed(s.mover, action.target))
         else:
             self._from_hand((slot,), (SANDSTORM,))
             s.storms = _with(s.storms, target, True)
-            self.events.append(SandstormGiven(s.mover, action.target))
+            if self.events is not None:
+                self.events.append(SandstormGiven(s.mover, action.target))
             self._advance_sands()
 
     def _reveal(self, card: int) -> None:
@@ -816,10 +942,12 @@ class _Play:
         if card <= 9:
             s.pyramids = _with(s.pyramids, player, _with(s.pyramids[player], pos, (card, ((card, card),))))
             s.owed_bases = s.owed_bases[1:]
-            self.events.append(BaseDealt(self.names[player], pos, card))
+            if self.events is not None:
+                self.events.append(BaseDealt(self.names[player], pos, card))
             return
         s.discards += (card,)
-        self.events.append(BaseRejected(self.names[player], card))
+        if self.events is not None:
+            self.events.append(BaseRejected(self.names[player], card))
         if card == SANDSTORM:
             self._advance_sands()
 
@@ -833,7 +961,8 @@ class _Play:
         s.owed_deal = ((player, count - k),) + s.owed_deal[1:] if count > k else s.owed_deal[1:]
         if s.phase == DRAW:
             s.drew = True
-        self.events.append(Dealt(self.names[player], k))
+        if self.events is not None:
+            self.events.append(Dealt(self.names[player], k))
 
     # -- the Sands of Time and the path
 
@@ -842,13 +971,15 @@ class _Play:
         if s.mummies == len(MUMMIES):
             return  # no mummy left: the track does nothing
         s.sands += 1
-        self.events.append(SandsAdvanced(s.sands))
+        if self.events is not None:
+            self.events.append(SandsAdvanced(s.sands))
         if s.sands < SANDS_TO_WAKE:
             return
         location = MUMMIES[s.mummies]
         s.mummies += 1
         s.sands = 0
-        self.events.append(MummyWakes(location))
+        if self.events is not None:
+            self.events.append(MummyWakes(location))
         for p in range(len(self.names)):
             if s.location[p] == location and s.space[p] == B:
                 self._fall_back(p, location - 1, "mummy")
@@ -866,7 +997,8 @@ class _Play:
             location -= 1
         s.location = _with(s.location, p, location)
         s.space = _with(s.space, p, space)
-        self.events.append(Retreated(self.names[p], location, space, why))
+        if self.events is not None:
+            self.events.append(Retreated(self.names[p], location, space, why))
 
     def _take_place(self) -> None:
         """The mover's marker takes its location at the end of the turn, bumping if it must."""
@@ -881,7 +1013,8 @@ class _Play:
             space = B if location in DOUBLE and not closed(s, location) else A
             bumped = next(p for p in range(len(self.names)) if s.location[p] == location and s.space[p] == space)
         s.space = _with(s.space, me, space)
-        self.events.append(Settled(s.mover, location, space))
+        if self.events is not None:
+            self.events.append(Settled(s.mover, location, space))
         if bumped is not None:
             self._fall_back(bumped, location - BUMP_BACK, "bumped")
 
@@ -892,7 +1025,8 @@ class _Play:
         self._take_place()
         if s.location[s.turn] == ALEXANDRIA:
             s.phase, s.winners = OVER, (s.turn,)
-            self.events.append(Finished((s.mover,), "alexandria"))
+            if self.events is not None:
+                self.events.append(Finished((s.mover,), "alexandria"))
             return
         s.phase = DRAW
         s.owed_deal += ((s.turn, DRAW_COUNT),)
@@ -903,13 +1037,15 @@ class _Play:
         if s.storms[me]:
             s.storms = _with(s.storms, me, False)
             s.discards += (SANDSTORM,)
-            self.events.append(SandstormDiscarded(s.mover))
+            if self.events is not None:
+                self.events.append(SandstormDiscarded(s.mover))
         s.idle = 0 if s.built or s.drew else s.idle + 1
         if s.idle >= len(self.names):
             best = max(s.location)
             s.phase = OVER
             s.winners = tuple(p for p in range(len(self.names)) if s.location[p] == best)
-            self.events.append(Finished(tuple(self.names[p] for p in s.winners), "stalled"))
+            if self.events is not None:
+                self.events.append(Finished(tuple(self.names[p] for p in s.winners), "stalled"))
             return
         s.turn = (me + 1) % len(self.names)
         s.phase, s.built, s.drew = START, False, False
@@ -923,7 +1059,8 @@ class _Play:
                     return  # a reveal, or a shuffle first
                 player, pos = s.owed_bases[0]
                 s.owed_bases = s.owed_bases[1:]
-                self.events.append(BaseLeftEmpty(self.names[player], pos))
+                if self.events is not None:
+                    self.events.append(BaseLeftEmpty(self.names[player], pos))
                 continue
             if s.victim is not None:
                 return
@@ -940,12 +1077,14 @@ class _Play:
                 s.owed_bases = tuple((me, base) for base in BASES if s.pyramids[me][base] is None)
                 s.phase = PLAY
                 if s.storms[me] or not s.hands[me]:
-                    self.events.append(Skipped(s.mover, "a Sandstorm" if s.storms[me] else "no cards"))
+                    if self.events is not None:
+                        self.events.append(Skipped(s.mover, "a Sandstorm" if s.storms[me] else "no cards"))
                     self._end_turn()
             elif phase == PLAY:
                 if s.hands[s.turn]:
                     return
-                self.events.append(Stopped(s.mover))
+                if self.events is not None:
+                    self.events.append(Stopped(s.mover))
                 self._end_turn()
             elif phase == DRAW:
                 if len(s.hands[s.turn]) > HAND_LIMIT:

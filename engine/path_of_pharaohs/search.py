@@ -16,9 +16,11 @@ differs from world to world and tells nothing. The dealer's reveals, deals, resh
 are not choices: they follow from the sampled world (a steal and a reshuffle at random).
 
 A Wild fills a position dozens of ways, so the tree tries only the acts greedy (driver.greedy_policy)
-rates best (`_candidates`), and the playouts are greedy. benchmarks/pop_bot_strength.py measures it
-(a variant that kept greedy's act unless the search found another better by two standard errors won
-less: 0.35 against 0.48 of 3-player games at 200 iterations).
+rates best (`_candidates`). The worlds are played out at random by the lean playout (playout.play_out),
+several times as many a second as greedy playouts through the full rules (`playout=greedy_policy`
+still plays those). benchmarks/pop_bot_strength.py measures it (a variant that kept greedy's act
+unless the search found another better by two standard errors won less: 0.35 against 0.48 of
+3-player games at 200 iterations).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from engine.contract import DEALER, Duty
 from engine.ismcts import Node, Result, credit, search, select
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
-from .driver import greedy_policy, greedy_rating
+from .driver import greedy_rating
+from .playout import play_out
 from .rules import DealerKnowledge, apply_checked, duties, legal_actions, outcome, public_counts
 from .state import State
 
@@ -41,6 +44,7 @@ DISCARDS = 4
 """And the best few discards."""
 
 Playout = Callable[[State, str, Sequence[Action], random.Random], Action]
+"""A policy that plays sampled worlds out act by act (None: the lean random playout)."""
 
 
 class World:
@@ -118,10 +122,11 @@ def _key(action: Action) -> Action:
 
 def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
            seconds: float | None = 1.0, iterations: int | None = None,
-           playout: Playout = greedy_policy) -> Result:
+           playout: Playout | None = None) -> Result:
     """The act `actor` owes now (a move or a discard), by search for `seconds` (wall clock) or, if
     given, `iterations` (at least 1; then the result depends on `rng` alone, not on the machine).
-    `playout` plays the sampled worlds to their end (greedy by default: benchmarks/pop_bot_strength.py)."""
+    `playout` plays the sampled worlds to their end act by act; by default the lean playout plays
+    them at random (benchmarks/pop_bot_strength.py compares)."""
     legal = legal_actions(state, actor, known)
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
@@ -134,7 +139,7 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     return found
 
 
-def _iterate(root: Node[Action], state: State, world: World, rng: random.Random, playout: Playout) -> None:
+def _iterate(root: Node[Action], state: State, world: World, rng: random.Random, playout: Playout | None) -> None:
     """One iteration: select and expand in this world, play it out, credit the path."""
     path = [root]
     node = root
@@ -155,10 +160,14 @@ def _iterate(root: Node[Action], state: State, world: World, rng: random.Random,
         path.append(child)
         node = child
         state, duty = world.advance(world.act(state, who, options[i], rng), rng)
-    while duty is not None:
-        options = legal_actions(state, duty.who, world.cards)
-        action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
-        state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
+    if playout is None:
+        if duty is not None:
+            state = play_out(state, world.cards, world.deck, rng)
+    else:
+        while duty is not None:
+            options = legal_actions(state, duty.who, world.cards)
+            action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
+            state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
     result = outcome(state)
     assert result is not None, "a playout ends with the game"
     credit(path, result.winners)
@@ -198,7 +207,7 @@ class SearchPolicy:
     """The search as a driver Policy (and a bot's): `seconds` or `iterations` an act."""
 
     def __init__(self, seconds: float | None = 1.0, iterations: int | None = None,
-                 playout: Playout = greedy_policy):
+                 playout: Playout | None = None):
         self.seconds, self.iterations, self.playout = seconds, iterations, playout
 
     def __call__(self, state: State, actor: str, actions: Sequence[Action], rng: random.Random,
