@@ -16,6 +16,11 @@ class UnknownFormat(RecordError):
     pass
 
 
+class Unreadable(RecordError):
+    """A file or mail pbem will not read: missing, not a regular file (a pipe, a device, a folder), too
+    large, or not permitted (pbem.record.reading, the one gate every read passes)."""
+
+
 # -- keys
 class KeyProblem(PbemError):
     """A key file that is missing, unreadable, unsafe, of the wrong type, or locked."""

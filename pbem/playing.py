@@ -57,12 +57,14 @@ def named_keys(specs: list[str], what: str,
     name, and a function giving the identity they sign with) the public half of that key."""
     from pbem.crypto.keyring import read_public
     from pbem.errors import KeyProblem, UsageError
+    from pbem.record.names import check_name
 
     out = []
     for spec in specs:
         name, eq, key = spec.partition("=")
         if not name:
             raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
+        check_name(name, f"{what} name")
         if own and not eq and name == own[0]:
             out.append((name, own[1]().public))
             continue

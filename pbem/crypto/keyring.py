@@ -14,11 +14,14 @@ import sys
 from pathlib import Path
 
 from pbem.crypto import Identity, PublicKey
-from pbem.errors import KeyProblem, NoPassphrase, UnsafeKeyFile, UsageError
+from pbem.errors import KeyProblem, NoPassphrase, PbemError, Unreadable, UnsafeKeyFile, UsageError
 from pbem.record.files import write_atomic
-from pbem.record.models import NAME_PATTERN
+from pbem.record.names import check_name, is_name
+from pbem.record.reading import read_file, read_text
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
+MAX_PRIVATE, MAX_PUBLIC = 64 * 1024, 16 * 1024
+"""An OpenSSH ed25519 key file is about 400 bytes, its public line about 100."""
 
 
 def home() -> Path:
@@ -37,11 +40,7 @@ def key_dir() -> Path:
 
 
 def _check_name(name: str) -> None:
-    import re
-
-    if not re.match(NAME_PATTERN, name):
-        raise UsageError(f"{name!r} is not a usable name: lower-case letters, digits, '-' and '_', "
-                         "starting with a letter, at most 32 characters")
+    check_name(name)
 
 
 def _is_path(name_or_path: str) -> bool:
@@ -74,9 +73,11 @@ def list_keys() -> list[tuple[str, PublicKey]]:
     directory = key_dir()
     if directory.is_dir():
         for pub in sorted(directory.glob("*.pub")):
+            if not is_name(pub.stem):
+                continue  # no key is made or added under such a name: a file put there by hand
             try:
-                found.append((pub.stem, PublicKey.parse(pub.read_text())))
-            except (KeyProblem, OSError, UnicodeDecodeError):
+                found.append((pub.stem, PublicKey.parse(read_text(pub, "a public key file", MAX_PUBLIC))))
+            except PbemError:
                 continue
     return found
 
@@ -89,9 +90,13 @@ def read_public(name_or_path: str) -> PublicKey:
     path = key_path(text)
     candidates = [path] if path.suffix == ".pub" else [path.with_name(path.name + ".pub"), path]
     for candidate in candidates:
-        if candidate.is_file():
+        if candidate.exists():
             try:
-                return PublicKey.parse(candidate.read_text(errors="replace").strip().splitlines()[0])
+                data = read_file(candidate, "a public key file", MAX_PUBLIC)
+            except Unreadable as exc:
+                raise KeyProblem(str(exc)) from None
+            try:
+                return PublicKey.parse(data.decode(errors="replace").strip().splitlines()[0])
             except IndexError:
                 raise KeyProblem(f"{candidate} is empty") from None
     raise KeyProblem(f"no public key {name_or_path!r} (give a key line, a .pub file or a key name)")
@@ -119,11 +124,14 @@ def load_identity(name_or_path: str) -> Identity:
     path = key_path(name_or_path)
     try:
         info = path.stat()
-        data = path.read_bytes()
     except FileNotFoundError:
         raise KeyProblem(f"no key {name_or_path!r} (looked for {path}){_keys_here(name_or_path)}") from None
     except OSError as exc:
         raise KeyProblem(f"cannot read key {path}: {exc.strerror}") from None
+    try:
+        data = read_file(path, "a key file", MAX_PRIVATE)
+    except Unreadable as exc:
+        raise KeyProblem(str(exc)) from None
     if data.lstrip().startswith((b"ssh-", b"ecdsa-", b"sk-")):
         private = path.with_suffix("") if path.suffix == ".pub" else None
         hint = f" ({private})" if private and private.exists() else ""

@@ -33,7 +33,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from pbem.errors import UsageError
+from pbem.errors import Unreadable, UsageError
+from pbem.record.reading import read_optional
 
 MAX_CONFIG = 64 * 1024
 
@@ -114,12 +115,13 @@ class Config:
 
 def load(path: Path) -> Config:
     try:
-        if path.stat().st_size > MAX_CONFIG:
-            raise UsageError(f"{path}: over {MAX_CONFIG // 1024} KB, not a judge configuration")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(f"no judge configuration at {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_optional(path, "a judge configuration", MAX_CONFIG)
+        if text is None:
+            raise UsageError(f"no judge configuration at {path}")
+        data = tomllib.loads(text.decode("utf-8"))
+    except Unreadable as exc:
+        raise UsageError(str(exc)) from None
+    except UnicodeDecodeError as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None

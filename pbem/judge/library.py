@@ -22,6 +22,8 @@ from pbem.protocol.verify import verify
 from pbem.record.gamefile import load
 from pbem.record.models import GameFile as GameFile
 from pbem.record.models import from_json, payload_hash
+from pbem.record.names import is_name as is_name
+from pbem.record.reading import read_file as read_file
 from pbem.transport import contacts, copies, inbox, mail, turns
 
 check_address = contacts.check_address
@@ -57,9 +59,9 @@ def read_mail(files: list[Path], games: Path) -> MailReport:
     for path in files:
         where = str(path)
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            outcomes.append(MailOutcome(path, "refused", reason=f"unreadable: {exc.strerror or exc}"))
+            data = read_file(path, "a mail", inbox.MAX_MAIL)  # the gate pbem inbox reads through
+        except PbemError as exc:
+            outcomes.append(MailOutcome(path, "refused", reason=str(exc)))
             continue
         found = inbox.items(where, data)
         ids = list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.TurnBlock) else f.item.genesis.game_id

@@ -32,6 +32,7 @@ from pbem.judge.config import Config
 from pbem.record.files import write_atomic
 
 SEEN_FLAG = ":2,S"
+MAX_MAIL = 64 * 1024 * 1024
 
 
 def _stamp(now: float) -> str:
@@ -51,7 +52,8 @@ class Judge:
         keys = config.home / "keys"  # its public key, so the inbox keeps the games it is in
         keys.mkdir(exist_ok=True, mode=0o700)
         pub = keys / "judge.pub"
-        if not pub.exists() or pub.read_text().strip() != self.identity.public.line():
+        if not pub.exists() or library.read_file(pub, "a public key file", 16 * 1024).decode(errors="replace").strip() \
+                != self.identity.public.line():
             write_atomic(pub, (self.identity.public.line() + "\n").encode())
         self.book_path = config.home / "addresses.json"
         self.learned: dict[str, dict[str, str]] = self._load_book()
@@ -67,25 +69,24 @@ class Judge:
 
     def _load_book(self) -> dict[str, dict[str, str]]:
         try:
-            data = json.loads(self.book_path.read_text())
+            data = json.loads(library.read_file(self.book_path, "an address book", 16 * 1024 * 1024))
             return {g: dict(names) for g, names in data.items()} if isinstance(data, dict) else {}
-        except (OSError, ValueError, TypeError, AttributeError):
+        except (library.PbemError, ValueError, TypeError, AttributeError):
             return {}
 
     def _learn(self, path: Path, games: list[str]) -> None:
         """Each participant's address, from the headers of a mail that brought a valid turn of their game
         (pbem mail names everyone by their name in the game). The first address learned for a name stays."""
         try:
-            with path.open("rb") as handle:
-                headers = BytesHeaderParser(policy=default_policy).parse(handle)
+            headers = BytesHeaderParser(policy=default_policy).parsebytes(library.read_file(path, "a mail", MAX_MAIL))
             pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
-        except (OSError, ValueError, TypeError, IndexError):
+        except (library.PbemError, ValueError, TypeError, IndexError):
             return
         changed = False
         for game in games:
             known = self.learned.setdefault(game, {})
             for name, addr in pairs:
-                if name and name not in known and addr and addr != self.config.address:
+                if library.is_name(name) and name not in known and addr and addr != self.config.address:
                     try:
                         known[name] = library.check_address(addr)
                         changed = True
@@ -119,7 +120,7 @@ class Judge:
 
     def new_mail(self) -> list[Path]:
         folder = self.config.spool / "new"
-        return sorted(p for p in folder.iterdir() if not p.name.startswith(".") and p.is_file())
+        return sorted(p for p in folder.iterdir() if not p.name.startswith(".") and not p.is_dir())  # a pipe: refused
 
     def read(self) -> int:
         files = self.new_mail()

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.crypto.keyring import home
-from pbem.errors import HistoryDamaged, StaleFile
+from pbem.errors import HistoryDamaged, StaleFile, Unreadable
 from pbem.protocol.replay import Replay
 from pbem.record.files import write_atomic
+from pbem.record.reading import read_optional
 
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 
@@ -49,11 +50,11 @@ class Sighting:
 def _read(path: Path) -> list[str] | None:
     """The hashes recorded at `path`; None if there is no history; HistoryDamaged if it is unreadable."""
     try:
-        text = path.read_bytes()
-    except FileNotFoundError:
+        text = read_optional(path, "a history file", 64 * 1024 * 1024)
+    except Unreadable as exc:
+        raise _damaged(path, str(exc)) from None
+    if text is None:
         return None
-    except OSError as exc:
-        raise _damaged(path, exc.strerror or str(exc)) from None
     try:
         data = json.loads(text)
     except ValueError:

@@ -20,6 +20,7 @@ from pbem.errors import RecordError
 from pbem.record.canonical import MAX_BYTES
 from pbem.record.files import write_atomic
 from pbem.record.models import GameFile, from_json, to_json
+from pbem.record.reading import read_file
 
 BEGIN, END = "-----BEGIN PBEM GAME-----", "-----END PBEM GAME-----"
 
@@ -36,8 +37,9 @@ def is_armored(data: bytes) -> bool:
 
 def dearmor(data: bytes) -> bytes:
     text = data.decode("utf-8", errors="replace")
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
+    start = text.find(BEGIN)
+    end = text.find(END, start + len(BEGIN)) if start >= 0 else -1  # one look each: linear in the text
+    if end < 0:
         raise RecordError("the armored game block is incomplete (missing its END line)")
     body = "".join(line.strip().lstrip(">").strip() for line in text[start + len(BEGIN):end].splitlines())
     try:
@@ -52,17 +54,8 @@ def dearmor(data: bytes) -> bytes:
 
 
 def read_bytes(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > 4 * MAX_BYTES:
-            raise RecordError(f"{path} is too large to be a game file")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise RecordError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path} is a directory, not a game file") from None
-    except PermissionError:
-        raise RecordError(f"cannot read {path}: permission denied") from None
-    return data.removeprefix(codecs.BOM_UTF8)  # some editors (Notepad) start a UTF-8 file with one
+    """A game file's bytes, through the gate (a regular file; JSON, or a saved mail holding the block)."""
+    return read_file(path, "a game file", 4 * MAX_BYTES).removeprefix(codecs.BOM_UTF8)  # Notepad starts with one
 
 
 def load(path: Path) -> tuple[GameFile, bool]:

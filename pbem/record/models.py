@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pbem.errors import RecordError, UnknownFormat
 from pbem.record.canonical import canonical, parse_strict, pretty
 from pbem.record.deadlines import DeadlinePolicy
+from pbem.record.names import NAME_PATTERN
 
 FORMAT = "pbem/3"
-NAME_PATTERN = r"^[a-z][a-z0-9_-]{0,31}$"
 Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Base64 = Annotated[str, Field(pattern=r"^[A-Za-z0-9+/]+={0,2}$", max_length=200_000)]
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]

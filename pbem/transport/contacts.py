@@ -14,27 +14,46 @@ from pathlib import Path
 from pbem.crypto.keyring import home
 from pbem.errors import UsageError
 from pbem.record.files import write_atomic
-from pbem.record.models import NAME_PATTERN
+from pbem.record.names import check_name, is_name
+from pbem.record.reading import read_optional
 
 
 def book_path() -> Path:
     return home() / "contacts.json"
 
 
+MAX_BOOK = 1024 * 1024
+
+
 def load() -> dict[str, str]:
-    """Every name and its address; an empty book when there is none yet."""
-    try:
-        data = json.loads(book_path().read_text())
-        return {str(name): str(entry["email"]) for name, entry in data["contacts"].items()}
-    except FileNotFoundError:
+    """Every name and its address; an empty book when there is none yet. Checked as it is read (a hand-
+    edited book is one clear error, never a header with a line break in it)."""
+    path = book_path()
+    data = read_optional(path, "an address book", MAX_BOOK)
+    if data is None:
         return {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise UsageError(f"the address book {book_path()} is damaged: fix or remove it") from None
+    try:
+        entries = json.loads(data)["contacts"]
+        book = {name: entry["email"] for name, entry in entries.items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise UsageError(f"the address book {path} is damaged: fix or remove it") from None
+    for name, address in book.items():
+        if not isinstance(name, str) or not is_name(name):
+            raise UsageError(f"the address book {path} is damaged: {name!r} is not a usable name: fix or remove it")
+        if not isinstance(address, str):
+            raise UsageError(f"the address book {path} is damaged: the address of {name} is not text: fix or remove it")
+        try:
+            check_address(address, strip=False)
+        except UsageError as exc:
+            raise UsageError(f"the address book {path} is damaged: the address of {name}: {exc}: fix or remove "
+                             "it") from None
+    return book
 
 
-def check_address(text: str) -> str:
-    """A plain address (someone@example.org), refused if it could smuggle a header."""
-    text = text.strip()
+def check_address(text: str, strip: bool = True) -> str:
+    """A plain address (someone@example.org), refused if it could smuggle a header. `strip`: spaces
+    around it are dropped (as typed), else refused (as kept)."""
+    text = text.strip() if strip else text
     if not re.fullmatch(r"[^@\s<>,;\"()\[\]\\]+@[A-Za-z0-9.-]+\.?[A-Za-z0-9-]*", text):
         raise UsageError(f"{text!r} is not a mail address (write it as name@example.org)")
     try:
@@ -45,9 +64,7 @@ def check_address(text: str) -> str:
 
 
 def add(name: str, address: str) -> None:
-    if not re.match(NAME_PATTERN, name):
-        raise UsageError(f"{name!r} is not a usable name: lower-case letters, digits, '-' and '_', starting with a "
-                         "letter, at most 32 characters")
+    check_name(name)
     book = load()
     book[name] = check_address(address)
     path = book_path()

@@ -13,7 +13,10 @@ import os
 from pathlib import Path
 
 from pbem.crypto.keyring import home
+from pbem.errors import PbemError
+from pbem.record.gamefile import read_bytes
 from pbem.record.models import Genesis
+from pbem.record.reading import read_file
 
 GAMES_ENV = "PBEM_GAMES"
 
@@ -39,9 +42,9 @@ def path_for(directory: Path, genesis: Genesis) -> Path:
 def game_id_of(path: Path) -> str | None:
     """The game id in a file, read cheaply (no verification), or None if unreadable."""
     try:
-        game_id = json.loads(path.read_bytes())["genesis"]["game_id"]
+        game_id = json.loads(read_bytes(path))["genesis"]["game_id"]
         return game_id if isinstance(game_id, str) else None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (PbemError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -56,8 +59,8 @@ def _mark_path(game_id: str) -> Path:
 def shared(game_id: str) -> int | None:
     """The last entry every party has had by mail, or None when no mail of this game was seen."""
     try:
-        return int(json.loads(_mark_path(game_id).read_text())["shared"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return int(json.loads(read_file(_mark_path(game_id), "a mark", 64 * 1024))["shared"])
+    except (PbemError, ValueError, KeyError, TypeError):
         return None
 
 

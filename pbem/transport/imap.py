@@ -30,11 +30,13 @@ from urllib.parse import unquote, urlsplit
 
 from pbem.errors import PbemError, UsageError
 from pbem.record.files import write_atomic
+from pbem.record.reading import read_optional
 
 PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
 CAFILE_ENV = "PBEM_IMAP_CAFILE"
 PORTS = {"imaps": 993, "imap": 143}
 MAX_MESSAGE = 64 * 1024 * 1024
+MAX_STATE = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -186,16 +188,16 @@ def _text(exc: BaseException) -> str:
 
 def _read_state(state: Path, box: Mailbox) -> dict[str, int]:
     try:
-        mark = json.loads(state.read_text()).get(box.name, {})
-    except (OSError, ValueError, AttributeError):
+        mark = json.loads(read_optional(state, "an IMAP state file", MAX_STATE) or b"{}").get(box.name, {})
+    except (PbemError, ValueError, AttributeError):
         return {}
     return mark if isinstance(mark, dict) else {}
 
 
 def _write_state(state: Path, box: Mailbox, uidvalidity: int, last: int) -> None:
     try:
-        marks = json.loads(state.read_text())
-    except (OSError, ValueError):
+        marks = json.loads(read_optional(state, "an IMAP state file", MAX_STATE) or b"{}")
+    except (PbemError, ValueError):
         marks = {}
     marks = marks if isinstance(marks, dict) else {}
     marks[box.name] = {"uidvalidity": uidvalidity, "last": last}

@@ -12,20 +12,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mailbox
 import os
+import re
 from dataclasses import dataclass, field
 from email import policy
+from email.message import Message
 from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.crypto.keyring import list_keys
-from pbem.errors import Divergence, Equivocation, PbemError, UsageError
+from pbem.errors import Divergence, Equivocation, PbemError, RecordError, UsageError
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import remember
 from pbem.protocol.verify import compare
-from pbem.record.gamefile import read_bytes, save
+from pbem.record.gamefile import save
 from pbem.record.models import GameFile, from_json, payload_hash
+from pbem.record.reading import read_file, read_optional
 from pbem.transport import armor, copies, turns
 from pbem.transport.status import Since, note, replay_noting, summary
 
@@ -48,6 +50,8 @@ class Report:
     known: int = 0
     problems: list[str] = field(default_factory=list)
     forks: list[str] = field(default_factory=list)
+    set_aside: int = 0
+    """Mails refused on an earlier run, not read again (`again` reads them)."""
 
 
 # ---------------------------------------------------------------- reading mail
@@ -61,32 +65,69 @@ def default_mailbox() -> Path:
                      "PBEM_MAIL")
 
 
-def _messages(path: Path) -> list[tuple[str, bytes]]:
-    """(where, raw bytes) of every mail at a path: a Maildir, a folder of .eml files, an mbox, one file."""
+def _messages(path: Path, bad: dict[str, str]) -> list[tuple[str, bytes | PbemError]]:
+    """(where, raw bytes) of every mail at a path: a Maildir, a folder of .eml files, an mbox, one file.
+    A mail that cannot be read (a pipe, a device, too large) comes as its error, and the others still
+    come; a Maildir entry refused before (in `bad`, by where it is) is not opened again."""
     if path.is_dir() and any((path / sub).is_dir() for sub in ("cur", "new")):
-        maildir = mailbox.Maildir(path, factory=None, create=False)
-        return [(f"{path}/{key}", maildir.get_bytes(key)) for key in sorted(maildir.keys())]
+        entries = [(entry.name.split(":")[0], entry) for sub in ("new", "cur") if (path / sub).is_dir()
+                   for entry in (path / sub).iterdir() if not entry.name.startswith(".") and not entry.is_dir()]
+        return [(where, _mail(entry, where, bad)) for where, entry in
+                sorted((f"{path}/{key}", entry) for key, entry in entries)]
     if path.is_dir():
-        return [(str(p), read_bytes(p)) for p in sorted(path.iterdir()) if p.is_file() and p.suffix == ".eml"]
-    data = _read(path)
+        return [(str(p), _mail(p, str(p), bad)) for p in sorted(path.iterdir())
+                if p.suffix == ".eml" and not p.is_dir()]
+    data = read_optional(path, "a mailbox", MAX_MAIL)
+    if data is None:
+        raise UsageError(f"no such mailbox or file: {path}")
     if data.startswith(b"From "):
-        mbox = mailbox.mbox(path, factory=None, create=False)
-        return [(f"{path}#{i + 1}", mbox.get_bytes(key)) for i, key in enumerate(mbox.keys())]
+        return [(f"{path}#{i + 1}", mail) for i, mail in enumerate(_mbox(data))]
     return [(str(path), data)]
 
 
-def _read(path: Path) -> bytes:
+def _mail(path: Path, where: str, bad: dict[str, str]) -> bytes | PbemError:
+    if where in bad:
+        return _Skipped(bad[where])
     try:
-        if path.stat().st_size > MAX_MAIL:
-            raise UsageError(f"{path} is over {MAX_MAIL // 2**20} MB: not a mailbox pbem reads")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"no such mailbox or file: {path}") from None
+        return read_file(path, "a mail", MAX_MAIL)
+    except PbemError as exc:
+        return exc
 
 
-def _in_text(where: str, text: str) -> list[Found]:
-    found = [Found(where, t) for t in turns.find_blocks(text)]
-    for data in armor.find(text, "GAME"):
+class _Skipped(PbemError):
+    """A mail refused on an earlier run (the index says why): not read again."""
+
+
+def _mbox(data: bytes) -> list[bytes]:
+    """The mails of an mbox, as Python's mailbox.mbox cuts them (each "From " line starts one, the blank
+    line before it ends the one before), from bytes already read through the gate."""
+    starts: list[int] = []
+    stops: list[int] = []
+    last_was_empty, pos = False, 0
+    for line in data.split(b"\n"):  # lines as mailbox reads them (readline: LF only)
+        line += b"\n"
+        if line == b"\n" and pos >= len(data):
+            break  # the empty piece after a final LF
+        if line.startswith(b"From "):
+            if len(stops) < len(starts):
+                stops.append(pos - 1 if last_was_empty else pos)
+            starts.append(pos)
+            last_was_empty = False
+        else:
+            last_was_empty = line == b"\n"
+        pos += len(line)
+    if len(stops) < len(starts):
+        stops.append(pos - 1 if last_was_empty else pos)
+    mails = []
+    for start, stop in zip(starts, stops):
+        body = data.find(b"\n", start, stop)
+        mails.append(data[body + 1:stop] if body >= 0 else b"")
+    return mails
+
+
+def _in_text(where: str, text: str, budget: armor.Budget) -> list[Found]:
+    found = [Found(where, t) for t in turns.find_blocks(text, budget)]
+    for data in armor.find(text, "GAME", budget):
         try:
             found.append(Found(where, data if isinstance(data, PbemError) else from_json(data)))
         except PbemError as exc:
@@ -94,17 +135,59 @@ def _in_text(where: str, text: str) -> list[Found]:
     return found
 
 
+MAX_CONTAINERS, MAX_PARTS, MAX_PARAMS_FIELD = 64, 1000, 4096
+"""What a mail may hold to be parsed, each found by one linear look at its bytes before Python's mail
+parser sees them (a pbem mail has one or two containers, a few parts, short headers):
+- multipart and message/* parts, which may nest: the parser recurses on nesting (a RecursionError near
+  a thousand);
+- lines starting with "--" (but armor lines), each perhaps a part: every part costs some 40 microseconds;
+- the length of a Content-Type or Content-Disposition field: its parameters are split in quadratic time."""
+_NEWLINE = rb"(?:\A|[\r\n])"
+_CONTAINER = re.compile(_NEWLINE + rb"content-type:[ \t]*(?:(?:\r\n|\r|\n)[ \t]+)*(?:multipart|message)/", re.IGNORECASE)
+_DASHES = re.compile(_NEWLINE + rb"--(?!---(?:BEGIN|END) PBEM )")  # an armor line is no part
+_PARAMS_FIELD = re.compile(_NEWLINE + rb"content-(?:type|disposition):[^\r\n]*(?:(?:\r\n|\r|\n)[ \t][^\r\n]*)*",
+                           re.IGNORECASE)
+
+
+def _beyond_parsing(data: bytes) -> str | None:
+    """Why a mail is not given to the parser, or None."""
+    if len(_CONTAINER.findall(data)) > MAX_CONTAINERS:
+        return f"more than {MAX_CONTAINERS} multipart or message parts (a pbem mail has one or two)"
+    if len(_DASHES.findall(data)) > MAX_PARTS:
+        return f"more than {MAX_PARTS} MIME parts"
+    if any(m.end() - m.start() > MAX_PARAMS_FIELD for m in _PARAMS_FIELD.finditer(data)):
+        return f"a Content-Type or Content-Disposition header longer than {MAX_PARAMS_FIELD} bytes"
+    return None
+
+
 def items(where: str, data: bytes) -> list[Found]:
-    """Every pbem block and attached game in one mail, each part decoded (quoted-printable, base64)."""
+    """Every pbem block and attached game in one mail, each part decoded (quoted-printable, base64).
+    Never raises: a mail that cannot be read is one Found holding the error."""
     if data.lstrip().startswith(b"{"):  # a bare game file given among the mails
         try:
             return [Found(where, from_json(data))]
         except PbemError as exc:
             return [Found(where, exc)]
-    message = BytesParser(policy=policy.compat32).parsebytes(data)
+    refused = _beyond_parsing(data)
+    if refused:
+        return [Found(where, RecordError(f"not read: {refused}"))]
+    try:
+        message = BytesParser(policy=policy.compat32).parsebytes(data)
+        return _parts(where, message)
+    except RecursionError:  # the count above keeps this away; should a parser still nest, no traceback
+        return [Found(where, RecordError("not read: its MIME parts nest too deep"))]
+
+
+def _parts(where: str, message: Message) -> list[Found]:
     found: list[Found] = []
-    for part in message.walk():
+    budget = armor.Budget()
+    stack = [message]
+    while stack:  # message.walk() recurses; an explicit stack does not
+        part = stack.pop()
         if part.is_multipart():
+            inner = part.get_payload()
+            if isinstance(inner, list):
+                stack.extend(p for p in reversed(inner) if isinstance(p, Message))
             continue
         payload = part.get_payload(decode=True)  # a leaf part's bytes, None if it has none
         content = payload if isinstance(payload, bytes) else b""
@@ -121,7 +204,7 @@ def items(where: str, data: bytes) -> list[Found]:
                 text = content.decode(charset, errors="replace")
             except LookupError:  # an unknown charset name
                 text = content.decode("utf-8", errors="replace")
-            found += _in_text(where, text)
+            found += _in_text(where, text, budget)
     return found
 
 
@@ -234,18 +317,19 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
                                "not kept")
         found.refused = True
         return
-    copies.mark_shared(record.genesis.game_id, new.seq)
     if local is None:
+        copies.mark_shared(record.genesis.game_id, new.seq)
         _note(report, store, 0, new, since)
         return
     try:
         compare(local.record, new.record)
-    except (Divergence, Equivocation) as exc:
+    except (Divergence, Equivocation) as exc:  # the mark stays: the others have not had our entries
         rival = store.keep_rival(record)
         report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(local.genesis.game_id)} "
                             f"{rival})")
         found.refused = True
         return
+    copies.mark_shared(record.genesis.game_id, new.seq)
     if new.seq > local.seq:
         _note(report, store, local.seq, new, since)
     else:
@@ -290,26 +374,72 @@ def _index_path(directory: Path) -> Path:
     return directory / ".inbox-read"
 
 
+MAX_INDEX = 64 * 1024 * 1024
+
+
+@dataclass
+class Index:
+    """What earlier runs settled, so that no mail is parsed twice: `done`, mails (by SHA-256) applied in
+    full to the copies; `bad`, mails refused for what they are (damaged, unreadable: by SHA-256, or by
+    where they are when they could not be read at all), each with the reason said once."""
+
+    done: set[str] = field(default_factory=set)
+    bad: dict[str, str] = field(default_factory=dict)
+
+    def data(self) -> bytes:
+        value: dict[str, object] = {"done": sorted(self.done)}
+        if self.bad:
+            value["bad"] = dict(sorted(self.bad.items()))
+        return json.dumps(value).encode()
+
+
 def _read_index(directory: Path) -> set[str]:
     """Mails (by SHA-256) already applied in full to the copies in `directory`: not parsed again."""
+    return _load_index(directory).done
+
+
+def _load_index(directory: Path) -> Index:
+    """The index beside the copies; an empty one when it is missing or damaged (mails are then read again,
+    which changes nothing)."""
     try:
-        return set(json.loads(_index_path(directory).read_text())["done"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
+        value = json.loads(read_optional(_index_path(directory), "an inbox index", MAX_INDEX) or b"{}")
+        bad = value.get("bad", {})
+        return Index({str(d) for d in value.get("done", [])},
+                     {str(k): str(v) for k, v in bad.items()} if isinstance(bad, dict) else {})
+    except (PbemError, ValueError, TypeError, AttributeError):
+        return Index()
 
 
 def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
     """Read every mail at the paths and bring the local copies up to date. Mails applied in full
-    before are skipped (their content is in the copies already) unless `again`."""
+    before are skipped (their content is in the copies already), and so are mails refused before for
+    what they are (said once, then counted in `set_aside`), unless `again`. A mail that cannot be read
+    or parsed is reported, and the others are still read."""
     store, report = Copies(directory), Report()
-    done = set() if again else _read_index(directory)
+    index = Index() if again else _load_index(directory)
+    seen = Index(set(index.done), dict(index.bad))
     found: list[Found] = []
     by_mail: dict[str, list[Found]] = {}
     for path in paths:
-        for where, data in _messages(path):
+        try:
+            messages = _messages(path, index.bad)
+        except PbemError as exc:  # a mailbox that is a pipe, a device, too large: the others are read
+            report.problems.append(str(exc))
+            continue
+        for where, data in messages:
             report.mails += 1
+            if isinstance(data, _Skipped):
+                report.set_aside += 1
+                continue
+            if isinstance(data, PbemError):  # it names the file itself
+                report.problems.append(str(data))
+                seen.bad[where] = str(data)
+                continue
             digest = hashlib.sha256(data).hexdigest()
-            if digest in done:
+            if digest in index.done:
+                continue
+            if digest in index.bad:
+                report.set_aside += 1
                 continue
             by_mail[digest] = items(where, data)
             found += by_mail[digest]
@@ -324,11 +454,17 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
         if len(left) == len(waiting):
             break
         waiting = left
-    unapplied = [f for f, _ in waiting]
-    settled = {digest for digest, parts in by_mail.items()
-               if all(not isinstance(f.item, PbemError) and f not in unapplied and not f.refused for f in parts)}
-    if settled - done and directory.is_dir():
-        copies.write_note(_index_path(directory), json.dumps({"done": sorted(done | settled)}).encode())
+    unapplied = {id(f) for f, _ in waiting}
+    for digest, parts in by_mail.items():
+        if any(id(f) in unapplied or f.refused for f in parts):
+            continue  # read again next time: a turn may apply then; a fork is said every time
+        errors = [f.item for f in parts if isinstance(f.item, PbemError)]
+        if errors:
+            seen.bad[digest] = str(errors[0])
+        else:
+            seen.done.add(digest)
+    if seen != index and directory.is_dir():
+        copies.write_note(_index_path(directory), Index(index.done | seen.done, {**index.bad, **seen.bad}).data())
     for f, turn in waiting:
         local = store.get(turn.game_id)
         have = f"the copy here stops at entry {local.seq}" if local else "there is no copy of this game here"

@@ -13,7 +13,9 @@ from pydantic import ValidationError
 
 from pbem.crypto import PublicKey
 from pbem.crypto.keyring import home, list_keys
+from pbem.errors import PbemError
 from pbem.record.models import GameFile
+from pbem.record.reading import read_optional
 from pbem.transport.copies import write_note
 
 if TYPE_CHECKING:
@@ -114,9 +116,9 @@ def _cache_path() -> Path:
 
 def _load_cache() -> dict[str, Any]:
     try:
-        data = json.loads(_cache_path().read_text())
+        data = json.loads(read_optional(_cache_path(), "a status cache", 64 * 1024 * 1024) or b"{}")
         return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+    except (PbemError, ValueError):
         return {}
 
 

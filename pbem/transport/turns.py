@@ -73,10 +73,10 @@ def parse(data: bytes) -> TurnBlock:
         raise RecordError(f"malformed turn at {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
 
 
-def find_blocks(text: str) -> list[TurnBlock | PbemError]:
+def find_blocks(text: str, budget: armor.Budget | None = None) -> list[TurnBlock | PbemError]:
     """Every turn block in a text (a mail body), or the error that spoiled each."""
     found: list[TurnBlock | PbemError] = []
-    for data in armor.find(text, LABEL):
+    for data in armor.find(text, LABEL, budget):
         try:
             found.append(data if isinstance(data, PbemError) else parse(data))
         except PbemError as exc:
