@@ -33,6 +33,7 @@ from pbem.crypto.keyring import (
     list_keys,
     load_identity,
     passphrase_given,
+    read_key_file,
     read_public,
 )
 from pbem.errors import MovedOn, NoPassphrase, PbemError, RecordError, UsageError
@@ -521,7 +522,7 @@ def unlock_key(name: str, passphrase: bytes | None = None) -> Identity:
     except NoPassphrase:
         if not passphrase:
             raise
-    return Identity.from_openssh((key_dir() / name).read_bytes(), passphrase, name=f"key {name}", comment=name)
+    return Identity.from_openssh(read_key_file(key_dir() / name), passphrase, name=f"key {name}", comment=name)
 
 
 def seen_now(game: Game, session: Session | None) -> dict[str, Any]:

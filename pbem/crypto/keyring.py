@@ -128,10 +128,7 @@ def load_identity(name_or_path: str) -> Identity:
         raise KeyProblem(f"no key {name_or_path!r} (looked for {path}){_keys_here(name_or_path)}") from None
     except OSError as exc:
         raise KeyProblem(f"cannot read key {path}: {exc.strerror}") from None
-    try:
-        data = read_file(path, "a key file", MAX_PRIVATE)
-    except Unreadable as exc:
-        raise KeyProblem(str(exc)) from None
+    data = read_key_file(path)
     if data.lstrip().startswith((b"ssh-", b"ecdsa-", b"sk-")):
         private = path.with_suffix("") if path.suffix == ".pub" else None
         hint = f" ({private})" if private and private.exists() else ""
@@ -146,6 +143,14 @@ def load_identity(name_or_path: str) -> Identity:
     if not passphrase:
         raise KeyProblem(f"{name} has a passphrase, and none was typed")
     return Identity.from_openssh(data, passphrase, name=name, comment=path.name)
+
+
+def read_key_file(path: Path) -> bytes:
+    """A private key file's bytes, through the gate every read passes (a regular file, at most 64 KB)."""
+    try:
+        return read_file(path, "a key file", MAX_PRIVATE)
+    except Unreadable as exc:
+        raise KeyProblem(str(exc)) from None
 
 
 def _keys_here(name_or_path: str) -> str:
