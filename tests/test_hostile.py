@@ -273,3 +273,57 @@ def test_a_hand_edited_address_book_with_a_line_break_is_one_clear_error(table, 
                                                       "usable name: fix or remove it\n")
     book.write_text(json.dumps({"contacts": {"ann": {"email": "ann@example.org"}, "ben": {"email": "ben@example.org"}}}))
     assert table("ann", "mail", "game.json", "--as", "ann", "-o", "out.eml", "--since", "0").exit_code == 0
+
+
+# ---------------------------------------------------------------- the judge reads through the same gate
+
+def test_the_judge_sets_hostile_mail_aside_and_plays_the_good_game(tmp_path, monkeypatch):
+    from pbem.judge import config as judge_config
+    from pbem.judge.service import Judge
+
+    from judge_support import setup_players, start_game, write_config
+    from mail_support import smtp_server
+
+    players = ["ann", "ben", "cat"]
+    boxes = {f"{n}@example.org": tmp_path / "mail" / n for n in [*players, "judge"]}
+    with smtp_server(boxes) as (port, _server):
+        fast_cli(monkeypatch)
+        monkeypatch.chdir(tmp_path)
+        keys = setup_players(tmp_path, port, players)
+        config = write_config(tmp_path, port, maildir=tmp_path / "mail" / "judge")
+        start_game(tmp_path, port, "path-of-pharaohs", players, keys, tmp_path / "game.json")
+        new = tmp_path / "mail" / "judge" / "new"
+        (new / "01.nested").write_bytes(nested_parts(2000))
+        (new / "02.begins").write_bytes(b"Subject: x\n\n" + b"-----BEGIN PBEM TURN-----\n" * 16000)
+        os.mkfifo(new / "03.pipe")
+        (new / "04.zero").symlink_to("/dev/zero")
+        lines: list[str] = []
+        judge = Judge(judge_config.load(config), log=lines.append)
+        with within(BOUND):
+            judge.once()
+        said = {line.split(" ", 4)[3].rstrip(":"): line.split(" ", 2)[2] for line in lines if " mail 0" in line}
+        assert said == {
+            "01.nested": "mail 01.nested: not read: more than 64 multipart or message parts (a pbem mail has one or two)",
+            "02.begins": "mail 02.begins: no pbem turn or game in it",
+            "03.pipe": f"mail 03.pipe: {new / '03.pipe'} is a named pipe, not a mail (pbem reads regular files only)",
+            "04.zero": f"mail 04.zero: {new / '04.zero'} is a device, not a mail (pbem reads regular files only)"}, lines
+        assert any(line.split(" ")[1] == "mailed" for line in lines), lines  # the good game went on: joined
+        assert not list(new.iterdir())  # all set aside in cur/, the good mail too (read)
+
+
+def test_a_key_file_asking_for_endless_kdf_rounds_is_refused_before_any(table, tmp_path):
+    import base64
+
+    from pbem.crypto import Identity
+
+    pem = Identity.from_seed(b"\x03" * 32).to_openssh(b"pw").decode().splitlines()
+    blob = bytearray(base64.b64decode("".join(pem[1:-1])))
+    at = blob.index(b"bcrypt") + 6 + 4 + 4 + 16  # the KDF name, the options' length, the salt's: then the rounds
+    blob[at:at + 4] = (2**31).to_bytes(4, "big")
+    (tmp_path / "slow-key").write_text("\n".join([pem[0], base64.b64encode(bytes(blob)).decode(), pem[-1]]) + "\n")
+    (tmp_path / "slow-key").chmod(0o600)
+    with within(BOUND):
+        played = runner.invoke(app, ["play", "game.json", "--as", "ben", "--key", "./slow-key", "3"],
+                               env={"PBEM_HOME": str(tmp_path / "ben"), "PBEM_PASSPHRASE": "pw"})
+    assert (played.exit_code, played.output) == (1, "Error: key slow-key asks for 2147483648 rounds of its passphrase's "
+                                                    "KDF, over the 1024 pbem allows (ssh-keygen makes 16; -a sets more)\n")

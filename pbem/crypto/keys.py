@@ -16,6 +16,31 @@ from pbem.crypto.sshsig import SIGNATURE_NAMESPACE, sshsig_signed_data
 from pbem.crypto.wire import KEY_TYPE, Wire, crypto_library, raw_public, sha256, ssh_string
 from pbem.errors import KeyProblem, NoPassphrase, WrongPassphrase
 
+MAX_KDF_ROUNDS = 1024
+"""bcrypt rounds a passphrase-protected key may ask for: each costs tens of milliseconds, and the count is the
+file's own (a damaged or hostile file asking 2**32 would run for ever)."""
+_OPENSSH_PEM = ("-----BEGIN OPENSSH PRIVATE KEY-----", "-----END OPENSSH PRIVATE KEY-----")
+
+
+def _kdf_rounds(data: bytes) -> int | None:
+    """The bcrypt rounds an OpenSSH private key file asks for, or None (no KDF, or not readable: the
+    loader says what is wrong)."""
+    text = data.decode("ascii", errors="replace")
+    start = text.find(_OPENSSH_PEM[0])
+    end = text.find(_OPENSSH_PEM[1], start + 1) if start >= 0 else -1
+    try:
+        wire = Wire(base64.b64decode("".join(text[start + len(_OPENSSH_PEM[0]):end].split()), validate=True))
+        if end < 0 or wire.take(15) != b"openssh-key-v1\0":
+            return None
+        wire.ssh_string()  # the cipher
+        if wire.ssh_string() != b"bcrypt":
+            return None
+        options = Wire(wire.ssh_string())
+        options.ssh_string()  # the salt
+        return options.uint32()
+    except (ValueError, binascii.Error):
+        return None
+
 
 @dataclass(frozen=True)
 class PublicKey:
@@ -84,6 +109,10 @@ class Identity:
     def from_openssh(cls, data: bytes, passphrase: bytes | None, name: str = "the key",
                      comment: str = "") -> Identity:
         """Load an OpenSSH private key file's bytes; names the problem if it cannot."""
+        rounds = _kdf_rounds(data)
+        if passphrase is not None and rounds is not None and rounds > MAX_KDF_ROUNDS:
+            raise KeyProblem(f"{name} asks for {rounds} rounds of its passphrase's KDF, over the {MAX_KDF_ROUNDS} pbem "
+                             "allows (ssh-keygen makes 16; -a sets more)")
         try:
             key = crypto_library().serialization.load_ssh_private_key(data, passphrase)
         except TypeError:
