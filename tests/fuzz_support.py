@@ -129,17 +129,19 @@ MAIL_TOKENS = [b"\n", b"\r\n", b"\n\n", b"--", b"=\n", b"> ", b"Content-Type: mu
                b"-----END PBEM GAME-----\n", b"application/json", b"{", b"[", b"\x00", b"\xff"]
 JSON_TOKENS = [b"{", b"}", b"[", b"]", b",", b":", b"\"", b"\\", b"\\u0000", b"null", b"true", b"1e9", b"-0", b"1.5",
                b"99999999999999999999", b"\"genesis\":", b"\"entries\":", b"\"format\": \"pbem/3\"", b"\"seq\":",
-               b"\"author\": \"ann\\n\"", b"\"action\":", b"\"signature\":", b"\"sealed\":", b"\"\xc3\x28\"", b"\xef\xbb\xbf"]
+               b"\"author\": \"ann\\n\"", b"\"action\":", b"\"signature\":", b"\"sealed\":", b"\"\xc3\x28\"", b"\xef\xbb\xbf",
+               b"[" * 64, b"{\"a\":" * 16, b"\\\"" * 16]
 TEXT_TOKENS = [b"\n", b"\r", b" ", b"> ", b"-----", b"BEGIN", b"END", b" PBEM ", b"TURN", b"GAME", b"=", b"H4sI", b"AAAA",
                b"-----BEGIN PBEM TURN-----\n", b"-----END PBEM TURN-----\n", b"-----BEGIN PBEM GAME-----\n",
                b"-----END PBEM GAME-----\n"]
 KEY_TOKENS = [b"\x00\x00\x00\x00", b"\xff\xff\xff\xff", b"\x00\x00\x00\x0b", b"ssh-ed25519", b"bcrypt", b"aes256-ctr",
               b"none", b"openssh-key-v1\x00", b"\n", b"="]
 BOOK_TOKENS = [b"\r\n", b"\n", b"Bcc: eve@example.org", b"@", b"<", b">", b",", b"\"", b"\\r\\n", b"\\n", b"\\u000d",
-               b"\\u0000", b"{", b"}", b"\"email\":", b"\"contacts\":", b"\"ann\"", b"\"x\x00\"", b"\xc3"]
+               b"\\u0000", b"{", b"}", b"\"email\":", b"\"contacts\":", b"\"ann\"", b"\"x\x00\"", b"\xc3",
+               b"[" * 64, b"\\\"" * 16]
 TOML_TOKENS = [b"\n", b"=", b"\"", b"'''", b"[", b"]", b"[[a]]", b"{", b"}", b"home", b"key", b"address", b"[mailbox]",
                b"[smtp]", b"[contacts]", b"maildir", b"imap = \"imaps://x\"", b"poll_seconds = 1e308", b"nan", b"inf",
-               b"1979-05-27T07:32:00Z", b"\\u0000", b"a.b.c.d.e.f = 1", b"[" * 32]
+               b"1979-05-27T07:32:00Z", b"\\u0000", b"a.b.c.d.e.f = 1", b"[" * 32, b"{a=" * 32, b"\x00"]
 
 
 def sandbox(root: Path) -> Sandbox:

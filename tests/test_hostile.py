@@ -327,3 +327,31 @@ def test_a_key_file_asking_for_endless_kdf_rounds_is_refused_before_any(table, t
                                env={"PBEM_HOME": str(tmp_path / "ben"), "PBEM_PASSPHRASE": "pw"})
     assert (played.exit_code, played.output) == (1, "Error: key slow-key asks for 2147483648 rounds of its passphrase's "
                                                     "KDF, over the 1024 pbem allows (ssh-keygen makes 16; -a sets more)\n")
+
+
+def test_json_and_toml_nested_deep_or_of_escaped_quotes_are_refused_in_linear_time(table, tmp_path, capsys):
+    """Found by the fuzz harness: 400 KB of \\" took the depth check quadratic time (20 s for 40 KB); a
+    nested address book, note or judge.toml stopped json or tomllib with a RecursionError."""
+    (tmp_path / "quotes.json").write_bytes(b"[" + b'\\"' * 200_000)
+    (tmp_path / "deep.json").write_bytes(b'{"genesis": {"format": "pbem/3", "x": ' + b"[" * 100_000)
+    checked = table("ann", "verify", "quotes.json", "deep.json", "game.json")
+    assert checked.exit_code == 1
+    assert checked.output.splitlines() == [
+        "Error: quotes.json: not valid JSON (line 1, column 2: Expecting value)",
+        "Error: deep.json: JSON nested deeper than 12 levels",
+        checked.output.splitlines()[2]]
+    assert checked.output.splitlines()[2].startswith("game.json: valid, in progress, 0 entries.")
+    book = tmp_path / "ann" / "contacts.json"
+    book.write_bytes(b'{"contacts": ' + b"[" * 100_000)
+    assert table("ann", "contact", "list").output == f"Error: the address book {book} is damaged: fix or remove it\n"
+    (tmp_path / "ben" / "mail").mkdir()
+    for note in ("status-cache.json", "mail/x.json"):
+        (tmp_path / "ben" / note).write_bytes(b"[" * 100_000)
+    assert table("ben", "inbox", "invitation.eml").exit_code == 0  # damaged notes: as if there were none
+    (tmp_path / "judge.toml").write_text("a = " + "[" * 5000)
+    (tmp_path / "nul.toml").write_text('home = "a\\u0000b"\nkey = "k"\n')
+    with within(BOUND):
+        assert judge_main(["status", str(tmp_path / "judge.toml")]) == judge_main(["status", str(tmp_path / "nul.toml")]) == 1
+    assert capsys.readouterr().err == (f"Error: {tmp_path / 'judge.toml'}: not valid TOML (nested too deep)\n"
+                                       f"Error: {tmp_path / 'nul.toml'}: home: String should match pattern "
+                                       "'^[^\\x00]*$'\n")

@@ -39,12 +39,16 @@ from pbem.record.reading import read_optional
 MAX_CONFIG = 64 * 1024
 
 
+PathText = Annotated[str, Field(min_length=1, pattern=r"^[^\x00]*$")]
+"""A path as written in the file: no NUL, which no file name holds (and os refuses with a ValueError)."""
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class MailboxConfig(_Strict):
-    maildir: str | None = None
+    maildir: PathText | None = None
     imap: Annotated[str, Field(pattern=r"^imaps?://")] | None = None
     poll_seconds: Annotated[float, Field(gt=0, le=86400)] = 60.0
 
@@ -67,10 +71,10 @@ class GitConfig(_Strict):
 
 
 class JudgeConfig(_Strict):
-    home: str
-    key: str
+    home: PathText
+    key: PathText
     address: Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]
-    games: str | None = None
+    games: PathText | None = None
     mailbox: MailboxConfig | None = None
     smtp: SmtpConfig | None = None
     git: GitConfig = GitConfig()
@@ -125,6 +129,8 @@ def load(path: Path) -> Config:
         raise UsageError(f"cannot read {path}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib recurses on nested arrays and tables
+        raise UsageError(f"{path}: not valid TOML (nested too deep)") from None
     try:
         model = JudgeConfig.model_validate(data)
     except ValidationError as exc:

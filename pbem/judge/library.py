@@ -19,6 +19,7 @@ from pbem.protocol.replay import Replay
 from pbem.protocol.seen import remember as remember
 from pbem.protocol.seen import sighting as sighting
 from pbem.protocol.verify import verify
+from pbem.record.canonical import parse_json as parse_json
 from pbem.record.gamefile import load
 from pbem.record.models import GameFile as GameFile
 from pbem.record.models import from_json, payload_hash

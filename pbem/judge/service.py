@@ -69,7 +69,7 @@ class Judge:
 
     def _load_book(self) -> dict[str, dict[str, str]]:
         try:
-            data = json.loads(library.read_file(self.book_path, "an address book", 16 * 1024 * 1024))
+            data = library.parse_json(library.read_file(self.book_path, "an address book", 16 * 1024 * 1024))
             return {g: dict(names) for g, names in data.items()} if isinstance(data, dict) else {}
         except (library.PbemError, ValueError, TypeError, AttributeError):
             return {}

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.crypto.keyring import home
-from pbem.errors import HistoryDamaged, StaleFile, Unreadable
+from pbem.errors import HistoryDamaged, RecordError, StaleFile, Unreadable
 from pbem.protocol.replay import Replay
+from pbem.record.canonical import parse_json
 from pbem.record.files import write_atomic
 from pbem.record.reading import read_optional
 
@@ -56,8 +57,8 @@ def _read(path: Path) -> list[str] | None:
     if text is None:
         return None
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parse_json(text)
+    except RecordError:
         raise _damaged(path, "not JSON") from None
     hashes = data.get("hashes") if isinstance(data, dict) else None
     if not isinstance(hashes, list) or not hashes or not all(isinstance(h, str) and _HASH.match(h) for h in hashes):

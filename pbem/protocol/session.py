@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,7 +37,7 @@ from pbem.protocol.dealing import chance_pick, item_salt
 from pbem.protocol.entries import apply_entry, players_own
 from pbem.protocol.replay import Replay, actor_for, may_act_for, owes_opening, party_names, waiting_text
 from pbem.protocol.seeds import deal_shape, seed_contradiction, seeded_deal, seeded_restock
-from pbem.record.canonical import canonical
+from pbem.record.canonical import canonical, parse_json
 from pbem.record.deadlines import now
 from pbem.record.models import Entry
 
@@ -71,7 +70,7 @@ class Session:
     def _unseal(self, blob: str, opener: Any, binding: str, what: str) -> dict[str, Any]:
         """A sealed JSON object, checked to be bound to this game."""
         try:
-            secret = json.loads(crypto.unseal(unb64(blob), opener))
+            secret = parse_json(crypto.unseal(unb64(blob), opener))
             if not isinstance(secret, dict) or secret.get("game") != binding:
                 raise ValueError("bound to another game")
             return secret

@@ -12,7 +12,8 @@ from email.headerregistry import Address
 from pathlib import Path
 
 from pbem.crypto.keyring import home
-from pbem.errors import UsageError
+from pbem.errors import PbemError, UsageError
+from pbem.record.canonical import parse_json
 from pbem.record.files import write_atomic
 from pbem.record.names import check_name, is_name
 from pbem.record.reading import read_optional
@@ -33,9 +34,9 @@ def load() -> dict[str, str]:
     if data is None:
         return {}
     try:
-        entries = json.loads(data)["contacts"]
+        entries = parse_json(data)["contacts"]
         book = {name: entry["email"] for name, entry in entries.items()}
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (PbemError, KeyError, TypeError, AttributeError):
         raise UsageError(f"the address book {path} is damaged: fix or remove it") from None
     for name, address in book.items():
         if not isinstance(name, str) or not is_name(name):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pbem.crypto.keyring import home
 from pbem.errors import PbemError
+from pbem.record.canonical import parse_json
 from pbem.record.gamefile import read_bytes
 from pbem.record.models import Genesis
 from pbem.record.reading import read_file
@@ -42,7 +43,7 @@ def path_for(directory: Path, genesis: Genesis) -> Path:
 def game_id_of(path: Path) -> str | None:
     """The game id in a file, read cheaply (no verification), or None if unreadable."""
     try:
-        game_id = json.loads(read_bytes(path))["genesis"]["game_id"]
+        game_id = parse_json(read_bytes(path))["genesis"]["game_id"]
         return game_id if isinstance(game_id, str) else None
     except (PbemError, ValueError, KeyError, TypeError):
         return None
@@ -59,7 +60,7 @@ def _mark_path(game_id: str) -> Path:
 def shared(game_id: str) -> int | None:
     """The last entry every party has had by mail, or None when no mail of this game was seen."""
     try:
-        return int(json.loads(read_file(_mark_path(game_id), "a mark", 64 * 1024))["shared"])
+        return int(parse_json(read_file(_mark_path(game_id), "a mark", 64 * 1024))["shared"])
     except (PbemError, ValueError, KeyError, TypeError):
         return None
 

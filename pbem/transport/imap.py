@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from pbem.errors import PbemError, UsageError
+from pbem.record.canonical import parse_json
 from pbem.record.files import write_atomic
 from pbem.record.reading import read_optional
 
@@ -188,7 +189,7 @@ def _text(exc: BaseException) -> str:
 
 def _read_state(state: Path, box: Mailbox) -> dict[str, int]:
     try:
-        mark = json.loads(read_optional(state, "an IMAP state file", MAX_STATE) or b"{}").get(box.name, {})
+        mark = parse_json(read_optional(state, "an IMAP state file", MAX_STATE) or b"{}").get(box.name, {})
     except (PbemError, ValueError, AttributeError):
         return {}
     return mark if isinstance(mark, dict) else {}
@@ -196,7 +197,7 @@ def _read_state(state: Path, box: Mailbox) -> dict[str, int]:
 
 def _write_state(state: Path, box: Mailbox, uidvalidity: int, last: int) -> None:
     try:
-        marks = json.loads(read_optional(state, "an IMAP state file", MAX_STATE) or b"{}")
+        marks = parse_json(read_optional(state, "an IMAP state file", MAX_STATE) or b"{}")
     except (PbemError, ValueError):
         marks = {}
     marks = marks if isinstance(marks, dict) else {}

@@ -25,6 +25,7 @@ from pbem.errors import Divergence, Equivocation, PbemError, RecordError, UsageE
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import remember
 from pbem.protocol.verify import compare
+from pbem.record.canonical import parse_json
 from pbem.record.gamefile import save
 from pbem.record.models import GameFile, from_json, payload_hash
 from pbem.record.reading import read_file, read_optional
@@ -402,7 +403,7 @@ def _load_index(directory: Path) -> Index:
     """The index beside the copies; an empty one when it is missing or damaged (mails are then read again,
     which changes nothing)."""
     try:
-        value = json.loads(read_optional(_index_path(directory), "an inbox index", MAX_INDEX) or b"{}")
+        value = parse_json(read_optional(_index_path(directory), "an inbox index", MAX_INDEX) or b"{}")
         bad = value.get("bad", {})
         return Index({str(d) for d in value.get("done", [])},
                      {str(k): str(v) for k, v in bad.items()} if isinstance(bad, dict) else {})

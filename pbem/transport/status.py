@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from pbem.crypto import PublicKey
 from pbem.crypto.keyring import home, list_keys
 from pbem.errors import PbemError
+from pbem.record.canonical import parse_json
 from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
 from pbem.transport.copies import write_note
@@ -116,7 +117,7 @@ def _cache_path() -> Path:
 
 def _load_cache() -> dict[str, Any]:
     try:
-        data = json.loads(read_optional(_cache_path(), "a status cache", 64 * 1024 * 1024) or b"{}")
+        data = parse_json(read_optional(_cache_path(), "a status cache", 64 * 1024 * 1024) or b"{}")
         return data if isinstance(data, dict) else {}
     except (PbemError, ValueError):
         return {}
