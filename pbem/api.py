@@ -7,7 +7,7 @@
     turn = api.play(Path("game.json"), "ben", ["3@1a"])
     print(turn.events, turn.written)
 
-A game is a `Game` (the record replayed and checked); a move is its notation, as a person types it.
+A game is a `Replay` (the record replayed and checked); a move is its notation, as a person types it.
 Errors are `pbem.errors.PbemError` or `engine.contract.RuleError`, each with a message for a person.
 docs/library.md walks through a whole game. Heavier parts (mail, the HTML page, export, the searches)
 are imported by the functions that use them, so a front end's start-up stays fast.
@@ -15,10 +15,7 @@ are imported by the functions that use them, so a front end's start-up stays fas
 
 from __future__ import annotations
 
-import os
-import tempfile
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,11 +30,22 @@ from pbem.crypto.keyring import (
     list_keys,
     load_identity,
     passphrase_given,
-    read_key_file,
     read_public,
+    unlock_key,
 )
-from pbem.errors import MovedOn, NoPassphrase, PbemError, RecordError, UsageError
-from pbem.playing import TurnResult, act_in_session, create, create_signed, owes, parse_move, signer_for, take_turn
+from pbem.errors import MovedOn, NoPassphrase, PbemError, UsageError
+from pbem.playing import (
+    DemoStep,
+    TurnResult,
+    act_in_session,
+    create,
+    create_signed,
+    demo,
+    owes,
+    parse_move,
+    signer_for,
+    take_turn,
+)
 from pbem.playing import replay_file as _replay_file
 from pbem.presentation.choices import Choice
 from pbem.presentation.games import Presentation, presentation
@@ -52,8 +60,9 @@ from pbem.presentation.terminal import (
     terminal_style,
 )
 from pbem.protocol.replay import Replay
-from pbem.protocol.seen import Sighting, history_path, remember, sighting
+from pbem.protocol.seen import Sighting, history_path, remember, remember_quietly, sighting
 from pbem.protocol.session import Session
+from pbem.protocol.verify import Checked, VerifyReport, verify_files
 from pbem.record.files import write_atomic
 from pbem.record.gamefile import armor, load
 from pbem.record.models import GameFile, to_json
@@ -68,104 +77,25 @@ if TYPE_CHECKING:
     from pbem.transport.inbox import Report as InboxReport
     from pbem.transport.mail import Server
 
-Game = Replay
-"""A game: its record replayed and checked up to its last entry (`game.record`, `game.state`,
-`game.duties()`, `game.over`)."""
 
 __all__ = [
-    "DEALER",
-    "PASSPHRASE_ENV",
-    "Checked",
-    "Choice",
-    "DemoStep",
-    "Duty",
-    "Game",
-    "GameFile",
-    "Identity",
-    "MovedOn",
-    "NoPassphrase",
-    "PbemError",
-    "Presentation",
-    "PublicKey",
-    "RuleError",
-    "Session",
-    "Sighting",
-    "Status",
-    "Style",
-    "TurnResult",
-    "UsageError",
-    "VerifyReport",
-    "act",
-    "add_contact",
-    "add_key",
-    "address_book",
-    "armored",
-    "board",
-    "book_path",
-    "check_address",
-    "choices_text",
-    "collect",
-    "compose_mail",
-    "create_key",
-    "demo",
-    "duty_text",
-    "export_entry",
-    "find_copy",
-    "game_names",
-    "game_title",
-    "games_folder",
-    "history",
-    "history_path",
-    "html_page",
-    "json_view",
-    "key_dir",
-    "late_line",
-    "legal_moves",
-    "legend",
-    "line",
-    "list_keys",
-    "load",
-    "load_identity",
-    "log_text",
-    "mail_turn",
-    "new_game",
-    "new_key",
-    "next_duty",
-    "next_line",
-    "note_seen",
-    "open_game",
-    "owes",
-    "page_choices",
-    "parse_move",
-    "passphrase_given",
-    "play",
-    "pregame_text",
-    "presentation",
-    "read_mail",
-    "read_public",
-    "referee",
-    "remember",
-    "replay_asset",
-    "result_text",
-    "seen_now",
-    "signer_for",
-    "smtp_server",
-    "start_game",
-    "status",
-    "terminal_style",
-    "to_json",
-    "unlock_key",
-    "unsent",
-    "verify_files",
-    "view",
-    "viewer",
-    "write_file",
+    "DEALER", "PASSPHRASE_ENV", "Checked", "Choice", "DemoStep", "Duty", "GameFile", "Identity", "MovedOn",
+    "NoPassphrase", "PbemError", "Presentation", "PublicKey", "Replay", "RuleError", "Session", "Sighting", "Status",
+    "Style", "TurnResult", "UsageError", "VerifyReport", "act", "add_contact", "add_key", "address_book", "armored",
+    "board", "book_path", "check_address", "choices_text", "collect", "compose_mail", "create_key", "demo",
+    "duty_text", "export_entry", "find_copy", "game_names", "game_title", "games_folder", "history", "history_path",
+    "html_page", "json_view", "key_dir", "late_line", "legal_moves", "legend", "line", "list_keys", "load",
+    "load_identity", "log_text", "mail_turn", "new_game", "new_key", "next_duty", "next_line", "note_seen",
+    "open_game", "owes", "page_choices", "parse_move", "passphrase_given", "play", "pregame_text", "presentation",
+    "read_mail", "read_public", "referee", "remember", "replay_asset", "result_text", "seen_now", "signer_for",
+    "smtp_server", "start_game", "status", "terminal_style", "to_json", "unlock_key", "unsent", "verify_files",
+    "view", "viewer", "write_file"
 ]
 
 
 # ---------------------------------------------------------------- games on disk
 
-def open_game(path: Path) -> Game:
+def open_game(path: Path) -> Replay:
     """A game file (JSON, or an armored block, even inside a saved email) read and verified."""
     return _replay_file(path)[0]
 
@@ -177,7 +107,7 @@ def armored(path: Path) -> str:
 
 def new_game(game: str, out: Path, creator: str, players: list[str], referee: str | None = None,
              options: list[str] | None = None, layout: Path | None = None, key: str | None = None,
-             force: bool = False, deadline: str | None = None) -> tuple[Game, list[object]]:
+             force: bool = False, deadline: str | None = None) -> tuple[Replay, list[object]]:
     """Write a game's signed invitation. `players` and `referee` are NAME=PUBKEY (a key line, a .pub file,
     a key name) or a bare key name; `options` KEY=VALUE; `deadline` e.g. 72h. Returns the game and the
     events of the creator's automatic acts."""
@@ -199,7 +129,7 @@ def referee(path: Path, name: str, key: str | None = None, out: Path | None = No
     return take_turn(path, name, [], key, out=out, referee_only=True)
 
 
-def viewer(game: Game, name: str | None, key: str | None = None) -> tuple[str | None, Any, Identity | None]:
+def viewer(game: Replay, name: str | None, key: str | None = None) -> tuple[str | None, Any, Identity | None]:
     """Who looks and what they know, for `view()`: nobody (public), a player with their own secrets, or a
     referee (the dealer's view: it reads every hidden item); and the key that reads them."""
     if not name:
@@ -209,7 +139,7 @@ def viewer(game: Game, name: str | None, key: str | None = None) -> tuple[str | 
     return (DEALER if session.is_referee else name), session.knowledge(), identity
 
 
-def view(game: Game, name: str | None = None, key: str | None = None) -> dict[str, Any]:
+def view(game: Replay, name: str | None = None, key: str | None = None) -> dict[str, Any]:
     """What NAME may see (nobody's secrets when None): the game's own view, plus who made the game, the
     deal, a verdict, and the duties while the game has not begun or has ended by a verdict."""
     observer, knowledge, _ = viewer(game, name, key)
@@ -227,7 +157,7 @@ def view(game: Game, name: str | None = None, key: str | None = None) -> dict[st
     return shown
 
 
-def json_view(game: Game, shown: dict[str, Any]) -> dict[str, Any]:
+def json_view(game: Replay, shown: dict[str, Any]) -> dict[str, Any]:
     """`show --json`: the game's identity and length, then the view, with the referee called by name (in
     table mode the dealer stays "dealer": any player's program deals) and `next` as the text says it."""
     names = {DEALER: game.referee} if game.referee else {}
@@ -252,22 +182,13 @@ def choices_text(session: Session) -> str:
     return presentation(game.genesis.game).choices_text(game.game, game.state, legal_moves(session))
 
 
-def note_seen(game: Game) -> tuple[str | None, str | None]:
+def note_seen(game: Replay) -> tuple[str | None, str | None]:
     """Record what was read in this machine's history of the game. Returns a warning when this machine has
     seen a later or a different version, and one when the history cannot be written (a read-only home)."""
-    return sighting(game).problem(game.seq), _remember(game)
+    return sighting(game).problem(game.seq), remember_quietly(game)
 
 
-def _remember(game: Game) -> str | None:
-    """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
-    try:
-        remember(game)
-    except OSError as exc:
-        return f"cannot record this version in {history_path(game.genesis.game_id)}: {exc.strerror or exc}"
-    return None
-
-
-def html_page(game: Game, name: str | None = None, key: str | None = None) -> str:
+def html_page(game: Replay, name: str | None = None, key: str | None = None) -> str:
     """The game as one web page that replays it entry by entry; with NAME, what NAME may see."""
     from pbem.presentation.html import page  # the page's drawing code: only this command needs it
 
@@ -289,79 +210,6 @@ def export_entry(path: Path, entry: int | None, directory: Path) -> list[Exporte
 
     record, _ = load(path)
     return export(record, len(record.entries) if entry is None else entry, directory)
-
-
-# ---------------------------------------------------------------- verifying many files
-
-@dataclass
-class Checked:
-    """One file verified: the game, and how it stood against this machine's history before this run."""
-
-    path: Path
-    game: Game
-    seen: Sighting
-
-
-@dataclass
-class VerifyReport:
-    """`verify` over several files: each valid file, each failure (one line each), and the warnings."""
-
-    valid: list[Checked] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None = None,
-                 on_failure: Callable[[str], None] | None = None,
-                 on_warning: Callable[[str], None] | None = None) -> VerifyReport:
-    """Check every file; copies of one game are also checked against each other (a fork between two
-    files is said once). `on_valid`, `on_failure` and `on_warning` hear each result as it is found."""
-    from pbem.protocol.verify import compare, verify
-
-    report = VerifyReport()
-
-    def fail(message: str) -> None:
-        report.failures.append(message)
-        if on_failure:
-            on_failure(message)
-
-    def warn(message: str | None) -> None:
-        if message:
-            report.warnings.append(message)
-            if on_warning:
-                on_warning(message)
-
-    for path in paths:
-        try:
-            record, _ = load(path)
-            game = verify(record)
-        except RecordError as exc:  # already names the file
-            fail(str(exc))
-            continue
-        except PbemError as exc:
-            fail(f"{path}: {exc}")
-            continue
-        checked = Checked(path, game, sighting(game))  # against the history as it was before this run
-        report.valid.append(checked)
-        if on_valid:
-            on_valid(checked)
-    in_forked_pair = set()
-    for i, first in enumerate(report.valid):
-        for second in report.valid[i + 1:]:
-            if first.game.genesis.game_id == second.game.genesis.game_id:
-                try:
-                    compare(first.game.record, second.game.record)
-                except PbemError as exc:
-                    fail(f"{first.path} and {second.path}: {exc}")
-                    in_forked_pair |= {first.path, second.path}
-    for checked in report.valid:
-        problem = checked.seen.problem(checked.game.seq)
-        if checked.seen.kind == "forked" and checked.path not in in_forked_pair:
-            fail(f"{checked.path}: {problem}")
-        elif problem and checked.seen.kind != "forked":
-            warn(f"{checked.path}: {problem}")
-        warn(_remember(checked.game))
-    return report
 
 
 # ---------------------------------------------------------------- mail and local copies
@@ -398,7 +246,7 @@ def smtp_server(address: str, security: str = "starttls", user: str | None = Non
     return Server(address, security, user, password)
 
 
-def mail_turn(game: Game, name: str, path: Path | None = None, since: int | None = None, attach: bool = False,
+def mail_turn(game: Replay, name: str, path: Path | None = None, since: int | None = None, attach: bool = False,
               out: Path | None = None, server: Server | None = None, games: Path | None = None) -> str:
     """Mail what the other parties lack (To who owes next, Cc the rest, one thread per game): to `server` by
     SMTP, else to an .eml file (`out`). Returns the line that says what was done."""
@@ -407,7 +255,7 @@ def mail_turn(game: Game, name: str, path: Path | None = None, since: int | None
     return send_turn(game, name, games_folder(games), path, since, attach, out, server)
 
 
-def compose_mail(game: Game, name: str, after: int | None, attach: bool = False) -> EmailMessage:
+def compose_mail(game: Replay, name: str, after: int | None, attach: bool = False) -> EmailMessage:
     """The turn mail itself: the entries after `after` as a turn block (None: the whole game)."""
     from pbem.transport.mail import compose  # smtplib and email: only mail needs them
 
@@ -428,54 +276,6 @@ def add_contact(name: str, address: str) -> None:
 
 def check_address(address: str) -> str:
     return contacts.check_address(address)
-
-
-# ---------------------------------------------------------------- the demo
-
-@dataclass
-class DemoStep:
-    """One run of `play` in the demo: the game after it, and what happened."""
-
-    game: Game
-    events: list[object]
-
-
-def demo(game_name: str = "sarcophagus", players: int = 3, directory: Path | None = None, referee_mode: bool = False,
-         bot: str = "greedy", think: float = 1.0, seed: int | None = None,
-         iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
-    """A whole game among computer players through the same files and functions as people use: the game
-    file's path, and the steps as they are played (the caller reads them; verify the file after)."""
-    from pbem.protocol.bots import policy_for  # the searches: only bots need them
-
-    try:
-        chosen = find_game(game_name)
-    except UnknownGame as exc:
-        raise UsageError(str(exc)) from None
-    policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
-    base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
-    base.mkdir(parents=True, exist_ok=True)
-    os.environ["PBEM_HOME"] = str(base / "home")
-    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
-    for person in names + (["ref"] if referee_mode else []):
-        if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
-            create_key(person, None)
-    path = base / "game.json"
-    creator = "ref" if referee_mode else names[0]
-    game, _ = create(chosen.name, path, creator, names, "ref" if referee_mode else None, [], None, None, force=True)
-
-    def steps() -> Iterator[DemoStep]:
-        current, turns = game, 0
-        while current.duties():
-            who = current.duties()[0].who
-            if who == DEALER:
-                who = current.dealer_signer or names[0]
-            turn = take_turn(path, who, [], bot=bot, think=think, iterations=iterations,
-                             seed=None if seed is None else seed + turns)
-            turns += 1
-            current = turn.rep
-            yield DemoStep(current, turn.events)
-
-    return path, steps()
 
 
 # ---------------------------------------------------------------- keys
@@ -514,37 +314,18 @@ def game_title(name: str) -> str:
         return name
 
 
-def unlock_key(name: str, passphrase: bytes | None = None) -> Identity:
-    """A key of the key directory, opened once for a front end to hold in memory: without a passphrase if it
-    has none (or PBEM_PASSPHRASE gives it), else with the one given; NoPassphrase if one is needed."""
-    try:
-        return load_identity(name)
-    except NoPassphrase:
-        if not passphrase:
-            raise
-    return Identity.from_openssh(read_key_file(key_dir() / name), passphrase, name=f"key {name}", comment=name)
+def seen_now(game: Replay, session: Session | None) -> dict[str, Any]:
+    """The game's view as the session's participant sees it now (None: public information only)."""
+    from pbem.presentation.html import seen_now as view_now  # the page's drawing: only pages need it
+
+    return view_now(game, session)
 
 
-def seen_now(game: Game, session: Session | None) -> dict[str, Any]:
-    """The game's view as the session's participant sees it now (a referee: every hidden value; None:
-    public information only); before the deal, the table as set up, nothing dealt."""
-    from pbem.presentation.html import drawn  # the page's drawing: only pages need it
+def history(game: Replay, session: Session | None) -> list[dict[str, Any]]:
+    """Every position of the game as the replay page draws it, as the session's participant knew it then."""
+    from pbem.presentation.html import history as frames  # the page's drawing: only pages need it
 
-    if session is None:
-        return game.game.view(drawn(game), None)
-    observer = DEALER if session.is_referee else session.name
-    return game.game.view(drawn(game), observer, session.knowledge() if game.state is not None else None)
-
-
-def history(game: Game, session: Session | None) -> list[dict[str, Any]]:
-    """Every position of the game as the replay page draws it, each as the session's participant knew it
-    then (None: public information only)."""
-    from pbem.presentation.html import frames  # the page's drawing: only pages need it
-
-    if session is None:
-        return frames(game.record)
-    observer = DEALER if session.is_referee else session.name
-    return frames(game.record, observer, None, (session.name, session.identity))
+    return frames(game, session)
 
 
 def page_choices(session: Session) -> list[Choice]:
@@ -569,7 +350,7 @@ def act(session: Session, path: Path, head: str, notation: str | None) -> tuple[
 
 def start_game(game: str, creator: str, identity: Identity, players: list[tuple[str, str]],
                referee: tuple[str, str] | None = None, options: list[str] | None = None, deadline: str | None = None,
-               games: Path | None = None) -> tuple[Game, Path]:
+               games: Path | None = None) -> tuple[Replay, Path]:
     """A new game's invitation signed with a key in memory, kept as the creator's copy in the folder of
     copies; the others' keys as key lines (the creator's own may be empty). Mail it with `mail_turn`."""
     def key(name: str, line: str) -> PublicKey:

@@ -3,31 +3,41 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
+import os
 import random
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from engine.contract import DEALER, Duty
-from pbem.crypto import Identity
+from engine import find_game
+from engine.contract import DEALER, Duty, NotationError, UnknownGame
+from pbem.crypto import Identity, PublicKey
+from pbem.crypto.keyring import create_key, load_identity, read_public
+from pbem.errors import KeyProblem, UsageError
+from pbem.presentation.games import presentation
+from pbem.protocol.genesis import new_game
 from pbem.protocol.replay import Replay
+from pbem.protocol.seen import check_not_stale, remember
 from pbem.protocol.session import Session
-
-if TYPE_CHECKING:
-    from pbem.crypto import PublicKey
+from pbem.protocol.verify import verify
+from pbem.record.canonical import parse_strict
+from pbem.record.gamefile import load, read_bytes, save
+from pbem.record.names import check_name
+from pbem.transport.status import parse_deadline
 
 
 def identity_for(name: str, key: str | None) -> Identity:
     """The private key NAME signs with: the key file given, else NAME's key in the key directory."""
-    from pbem.crypto.keyring import load_identity
 
     return load_identity(key or name)
 
 
 def signer_for(rep: Replay, name: str, key: str | None) -> Identity:
     """NAME's key, once NAME is known to be in the game: a typo is named before any key is looked for."""
-    from pbem.errors import UsageError
 
     if name not in rep.roster:
         raise UsageError(f"--as {name}: not in this game{did_you_mean(name, list(rep.roster))} (participants: "
@@ -36,7 +46,6 @@ def signer_for(rep: Replay, name: str, key: str | None) -> Identity:
 
 
 def did_you_mean(name: str, names: list[str]) -> str:
-    import difflib
 
     close = difflib.get_close_matches(name, names, n=1)
     return f": did you mean {close[0]}?" if close else ""
@@ -44,8 +53,6 @@ def did_you_mean(name: str, names: list[str]) -> str:
 
 def replay_file(path: Path) -> tuple[Replay, bool]:
     """A game file read and verified from its first entry; and whether it was armored."""
-    from pbem.protocol.verify import verify
-    from pbem.record.gamefile import load
 
     record, armored = load(path)
     return verify(record), armored
@@ -55,9 +62,6 @@ def named_keys(specs: list[str], what: str,
                own: tuple[str, Callable[[], Identity]] | None = None) -> list[tuple[str, PublicKey]]:
     """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
     name, and a function giving the identity they sign with) the public half of that key."""
-    from pbem.crypto.keyring import read_public
-    from pbem.errors import KeyProblem, UsageError
-    from pbem.record.names import check_name
 
     out = []
     for spec in specs:
@@ -77,7 +81,6 @@ def named_keys(specs: list[str], what: str,
 
 def one_key_per_seat(people: list[tuple[str, PublicKey]]) -> None:
     """The same key in two seats would let one person play both; refuse it before anything is signed."""
-    from pbem.errors import UsageError
 
     first_holder: dict[bytes, str] = {}
     for name, key in people:
@@ -90,7 +93,6 @@ def one_key_per_seat(people: list[tuple[str, PublicKey]]) -> None:
 
 
 def parse_options(specs: list[str]) -> dict[str, str]:
-    from pbem.errors import UsageError
 
     options = {}
     for spec in specs:
@@ -103,9 +105,6 @@ def parse_options(specs: list[str]) -> dict[str, str]:
 
 def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
     """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
-    from pbem.presentation.games import presentation
-    from pbem.record.canonical import parse_strict
-    from pbem.record.gamefile import read_bytes
 
     layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
     return layout
@@ -115,9 +114,6 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
            layout: Path | None, key: str | None, force: bool = False,
            deadline: str | None = None) -> tuple[Replay, list[object]]:
     """`pbem new`, as a function the demo calls too."""
-    from pbem.errors import UsageError
-    from pbem.protocol.genesis import new_game
-    from pbem.record.gamefile import save
 
     if out.exists() and not force:
         raise UsageError(f"{out} already exists (use --force to replace it)")
@@ -133,13 +129,11 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     if not everyone[name].same_key(identity.public):
         raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
     dealt, first = read_layout(game, layout) if layout else (None, None)
-    from pbem.transport.status import parse_deadline
 
     hours = parse_deadline(deadline) if deadline else None
     rep = new_game(game, parse_options(options), roster, name, identity, ref, dealt, first, hours)
     events = Session(rep, name, identity).automatic()
     save(out, rep.record)
-    from pbem.protocol.seen import remember
 
     remember(rep)
     return rep, events
@@ -162,10 +156,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
     written, when the next one has to wait for another participant (the referee's reveal).
     A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
-    from pbem.errors import UsageError
-    from pbem.protocol.bots import bot_turn, policy_for
-    from pbem.protocol.seen import check_not_stale, remember
-    from pbem.record.gamefile import save
+    from pbem.protocol.bots import bot_turn, policy_for  # the searches: only bots need them
 
     rep, armored = replay_file(path)
     policy = policy_for(rep.game, bot, think, iterations) if bot else None
@@ -258,7 +249,6 @@ def split_moves(words: list[str]) -> list[str]:
 
 def check_syntax(rep: Replay, text: str) -> None:
     """NotationError unless `text` reads as a move (or, one word, as a trap's answer)."""
-    from engine.contract import NotationError
 
     try:
         rep.game.parse_action(text)
@@ -273,7 +263,6 @@ def check_syntax(rep: Replay, text: str) -> None:
 
 def parse_move(rep: Replay, name: str, text: str) -> Any:
     """A move as typed. When NAME owes a discard, what to discard alone answers it (`moon-4`, `5`)."""
-    from engine.contract import NotationError
 
     try:
         return rep.game.parse_action(text)
@@ -297,3 +286,49 @@ def waiting_for_others(rep: Replay, name: str, joined: bool = False) -> bool:
     (then NAME may owe a move again), or, having just joined, until the player the deal drew first has moved."""
     duties = rep.duties()
     return bool(duties) and all(d.who != name and (joined or d.who == DEALER or d.what == "open") for d in duties)
+
+
+@dataclass
+class DemoStep:
+    """One run of `play` in the demo: the game after it, and what happened."""
+
+    game: Replay
+    events: list[object]
+
+
+def demo(game_name: str = "sarcophagus", players: int = 3, directory: Path | None = None, referee_mode: bool = False,
+         bot: str = "greedy", think: float = 1.0, seed: int | None = None,
+         iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
+    """A whole game among computer players through the same files and functions as people use: the game
+    file's path, and the steps as they are played (the caller reads them; verify the file after)."""
+    from pbem.protocol.bots import policy_for  # the searches: only bots need them
+
+    try:
+        chosen = find_game(game_name)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
+    base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    base.mkdir(parents=True, exist_ok=True)
+    os.environ["PBEM_HOME"] = str(base / "home")
+    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
+    for person in names + (["ref"] if referee_mode else []):
+        if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
+            create_key(person, None)
+    path = base / "game.json"
+    creator = "ref" if referee_mode else names[0]
+    game, _ = create(chosen.name, path, creator, names, "ref" if referee_mode else None, [], None, None, force=True)
+
+    def steps() -> Iterator[DemoStep]:
+        current, turns = game, 0
+        while current.duties():
+            who = current.duties()[0].who
+            if who == DEALER:
+                who = current.dealer_signer or names[0]
+            turn = take_turn(path, who, [], bot=bot, think=think, iterations=iterations,
+                             seed=None if seed is None else seed + turns)
+            turns += 1
+            current = turn.rep
+            yield DemoStep(current, turn.events)
+
+    return path, steps()

@@ -18,12 +18,12 @@ from pbem import api
 from pbem.api import (
     DEALER,
     Choice,
-    Game,
     Identity,
     MovedOn,
     NoPassphrase,
     PbemError,
     PublicKey,
+    Replay,
     RuleError,
     Session,
     Status,
@@ -45,10 +45,35 @@ from pbem.api import (
     unsent,
 )
 
-__all__ = ["DEALER", "Choice", "Game", "Identity", "MovedOn", "NoPassphrase", "PbemError", "PublicKey", "RuleError", "Session",
-           "Status", "UsageError", "address_book", "duty_text", "game_names", "game_title", "games_folder", "history",
-           "legend", "next_line", "page_choices", "presentation", "replay_asset", "result_text", "seen_now",
-           "unlock_key", "unsent"]
+__all__ = [
+    "DEALER",
+    "Choice",
+    "Identity",
+    "MovedOn",
+    "NoPassphrase",
+    "PbemError",
+    "PublicKey",
+    "Replay",
+    "RuleError",
+    "Session",
+    "Status",
+    "UsageError",
+    "address_book",
+    "duty_text",
+    "game_names",
+    "game_title",
+    "games_folder",
+    "history",
+    "legend",
+    "next_line",
+    "page_choices",
+    "presentation",
+    "replay_asset",
+    "result_text",
+    "seen_now",
+    "unlock_key",
+    "unsent",
+]
 
 
 def my_games() -> Status:
@@ -90,13 +115,13 @@ def smtp_login_without_password() -> str | None:
 class Held:
     path: Path
     stamp: tuple[int, int]
-    game: Game
+    game: Replay
     sessions: dict[str, Session] = field(default_factory=dict)
 
 
 @dataclass
 class Played:
-    game: Game
+    game: Replay
     events: list[object]
     written: int
 
@@ -110,7 +135,7 @@ class Library:
     smtp_password: str | None = field(default=None, repr=False)
     """The SMTP login's password, when asked once at start or in the page (else PBEM_SMTP_PASSWORD)."""
 
-    def game(self, game_id: str) -> tuple[Path, Game]:
+    def game(self, game_id: str) -> tuple[Path, Replay]:
         """The verified game, from memory when its copy has not changed since."""
         path = api.find_copy(game_id) if _plain_id(game_id) else None
         if path is None:
@@ -164,7 +189,7 @@ class Library:
             return report
 
     def start(self, game: str, me: str, identity: Identity, players: list[tuple[str, str]],
-              referee: tuple[str, str] | None, options: list[str], deadline: str | None) -> Game:
+              referee: tuple[str, str] | None, options: list[str], deadline: str | None) -> Replay:
         with self.lock:
             started, _ = api.start_game(game, me, identity, players, referee, options, deadline)
             return started

@@ -73,12 +73,12 @@ class State:
             else:
                 self.locked.append(f"{SMTP_KEY}{user}")
 
-    def seats(self, rep: library.Game) -> list[tuple[str, Identity]]:
+    def seats(self, rep: library.Replay) -> list[tuple[str, Identity]]:
         """My names in a game: the participants whose key is one of mine, unlocked."""
         return [(name, identity) for name, key in rep.roster.items() for identity in self.identities.values()
                 if key.same_key(identity.public)]
 
-    def seat(self, rep: library.Game) -> tuple[str, Identity] | None:
+    def seat(self, rep: library.Replay) -> tuple[str, Identity] | None:
         """The name I act as in a game: one who owes something now, else my first."""
         mine = self.seats(rep)
         owing = {d.who for d in rep.duties()}
@@ -87,11 +87,11 @@ class State:
 
 # ---------------------------------------------------------------- what a page shows
 
-def _owes(rep: library.Game, name: str) -> bool:
+def _owes(rep: library.Replay, name: str) -> bool:
     return any(d.who == name and d.what in ("move", "discard") for d in rep.duties())
 
 
-def _automatic(rep: library.Game, session: library.Session) -> bool:
+def _automatic(rep: library.Replay, session: library.Session) -> bool:
     """Whether this participant owes a duty that needs no decision (a join, an opening, a deal, a reveal)."""
     for duty in rep.duties():
         if duty.who == session.name and duty.what not in ("move", "discard"):

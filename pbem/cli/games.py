@@ -42,7 +42,7 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
     typer.echo(api.next_line(rep))
 
 
-def _opened(path: Path) -> api.Game:
+def _opened(path: Path) -> api.Replay:
     """A game file read and verified, with a warning when this machine has seen a later or another version."""
     rep = api.open_game(path)
     problem, unwritable = api.note_seen(rep)

@@ -14,7 +14,7 @@ from pbem.errors import UsageError
 app = typer.Typer()
 
 
-def mail_turn(rep: api.Game, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
+def mail_turn(rep: api.Replay, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
               smtp: str | None, user: str | None, security: str, games: Path | None = None,
               path: Path | None = None) -> None:
     """Mail what the others lack, to a file or (`send`) by SMTP, and say what was done."""

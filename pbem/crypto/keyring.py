@@ -178,3 +178,14 @@ def add_key(name: str, private: Path) -> tuple[Path, str]:
     os.symlink(source, path)
     write_atomic(path.with_name(name + ".pub"), (line + "\n").encode())
     return path, line
+
+
+def unlock_key(name: str, passphrase: bytes | None = None) -> Identity:
+    """A key of the key directory, opened once for a front end to hold in memory: without a passphrase if it
+    has none (or PBEM_PASSPHRASE gives it), else with the one given; NoPassphrase if one is needed."""
+    try:
+        return load_identity(name)
+    except NoPassphrase:
+        if not passphrase:
+            raise
+    return Identity.from_openssh(read_key_file(key_dir() / name), passphrase, name=f"key {name}", comment=name)

@@ -134,3 +134,21 @@ def _hash(text: str) -> str:
 def _json_for_script(data: dict[str, Any]) -> str:
     """JSON that cannot end its <script> element early."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+
+
+def seen_now(game: Replay, session: Session | None) -> dict[str, Any]:
+    """The game's view as the session's participant sees it now (a referee: every hidden value; None:
+    public information only); before the deal, the table as set up, nothing dealt."""
+    if session is None:
+        return game.game.view(drawn(game), None)
+    observer = DEALER if session.is_referee else session.name
+    return game.game.view(drawn(game), observer, session.knowledge() if game.state is not None else None)
+
+
+def history(game: Replay, session: Session | None) -> list[dict[str, Any]]:
+    """Every position of the game as the replay page draws it, each as the session's participant knew it
+    then (None: public information only)."""
+    if session is None:
+        return frames(game.record)
+    observer = DEALER if session.is_referee else session.name
+    return frames(game.record, observer, None, (session.name, session.identity))

@@ -98,3 +98,12 @@ def check_not_stale(rep: Replay) -> None:
     problem = sighting(rep).problem(rep.seq)
     if problem:
         raise StaleFile(problem)
+
+
+def remember_quietly(game: Replay) -> str | None:
+    """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
+    try:
+        remember(game)
+    except OSError as exc:
+        return f"cannot record this version in {history_path(game.genesis.game_id)}: {exc.strerror or exc}"
+    return None

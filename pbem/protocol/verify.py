@@ -5,9 +5,15 @@ the reason. What it proves and what it cannot is written in docs/security.md."""
 
 from __future__ import annotations
 
-from pbem.errors import AuditFailed, Divergence, Equivocation
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.errors import AuditFailed, Divergence, Equivocation, PbemError, RecordError
 from pbem.protocol.entries import replay
 from pbem.protocol.replay import Replay
+from pbem.protocol.seen import Sighting, remember_quietly, sighting
+from pbem.record.gamefile import load
 from pbem.record.models import GameFile, payload
 
 
@@ -65,3 +71,72 @@ def compare(first: GameFile, second: GameFile) -> str | None:
 
 
 __all__ = ["audited", "compare", "verify"]
+
+
+@dataclass
+class Checked:
+    """One file verified: the game, and how it stood against this machine's history before this run."""
+
+    path: Path
+    game: Replay
+    seen: Sighting
+
+
+@dataclass
+class VerifyReport:
+    """`verify` over several files: each valid file, each failure (one line each), and the warnings."""
+
+    valid: list[Checked] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None = None,
+                 on_failure: Callable[[str], None] | None = None,
+                 on_warning: Callable[[str], None] | None = None) -> VerifyReport:
+    """Check every file; copies of one game are also checked against each other (a fork between two
+    files is said once). `on_valid`, `on_failure` and `on_warning` hear each result as it is found."""
+    report = VerifyReport()
+
+    def fail(message: str) -> None:
+        report.failures.append(message)
+        if on_failure:
+            on_failure(message)
+
+    def warn(message: str | None) -> None:
+        if message:
+            report.warnings.append(message)
+            if on_warning:
+                on_warning(message)
+
+    for path in paths:
+        try:
+            record, _ = load(path)
+            game = verify(record)
+        except RecordError as exc:  # already names the file
+            fail(str(exc))
+            continue
+        except PbemError as exc:
+            fail(f"{path}: {exc}")
+            continue
+        checked = Checked(path, game, sighting(game))  # against the history as it was before this run
+        report.valid.append(checked)
+        if on_valid:
+            on_valid(checked)
+    in_forked_pair = set()
+    for i, first in enumerate(report.valid):
+        for second in report.valid[i + 1:]:
+            if first.game.genesis.game_id == second.game.genesis.game_id:
+                try:
+                    compare(first.game.record, second.game.record)
+                except PbemError as exc:
+                    fail(f"{first.path} and {second.path}: {exc}")
+                    in_forked_pair |= {first.path, second.path}
+    for checked in report.valid:
+        problem = checked.seen.problem(checked.game.seq)
+        if checked.seen.kind == "forked" and checked.path not in in_forked_pair:
+            fail(f"{checked.path}: {problem}")
+        elif problem and checked.seen.kind != "forked":
+            warn(f"{checked.path}: {problem}")
+        warn(remember_quietly(checked.game))
+    return report
