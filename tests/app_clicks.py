@@ -34,7 +34,8 @@ def chromium(width: int = 1300, height: int = 1000) -> webdriver.Chrome:
 def enter(browser, app: App) -> None:
     """Open the link the app printed (the browser trades its token for the cookie)."""
     browser.get(app.url)
-    assert browser.current_url == app.base + "/"
+    WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+        lambda b: b.current_url == app.base + "/" and b.find_elements(By.ID, "fetch-mail"))
 
 
 def message(browser) -> str:
@@ -160,7 +161,8 @@ def check_finished(browser, people: Table, game_id: str, players: list[str]) -> 
         browser.get(f"{people.apps[name].base}/game/{game_id}")
         assert browser.find_element(By.ID, "next").text.startswith("Game over: ")
         assert browser.find_elements(By.CSS_SELECTOR, ".target") == []
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], errors
 
 
 def start_by_form(browser, people: Table, game: str, creator: str, players: list[str]) -> str:

@@ -80,7 +80,7 @@ class App:
 
     def login(self) -> None:
         status, headers, _ = self.request("GET", f"/?token={self.token}")
-        assert status == 303
+        assert status == 200
         self.cookie = headers["set-cookie"].split(";")[0]
         page = self.get("/")
         self.csrf = re.search(r'name="pbem-csrf" content="([^"]+)"', page).group(1)

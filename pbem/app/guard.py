@@ -2,9 +2,10 @@
 
 - Host: only the loopback name and port the server bound (`127.0.0.1:PORT`); any other Host is 403,
   so a web page whose DNS name was rebound to 127.0.0.1 reaches nothing.
-- The secret: the URL the app prints carries a token; its first use is traded for a cookie (HttpOnly,
+- The secret: the URL the app prints carries a token; its use is traded for a cookie (HttpOnly,
   SameSite=Strict, named for the port: two apps on one machine keep their own), and the token leaves
-  the address bar by a redirect. No cookie, no page: 403.
+  the address bar as the page goes on to /. No cookie, no page: 403. The browser is opened on a file
+  readable by this user only that leads to the URL, so the token is in no program's command line.
 - Changes of state: only POST, only with a JSON body (a cross-origin page cannot send one without a
   preflight, which is never answered: no CORS), from this origin (Origin and Sec-Fetch-Site checked
   when the browser sends them), carrying the anti-forgery token of the pages in a header.
@@ -36,6 +37,11 @@ POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'sel
 HEADERS = [(b"content-security-policy", POLICY.encode()), (b"x-content-type-options", b"nosniff"),
            (b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer"),
            (b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-resource-policy", b"same-origin")]
+
+
+_ONWARD = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">'
+           b'<title>pbem app</title></head><body><p><a href="/">Your games</a></p></body></html>')
+"""What the token's first use answers: the cookie, and on to the games without the token in the address."""
 
 
 @dataclass
@@ -87,11 +93,13 @@ class Guard:
                 await _plain(secured, 403, "Forbidden: this is not the link the app printed. Open the link on "
                                            "the terminal where you started pbem app.")
                 return
+            # A page, not a redirect: the browser then goes on from this origin, so the Strict cookie goes
+            # with it even when the link was opened from elsewhere (a file, a terminal, another program).
             cookie = (f"{self.cookie}={self.keys.session}; Path=/; HttpOnly; SameSite=Strict").encode()
-            await secured({"type": "http.response.start", "status": 303,
-                           "headers": [(b"location", scope["path"].encode()), (b"set-cookie", cookie),
-                                       (b"cache-control", b"no-store"), (b"content-length", b"0")]})
-            await secured({"type": "http.response.body", "body": b""})
+            await secured({"type": "http.response.start", "status": 200,
+                           "headers": [(b"content-type", b"text/html; charset=utf-8"), (b"set-cookie", cookie),
+                                       (b"cache-control", b"no-store"), (b"content-length", str(len(_ONWARD)).encode())]})
+            await secured({"type": "http.response.body", "body": _ONWARD})
             return
         if not _same(self.cookie_value(headers), self.keys.session):
             await _plain(secured, 403, "Forbidden: open the link that pbem app printed on its terminal (it "

@@ -7,9 +7,11 @@ import json
 import re
 import socket
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -314,12 +316,14 @@ def make_app(state: State, port: int) -> Guard:
             return JSONResponse({"ok": True, "message": text}, headers=_NO_STORE)
         return endpoint
 
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
+    def static_file(name: str) -> Response:
         if name not in _STATIC:
             return Response("not found", 404)
         text = resources.files("pbem.app").joinpath("static", name).read_bytes()
         return Response(text, media_type=_STATIC[name], headers=_KEEP)
+
+    async def static(request: Request) -> Response:
+        return static_file(request.path_params["name"])
 
     async def game_static(request: Request) -> Response:
         name, kind = request.path_params["name"], request.path_params["kind"]
@@ -340,6 +344,7 @@ def make_app(state: State, port: int) -> Guard:
         Route("/unlock", action(lambda r, b: do_unlock(state, b)), methods=["POST"]),
         Route("/new", action(lambda r, b: do_new(state, b)), methods=["POST"]),
         Route("/static/game/{name}.{kind}", game_static), Route("/static/{name}", static),
+        Route("/favicon.ico", lambda request: static_file("icon.svg")),
     ]
     return Guard(Starlette(routes=routes), HOST, port, state.keys)
 
@@ -363,6 +368,11 @@ def free_socket() -> socket.socket:
     return sock
 
 
+def url_for(state: State, sock: socket.socket) -> str:
+    """The link that lets a browser in: the loopback address, the port, the secret token."""
+    return f"http://{HOST}:{sock.getsockname()[1]}/?token={state.keys.token}"
+
+
 def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
     """Serve until interrupted; `on_ready` gets the URL with the secret token once the socket listens."""
     import uvicorn
@@ -371,7 +381,7 @@ def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) ->
     config = uvicorn.Config(make_app(state, port), log_level="warning", access_log=False, server_header=False,
                             lifespan="off")
     server = uvicorn.Server(config)
-    url = f"http://{HOST}:{port}/?token={state.keys.token}"
+    url = url_for(state, sock)
     original = server.startup
 
     async def startup(sockets: list[socket.socket] | None = None) -> None:
@@ -406,6 +416,12 @@ def start(open_browser: bool = True) -> None:
         if open_browser:
             import webbrowser
 
-            webbrowser.open(url)
+            webbrowser.open(opener.as_uri())
 
-    serve(state, sock, ready)
+    with tempfile.TemporaryDirectory(prefix="pbem-app-") as private:  # 0700: this user only
+        opener = Path(private) / "open.html"  # the token in a file, not on a browser's command line (Jupyter's way)
+        link = url_for(state, sock)
+        opener.write_text(f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={link}">'
+                          f'<title>pbem app</title><a href="{link}">Open pbem app</a>\n')
+        opener.chmod(0o600)
+        serve(state, sock, ready)
