@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import socket
 import sys
 import tempfile
@@ -418,6 +419,7 @@ def start(open_browser: bool = True) -> None:
 
             webbrowser.open(opener.as_uri())
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped by a signal too, the file below goes
     with tempfile.TemporaryDirectory(prefix="pbem-app-") as private:  # 0700: this user only
         opener = Path(private) / "open.html"  # the token in a file, not on a browser's command line (Jupyter's way)
         link = url_for(state, sock)
