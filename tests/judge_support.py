@@ -4,6 +4,8 @@ helpers shared by the judge's tests and benchmarks/judge_load.py."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import typer.main
@@ -13,6 +15,14 @@ from typer.testing import CliRunner
 from pbem.cli import app
 
 runner = CliRunner()
+
+
+def memory_folder():
+    """In memory where the machine has it: every copy is written with fsync (the test is about mail)."""
+    shm = Path("/dev/shm")
+    path = Path(tempfile.mkdtemp(prefix="pbem-judge-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 _command = typer.main.get_command(app)
 
 
@@ -71,10 +81,10 @@ def mail_count(box: Path) -> int:
     return sum(len(os.listdir(box / sub)) for sub in ("new", "cur") if (box / sub).is_dir())
 
 
-def players_act(base: Path, port: int, names: list[str], seen: dict[str, int]) -> bool:
-    """Each player with new mail reads it and plays what they owe (a greedy bot), sending by SMTP. True
-    if anyone did anything."""
-    acted = False
+def players_act(base: Path, port: int, names: list[str], seen: dict[str, int]) -> int:
+    """Each player with new mail reads it and plays what they owe (a greedy bot), sending by SMTP. How
+    many played."""
+    acted = 0
     for name in names:
         box = base / "mail" / name
         count = mail_count(box)
@@ -86,5 +96,74 @@ def players_act(base: Path, port: int, names: list[str], seen: dict[str, int]) -
             if line.startswith("    pbem play "):
                 words = line.split()
                 ok(cli(base / name, port, "play", words[2], "--as", name, "--bot", "greedy", "--seed", "1", "--send"))
-                acted = True
+                acted += 1
     return acted
+
+
+def play_by_mail(base: Path, port: int, names: list[str], judge_once, limit: int | None = None) -> int:
+    """Players and the judge (one pass each round) until nobody has anything to do, or `limit` plays."""
+    seen: dict[str, int] = {}
+    plays = 0
+    while limit is None or plays < limit:
+        judge_once()
+        played = players_act(base, port, names, seen)
+        plays += played
+        if not played and not any((base / "mail" / "judge" / "new").iterdir()):
+            break
+    judge_once()  # what the last plays mailed
+    return plays
+
+
+class JudgeProcess:
+    """The judge as its own process (python -m pbem.judge run CONFIG), to be killed and restarted."""
+
+    def __init__(self, config: Path):
+        import subprocess
+        import sys
+
+        self.config, self.log = config, config.parent / "judge.log"
+        self._subprocess, self._python = subprocess, sys.executable
+        self.process: subprocess.Popen[bytes] | None = None
+        self.kills = 0
+
+    def start(self) -> None:
+        import pbem
+
+        source = str(Path(pbem.__file__).resolve().parent.parent)
+        env = {**os.environ, "PYTHONPATH": source}
+        with self.log.open("ab") as log:
+            self.process = self._subprocess.Popen([self._python, "-m", "pbem.judge", "run", str(self.config)],
+                                                  stdout=log, stderr=log, env=env)
+
+    def kill(self) -> None:
+        """SIGKILL: no handler runs, nothing is flushed or closed."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.kills += 1
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(30)
+            self.process = None
+
+
+def signed_by(received: list[bytes], author: str) -> dict[tuple[str, int], set[str]]:
+    """Every entry `author` signed in the mails an SMTP server took: (game id, seq) -> its payload hashes."""
+    from email import message_from_bytes, policy
+
+    from pbem.record.models import payload_hash
+    from pbem.transport import turns
+
+    found: dict[tuple[str, int], set[str]] = {}
+    for data in received:
+        message = message_from_bytes(data, policy=policy.default)
+        body = message.get_body(("plain",))
+        for turn in turns.find_blocks(body.get_content() if body is not None else ""):
+            if isinstance(turn, turns.Turn):
+                for entry in turn.entries:
+                    if entry.author == author:
+                        found.setdefault((turn.game_id, entry.seq), set()).add(payload_hash(entry))
+    return found

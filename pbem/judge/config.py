@@ -3,7 +3,7 @@
     home = "/var/lib/pbem-judge"        # its memory: copies, what it has seen, marks, its log
     key = "/etc/pbem-judge/judge"       # the private key it signs with (unlocked by PBEM_PASSPHRASE if locked)
     address = "judge@example.org"       # its own mail address
-    games = "games"                     # optional: where the copies live (default: HOME/games)
+    games = "copies"                    # optional: where the copies live (default: HOME/games-files)
 
     [mailbox]                           # by mail: exactly one of maildir and imap
     maildir = "/var/mail/judge"
@@ -90,7 +90,7 @@ class Config:
         self.home = (base / model.home).resolve()
         self.key = (base / model.key).resolve()
         self.address = model.address
-        self.games = (base / model.games).resolve() if model.games else self.home / "games"
+        self.games = (base / model.games).resolve() if model.games else self.home / "games-files"
         box = model.mailbox
         self.maildir = (base / box.maildir).resolve() if box and box.maildir else None
         self.imap = box.imap if box else None

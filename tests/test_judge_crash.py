@@ -1,0 +1,73 @@
+"""The judge killed with SIGKILL at random moments while turns arrive: restarted, it never signs two
+different entries for one place in a game and never loses an accepted turn. (A longer run, to the end
+of a 4-player game: benchmarks/judge_load.py --crash.)"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from judge_support import (
+    JudgeProcess,
+    fast_cli,
+    mail_count,
+    memory_folder,
+    players_act,
+    setup_players,
+    signed_by,
+    start_game,
+    write_config,
+)
+from mail_support import smtp_server
+
+PLAYERS = ["ann", "ben", "cat"]
+
+
+@pytest.fixture
+def base():
+    yield from memory_folder()
+
+
+def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_turn(base, monkeypatch):
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    rng = random.Random(23)
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
+    with smtp_server(boxes) as (port, server):
+        keys = setup_players(base, port, PLAYERS)
+        config = write_config(base, port, maildir=base / "mail" / "judge")
+        start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
+        judge = JudgeProcess(config)
+        judge.start()
+        seen: dict[str, int] = {}
+        try:
+            deadline = time.monotonic() + 60
+            while judge.kills < 3 and time.monotonic() < deadline:
+                players_act(base, port, PLAYERS, seen)
+                time.sleep(rng.uniform(0.05, 0.4))  # the judge is somewhere in its work, or waiting
+                judge.kill()
+                judge.start()
+            # then left alone: everything mailed to it is applied, everything owed signed and mailed
+            quiet = time.monotonic()
+            while time.monotonic() - quiet < 1.5 and time.monotonic() < deadline + 30:
+                if players_act(base, port, PLAYERS, seen) or mail_count(base / "mail" / "judge") != seen.get("judge"):
+                    seen["judge"] = mail_count(base / "mail" / "judge")
+                    quiet = time.monotonic()
+                time.sleep(0.2)
+        finally:
+            judge.stop()
+        received = list(server.received)
+    assert judge.kills == 3
+    places = signed_by(received, "judge")
+    assert places and all(len(versions) == 1 for versions in places.values()), places
+    copy = next((base / "judge-home" / "games-files").glob("*.json"))
+    final = json.loads(copy.read_text())["entries"]
+    for name in PLAYERS:  # each player's copy is a prefix of the judge's: no accepted turn was lost
+        mine = json.loads(next((base / name / "games-files").glob("*.json")).read_text())["entries"]
+        assert final[:len(mine)] == mine and len(mine) <= len(final)
+    assert max(len(json.loads(next((base / n / "games-files").glob("*.json")).read_text())["entries"])
+               for n in PLAYERS) == len(final)
+    assert len(final) > 10
