@@ -115,7 +115,7 @@ def play_by_mail(base: Path, port: int, names: list[str], judge_once, limit: int
 
 
 class JudgeProcess:
-    """The judge as its own process (python -m pbem.judge run CONFIG), to be killed and restarted."""
+    """The judge as its own process (pbem judge run CONFIG), to be killed and restarted."""
 
     def __init__(self, config: Path):
         import subprocess
@@ -131,9 +131,19 @@ class JudgeProcess:
 
         source = str(Path(pbem.__file__).resolve().parent.parent)
         env = {**os.environ, "PYTHONPATH": source}
+        where = os.environ.get("PBEM_JUDGE_PROFILE")  # a file: the judge runs under cProfile, written on stop
+        profile = ["-m", "cProfile", "-o", where] if where else []
         with self.log.open("ab") as log:
-            self.process = self._subprocess.Popen([self._python, "-m", "pbem.judge", "run", str(self.config)],
+            self.process = self._subprocess.Popen([self._python, *profile, "-m", "pbem.cli", "judge", "run", str(self.config)],
                                                   stdout=log, stderr=log, env=env)
+
+    def wait_started(self, limit: float = 30) -> None:
+        """Until the running judge has logged its start (and so read its configuration and key)."""
+        import time
+
+        deadline = time.monotonic() + limit
+        while self.log.read_text().count(" started: ") < self.kills + 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
 
     def kill(self) -> None:
         """SIGKILL: no handler runs, nothing is flushed or closed."""

@@ -113,18 +113,17 @@ def test_a_judge_that_could_not_mail_mails_the_same_entries_after_a_restart(base
         assert len(server.received) == 1 and b"-----BEGIN PBEM TURN-----" in server.received[0]
 
 
-def test_a_bad_configuration_is_one_clear_error(base, capsys):
-    from pbem.judge.__main__ import main
-
+def test_a_bad_configuration_is_one_clear_error(base, monkeypatch):
+    fast_cli(monkeypatch)
     path = base / "judge.toml"
     path.write_text('home = "h"\nkey = "k"\naddress = "judge@example.org"\n[mailbox]\nmaildir = "m"\n'
                     '[smtp]\nserver = "localhost"\nsecurty = "none"\n')
-    assert main(["run", str(path), "--once"]) == 1
-    assert capsys.readouterr().err == f"Error: {path}: smtp.securty: Extra inputs are not permitted\n"
+    done = cli(base, 0, "judge", "run", path, "--once")
+    assert (done.exit_code, done.output) == (1, f"Error: {path}: smtp.securty: Extra inputs are not permitted\n")
     path.write_text('home = "h"\nkey = "k"\naddress = "judge"\n[mailbox]\nmaildir = "m"\nimap = "imaps://a@b"\n'
                     '[smtp]\nserver = "localhost"\n')
-    assert main(["status", str(path)]) == 1
-    assert capsys.readouterr().err.startswith(f"Error: {path}: address: String should match pattern")
+    done = cli(base, 0, "judge", "status", path)
+    assert done.exit_code == 1 and done.output.startswith(f"Error: {path}: address: String should match pattern")
     path.write_text('home = "h"\n[mailbox\n')
-    assert main(["status", str(path)]) == 1
-    assert capsys.readouterr().err.startswith(f"Error: {path}: not valid TOML (")
+    done = cli(base, 0, "judge", "status", path)
+    assert done.exit_code == 1 and done.output.startswith(f"Error: {path}: not valid TOML (")

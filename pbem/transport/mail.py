@@ -12,8 +12,10 @@ password comes from PBEM_SMTP_PASSWORD or a prompt, and is never written anywher
 
 from __future__ import annotations
 
+import functools
 import getpass
 import os
+import ssl
 import sys
 from dataclasses import dataclass, field
 from email.headerregistry import Address
@@ -196,17 +198,23 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
     return f"{done}: {msg['Subject']}"
 
 
+@functools.cache
+def _tls_context(cafile: str | None) -> ssl.SSLContext:
+    """Made once per CA file: loading the system's certificates costs some 60 ms, more than sending a turn
+    to a local server (the judge sends many)."""
+    return ssl.create_default_context(cafile=cafile)
+
+
 def send(msg: EmailMessage, server: str, security: str = "starttls", user: str | None = None,
          password: str | None = None) -> None:
     """Hand the mail to an SMTP server; PbemError with the server's reason if it is refused. The login's
     password: the one given, else PBEM_SMTP_PASSWORD or a prompt."""
     import smtplib
-    import ssl
 
     host, port = parse_server(server, security)
     password = password if password is not None or not user else _password(user)
     try:
-        context = ssl.create_default_context(cafile=os.environ.get(CAFILE_ENV) or None)
+        context = _tls_context(os.environ.get(CAFILE_ENV) or None) if security != "none" else None
         smtp: smtplib.SMTP
         if security == "tls":
             smtp = smtplib.SMTP_SSL(host, port, local_hostname="localhost", context=context, timeout=30)
