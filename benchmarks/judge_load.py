@@ -90,7 +90,7 @@ class Players:
         """Apply a mail of the judge's; then each player who owes plays and mails."""
         body = message_from_bytes(data, policy=policy.default).get_body(("plain",))
         for turn in turns.find_blocks(body.get_content() if body is not None else ""):
-            if not isinstance(turn, turns.Turn) or turn.game_id not in self.reps:
+            if not isinstance(turn, turns.TurnBlock) or turn.game_id not in self.reps:
                 continue
             rep = self.reps[turn.game_id]
             grown = turns.extend(rep, turn)
@@ -211,9 +211,9 @@ def whole_game(kills: int) -> None:
     twice = {k: v for k, v in places.items() if len(v) > 1}
     copy = next((base / "judge-home" / "games-files").glob("*.json"))
     final = json.loads(copy.read_text())
-    from pbem.playing import replay_file
+    from pbem import api
 
-    rep, _ = replay_file(copy)
+    rep = api.open_game(copy)
     same = all(json.loads(next((base / n / "games-files").glob("*.json")).read_text()) == final for n in PLAYERS)
     print(f"one 4-player Path of Pharaohs game by mail, the judge killed {judge.kills} times: {plays} runs of "
           f"pbem play, {len(final['entries'])} entries, {'over' if rep.over else 'NOT OVER'}; "

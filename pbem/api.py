@@ -62,10 +62,10 @@ from pbem.presentation.terminal import (
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import Sighting, history_path, remember, remember_quietly, sighting
 from pbem.protocol.session import Session
-from pbem.protocol.verify import Checked, VerifyReport, verify_files
+from pbem.protocol.verify import Checked, VerifyReport, verify, verify_files
 from pbem.record.files import write_atomic
 from pbem.record.gamefile import armor, load
-from pbem.record.models import GameFile, to_json
+from pbem.record.models import GameFile, from_json, payload_hash, to_json
 from pbem.record.status import Status
 from pbem.transport import contacts, copies
 from pbem.transport.status import collect, duty_text, late_line, line
@@ -74,22 +74,117 @@ if TYPE_CHECKING:
     from email.message import EmailMessage
 
     from pbem.presentation.export import Exported
+    from pbem.transport.imap import Connection as ImapConnection
+    from pbem.transport.imap import Mailbox as ImapMailbox
     from pbem.transport.inbox import Report as InboxReport
     from pbem.transport.mail import Server
 
 
 __all__ = [
-    "DEALER", "PASSPHRASE_ENV", "Checked", "Choice", "DemoStep", "Duty", "GameFile", "Identity", "MovedOn",
-    "NoPassphrase", "PbemError", "Presentation", "PublicKey", "Replay", "RuleError", "Session", "Sighting", "Status",
-    "Style", "TurnResult", "UsageError", "VerifyReport", "act", "add_contact", "add_key", "address_book", "armored",
-    "board", "book_path", "check_address", "choices_text", "collect", "compose_mail", "create_key", "demo",
-    "duty_text", "export_entry", "find_copy", "game_names", "game_title", "games_folder", "history", "history_path",
-    "html_page", "json_view", "key_dir", "late_line", "legal_moves", "legend", "line", "list_keys", "load",
-    "load_identity", "log_text", "mail_turn", "new_game", "new_key", "next_duty", "next_line", "note_seen",
-    "open_game", "owes", "page_choices", "parse_move", "passphrase_given", "play", "pregame_text", "presentation",
-    "read_mail", "read_public", "referee", "remember", "replay_asset", "result_text", "seen_now", "signer_for",
-    "smtp_server", "start_game", "status", "terminal_style", "to_json", "unlock_key", "unsent", "verify_files",
-    "view", "viewer", "write_file"
+    "DEALER",
+    "PASSPHRASE_ENV",
+    "Checked",
+    "Choice",
+    "DemoStep",
+    "Duty",
+    "GameFile",
+    "Identity",
+    "MovedOn",
+    "NoPassphrase",
+    "PbemError",
+    "Presentation",
+    "PublicKey",
+    "Replay",
+    "RuleError",
+    "Session",
+    "Sighting",
+    "Status",
+    "Style",
+    "TurnResult",
+    "UsageError",
+    "VerifyReport",
+    "act",
+    "add_contact",
+    "add_key",
+    "address_book",
+    "applied_mails",
+    "armored",
+    "board",
+    "book_path",
+    "check_address",
+    "choices_text",
+    "collect",
+    "compose_mail",
+    "copies_in",
+    "create_key",
+    "demo",
+    "duty_text",
+    "export_entry",
+    "fetch_imap",
+    "find_copy",
+    "game_names",
+    "game_title",
+    "games_folder",
+    "hash_chain",
+    "history",
+    "history_path",
+    "html_page",
+    "imap_connect",
+    "imap_mailbox",
+    "is_name",
+    "json_view",
+    "key_dir",
+    "late_line",
+    "legal_moves",
+    "legend",
+    "line",
+    "list_keys",
+    "load",
+    "load_identity",
+    "log_text",
+    "mail_games",
+    "mail_turn",
+    "mailed_up_to",
+    "mark_mailed",
+    "new_game",
+    "new_key",
+    "next_duty",
+    "next_line",
+    "note_seen",
+    "open_game",
+    "owes",
+    "page_choices",
+    "parse_json",
+    "parse_move",
+    "passphrase_given",
+    "play",
+    "pregame_text",
+    "presentation",
+    "read_file",
+    "read_mail",
+    "read_public",
+    "read_record",
+    "referee",
+    "remember",
+    "replay_asset",
+    "result_text",
+    "seen_now",
+    "send_mail",
+    "short_id",
+    "sighting",
+    "signer_for",
+    "smtp_server",
+    "start_game",
+    "status",
+    "terminal_style",
+    "to_json",
+    "unlock_key",
+    "unsent",
+    "verify_files",
+    "verify_record",
+    "view",
+    "viewer",
+    "write_file"
 ]
 
 
@@ -255,11 +350,119 @@ def mail_turn(game: Replay, name: str, path: Path | None = None, since: int | No
     return send_turn(game, name, games_folder(games), path, since, attach, out, server)
 
 
-def compose_mail(game: Replay, name: str, after: int | None, attach: bool = False) -> EmailMessage:
-    """The turn mail itself: the entries after `after` as a turn block (None: the whole game)."""
+def compose_mail(game: Replay, name: str, after: int | None, attach: bool = False,
+                 book: dict[str, str] | None = None) -> EmailMessage:
+    """The turn mail itself: the entries after `after` as a turn block (None: the whole game). The
+    addresses come from `book` (name -> address), else from the address book."""
     from pbem.transport.mail import compose  # smtplib and email: only mail needs them
 
-    return compose(game, name, after, attach)
+    return compose(game, name, after, attach, book)
+
+
+def send_mail(msg: EmailMessage, server: Server) -> None:
+    """Hand a mail to an SMTP server (PbemError with the server's reason if it is refused)."""
+    from pbem.transport.mail import send  # smtplib: only mail needs it
+
+    send(msg, server.address, server.security, server.user)
+
+
+def mail_games(where: str, data: bytes) -> list[str] | None:
+    """The games a mail carries turns or files of (a damaged block counts as an unnamed game: ""), or
+    None when it holds nothing of pbem."""
+    from pbem.transport import turns
+    from pbem.transport.inbox import items
+
+    found = items(where, data)
+    if not found:
+        return None
+    return list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.TurnBlock) else
+                              f.item.genesis.game_id if isinstance(f.item, GameFile) else "" for f in found))
+
+
+def applied_mails(games: Path | None = None) -> set[str]:
+    """The SHA-256 of every mail whose content is all in the copies (read_mail skips those)."""
+    from pbem.transport.inbox import applied
+
+    return applied(games_folder(games))
+
+
+def copies_in(games: Path | None = None) -> list[Path]:
+    """Every game copy in the folder."""
+    return [p for p in copies.all_copies(games_folder(games)) if copies.game_id_of(p)]
+
+
+def short_id(game_id: str) -> str:
+    return copies.short_id(game_id)
+
+
+def mailed_up_to(game_id: str) -> int | None:
+    """The last entry every party has had by mail (sent or received here), or None."""
+    return copies.shared(game_id)
+
+
+def mark_mailed(game_id: str, seq: int) -> None:
+    """Every party has had the entries up to `seq` (the mark never moves back)."""
+    copies.mark_shared(game_id, seq)
+
+
+def read_record(data: bytes) -> GameFile:
+    """A game file's record, validated but not verified (RecordError if it is not one)."""
+    return from_json(data)
+
+
+def hash_chain(record: GameFile) -> list[str]:
+    """The hash of the genesis and of every entry, as replay computes them; nothing verified."""
+    return [payload_hash(record.genesis)] + [payload_hash(e) for e in record.entries]
+
+
+def verify_record(record: GameFile) -> Replay:
+    """The record replayed and checked from its first entry (a VerifyError says what is wrong)."""
+    return verify(record)
+
+
+def read_file(path: Path, what: str, limit: int) -> bytes:
+    """A regular file's bytes, at most `limit` (the one gate every file pbem reads goes through): an
+    Unreadable error naming the file and `what` it was to be otherwise."""
+    from pbem.record.reading import read_file as gate
+
+    return gate(path, what, limit)
+
+
+def parse_json(data: bytes) -> Any:
+    """JSON parsed strictly and in bounded depth (pbem's own notes, an address book)."""
+    from pbem.record.canonical import parse_json as parse
+
+    return parse(data)
+
+
+def is_name(text: str) -> bool:
+    """Whether a text is a usable participant, key or contact name."""
+    from pbem.record.names import is_name as valid
+
+    return valid(text)
+
+
+def imap_mailbox(url: str, cafile: str | None = None) -> ImapMailbox:
+    """An IMAP folder from imaps://USER@HOST[:PORT][/FOLDER] (imap:// for STARTTLS)."""
+    from pbem.transport.imap import parse_url
+
+    return parse_url(url, cafile)
+
+
+def imap_connect(box: ImapMailbox, password: str | None = None) -> ImapConnection:
+    """A logged-in session (`fetch_into` a Maildir, `wait` for new mail); the password from
+    PBEM_IMAP_PASSWORD or a prompt when not given."""
+    from pbem.transport.imap import Connection
+    from pbem.transport.imap import password as ask
+
+    return Connection(box, password if password is not None else ask(box))
+
+
+def fetch_imap(url: str) -> Path:
+    """Copy what is new in an IMAP folder into its local Maildir (PBEM_HOME/imap/...), which read_mail reads."""
+    from pbem.transport.imap import fetch_to_spool
+
+    return fetch_to_spool(url)
 
 
 def address_book() -> dict[str, str]:

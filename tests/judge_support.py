@@ -13,6 +13,7 @@ import typer.testing
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.judge.cli import app as judge_app
 
 runner = CliRunner()
 
@@ -27,13 +28,18 @@ _command = typer.main.get_command(app)
 
 
 def fast_cli(monkeypatch) -> None:
-    """Typer's runner rebuilds the command for every call (~25 ms): build it once."""
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _: _command)
+    """Typer's runner rebuilds the command for every call (~25 ms): build each app's once."""
+    built = {id(app): _command}
+    original = typer.testing._get_command
+    monkeypatch.setattr(typer.testing, "_get_command", lambda a: built.setdefault(id(a), original(a)))
 
 
 def cli(home: Path, port: int, *args: object):
+    """A pbem command as a user types it (`pbem judge ...` runs the judge's own command line, in this process)."""
     env = {"PBEM_HOME": str(home), "PBEM_SMTP": f"127.0.0.1:{port}", "PBEM_SMTP_SECURITY": "none",
            "PBEM_PASSPHRASE": None, "PBEM_GAMES": None, "PBEM_SMTP_USER": None}
+    if args and args[0] == "judge":
+        return runner.invoke(judge_app, [str(a) for a in args[1:]], env=env)
     return runner.invoke(app, [str(a) for a in args], env=env)
 
 
@@ -134,7 +140,7 @@ class JudgeProcess:
         where = os.environ.get("PBEM_JUDGE_PROFILE")  # a file: the judge runs under cProfile, written on stop
         profile = ["-m", "cProfile", "-o", where] if where else []
         with self.log.open("ab") as log:
-            self.process = self._subprocess.Popen([self._python, *profile, "-m", "pbem.cli", "judge", "run", str(self.config)],
+            self.process = self._subprocess.Popen([self._python, *profile, "-m", "pbem.judge", "run", str(self.config)],
                                                   stdout=log, stderr=log, env=env)
 
     def wait_started(self, limit: float = 30) -> None:
@@ -172,7 +178,7 @@ def signed_by(received: list[bytes], author: str) -> dict[tuple[str, int], set[s
         message = message_from_bytes(data, policy=policy.default)
         body = message.get_body(("plain",))
         for turn in turns.find_blocks(body.get_content() if body is not None else ""):
-            if isinstance(turn, turns.Turn):
+            if isinstance(turn, turns.TurnBlock):
                 for entry in turn.entries:
                     if entry.author == author:
                         found.setdefault((turn.game_id, entry.seq), set()).add(payload_hash(entry))

@@ -127,3 +127,18 @@ def test_a_bad_configuration_is_one_clear_error(base, monkeypatch):
     path.write_text('home = "h"\n[mailbox\n')
     done = cli(base, 0, "judge", "status", path)
     assert done.exit_code == 1 and done.output.startswith(f"Error: {path}: not valid TOML (")
+
+
+def test_pbem_judge_starts_the_judge_with_the_same_arguments(base):
+    import subprocess
+    import sys
+
+    path = base / "judge.toml"
+    path.write_text(f'home = "{base / "home"}"\nkey = "k"\naddress = "judge@example.org"\n')
+    done = subprocess.run([sys.executable, "-m", "pbem.cli", "judge", "status", str(path)], capture_output=True,
+                          text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"No games in {base / 'home' / 'games-files'}.\n", "")
+    done = subprocess.run([sys.executable, "-m", "pbem.cli", "judge", "run", str(path), "--once"],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (1, "Error: the judge by mail needs a [mailbox] section (maildir or "
+                                                 "imap) in its configuration\n")

@@ -25,7 +25,7 @@ app.add_typer(keys.app, name="key")
 app.add_typer(contacts.app, name="contact")
 
 
-from pbem.cli import browser  # noqa: E402, F401  (registers `pbem app`)
+from pbem.cli import browser, judge  # noqa: E402, F401  (they register `pbem app` and `pbem judge`)
 
 
 def reflowed(text: str | None) -> str | None:

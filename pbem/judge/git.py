@@ -251,7 +251,7 @@ def ci_referee(repo: Path, key: Path, games: str = GAMES, log: list[str] | None 
 
 HOOK = """#!/bin/sh
 # pbem judge: written by install-hooks
-{env}exec {python} -m pbem.cli judge {name} {config}
+{env}exec {python} -m pbem.judge {name} {config}
 """
 
 

@@ -1,6 +1,6 @@
-"""Everything the judge asks of the rest of pbem, in one place: reading mail into the copies, the
-referee's duties, composing and sending mail, the marks of what was mailed. When the public library
-API lands (pbem.api), this module is the one to switch to it."""
+"""Everything the judge asks of the rest of pbem, in one place and only through the public library API
+(pbem.api): reading mail into the copies, the referee's duties, composing and sending mail, the marks
+of what was mailed, the seen-store, reading and checking game files, IMAP."""
 
 from __future__ import annotations
 
@@ -9,29 +9,39 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.crypto import Identity as Identity
-from pbem.crypto import PublicKey
-from pbem.crypto.keyring import load_identity as load_identity
-from pbem.errors import PbemError as PbemError
-from pbem.playing import TurnResult, take_turn
-from pbem.playing import replay_file as replay_file
-from pbem.protocol.replay import Replay
-from pbem.protocol.seen import remember as remember
-from pbem.protocol.seen import sighting as sighting
-from pbem.protocol.verify import verify
-from pbem.record.canonical import parse_json as parse_json
-from pbem.record.gamefile import load
-from pbem.record.models import GameFile as GameFile
-from pbem.record.models import from_json, payload_hash
-from pbem.record.names import is_name as is_name
-from pbem.record.reading import read_file as read_file
-from pbem.transport import contacts, copies, inbox, mail, turns
+from pbem import api
+from pbem.api import GameFile as GameFile
+from pbem.api import Identity as Identity
+from pbem.api import PbemError as PbemError
+from pbem.api import PublicKey, TurnResult
+from pbem.api import Sighting as Sighting
+from pbem.api import check_address as check_address
+from pbem.api import copies_in as copies_in
+from pbem.api import hash_chain as chain
+from pbem.api import imap_connect as imap_connect
+from pbem.api import imap_mailbox as imap_mailbox
+from pbem.api import is_name as is_name
+from pbem.api import load_identity as load_identity
+from pbem.api import mailed_up_to as shared
+from pbem.api import mark_mailed as mark_shared
+from pbem.api import open_game as replay_file
+from pbem.api import parse_json as parse_json
+from pbem.api import read_file as read_file
+from pbem.api import read_record as read_game
+from pbem.api import remember as remember
+from pbem.api import short_id as short_id
+from pbem.api import sighting as sighting
+from pbem.api import verify_record as verified
+from pbem.api import write_file as write_file
 
-check_address = contacts.check_address
-short_id = copies.short_id
-game_id_of = copies.game_id_of
-shared = copies.shared
-mark_shared = copies.mark_shared
+__all__ = ["GameFile", "Identity", "MailOutcome", "MailReport", "PbemError", "Sighting", "chain", "check_address",
+           "copies_in", "imap_connect", "imap_mailbox", "is_name", "load_identity", "mark_shared", "outgoing", "parse_json",
+           "read_file", "read_game", "read_mail", "referee_duties", "referee_name", "remember", "replay_file",
+           "retry_later", "send", "shared", "short_id", "sighting", "verified", "write_file"]
+
+
+MAX_MAIL = 64 * 1024 * 1024
+"""As pbem inbox: a larger mail is not a turn."""
 
 
 @dataclass
@@ -54,25 +64,23 @@ class MailReport:
 
 def read_mail(files: list[Path], games: Path) -> MailReport:
     """Apply every turn and game file in the mails (as `pbem inbox` does) and say what became of each."""
-    report = inbox.read(files, games)
-    done = inbox._read_index(games)
+    report = api.read_mail(files, games)
+    done = api.applied_mails(games)
     outcomes = []
     for path in files:
         where = str(path)
         try:
-            data = read_file(path, "a mail", inbox.MAX_MAIL)  # the gate pbem inbox reads through
+            data = read_file(path, "a mail", MAX_MAIL)  # the gate pbem inbox reads through
         except PbemError as exc:
             outcomes.append(MailOutcome(path, "refused", reason=str(exc)))
             continue
-        found = inbox.items(where, data)
-        ids = list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.TurnBlock) else f.item.genesis.game_id
-                                 for f in found if isinstance(f.item, (turns.TurnBlock, GameFile))))
+        ids = api.mail_games(where, data)
         said = [p[len(where) + 2:] if p.startswith(where + ": ") else p
                 for p in report.problems + report.forks if p.startswith(where)]
-        if not found:
+        if ids is None:
             outcomes.append(MailOutcome(path, "ignored"))
         elif hashlib.sha256(data).hexdigest() in done:
-            outcomes.append(MailOutcome(path, "applied", ids))
+            outcomes.append(MailOutcome(path, "applied", [i for i in ids if i]))
         elif said and all(" waits: " in p for p in said):
             outcomes.append(MailOutcome(path, "waiting", ids, said[0]))
         else:
@@ -80,13 +88,9 @@ def read_mail(files: list[Path], games: Path) -> MailReport:
     return MailReport(outcomes, report.updated)
 
 
-def copies_in(games: Path) -> list[Path]:
-    return [p for p in copies.all_copies(games) if copies.game_id_of(p)]
-
-
 def referee_name(path: Path, key: PublicKey) -> str | None:
     """The judge's name in a game (each game's creator chose it), if the judge is its referee."""
-    record, _ = load(path)
+    record, _ = api.load(path)
     referee = record.genesis.dealer.referee
     return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
 
@@ -94,15 +98,15 @@ def referee_name(path: Path, key: PublicKey) -> str | None:
 def referee_duties(path: Path, name: str, key: Path) -> TurnResult:
     """Everything the referee owes now, signed and written (fsync) before this returns: `pbem referee`.
     Refuses a copy behind or forked from what this home has seen."""
-    return take_turn(path, name, [], str(key), referee_only=True)
+    return api.referee(path, name, str(key))
 
 
-def outgoing(rep: Replay, me: str, book: dict[str, str]) -> EmailMessage | None:
+def outgoing(rep: api.Replay, me: str, book: dict[str, str]) -> EmailMessage | None:
     """The mail of the entries the parties have not had yet (threaded as `pbem mail` does), or None."""
-    after = copies.shared(rep.genesis.game_id)
+    after = api.mailed_up_to(rep.genesis.game_id)
     if after is not None and after >= rep.seq:
         return None
-    return mail.compose(rep, me, after, book=book)
+    return api.compose_mail(rep, me, after, book=book)
 
 
 def retry_later(exc: PbemError) -> bool:
@@ -111,19 +115,4 @@ def retry_later(exc: PbemError) -> bool:
 
 
 def send(msg: EmailMessage, server: str, security: str, user: str | None) -> None:
-    mail.send(msg, server, security, user)
-
-
-def read_game(data: bytes) -> GameFile:
-    """A game file's record, parsed and validated but not verified (RecordError if it is not one)."""
-    return from_json(data)
-
-
-def chain(record: GameFile) -> list[str]:
-    """The hash of the genesis and of every entry, as a replay computes them: cheap, nothing verified."""
-    return [payload_hash(record.genesis)] + [payload_hash(e) for e in record.entries]
-
-
-def verified(record: GameFile) -> Replay:
-    """The record replayed and checked from its first entry (a VerifyError names what is wrong)."""
-    return verify(record)
+    api.send_mail(msg, api.smtp_server(server, security, user))

@@ -29,7 +29,6 @@ from typing import Any
 
 from pbem.judge import library
 from pbem.judge.config import Config
-from pbem.record.files import write_atomic
 
 SEEN_FLAG = ":2,S"
 MAX_MAIL = 64 * 1024 * 1024
@@ -54,7 +53,7 @@ class Judge:
         pub = keys / "judge.pub"
         if not pub.exists() or library.read_file(pub, "a public key file", 16 * 1024).decode(errors="replace").strip() \
                 != self.identity.public.line():
-            write_atomic(pub, (self.identity.public.line() + "\n").encode())
+            library.write_file(pub, (self.identity.public.line() + "\n").encode())
         self.book_path = config.home / "addresses.json"
         self.learned: dict[str, dict[str, str]] = self._load_book()
         self.pending: set[Path] = set(library.copies_in(config.games))  # at start: every game, once
@@ -93,7 +92,7 @@ class Judge:
                     except library.PbemError:
                         continue
         if changed:
-            write_atomic(self.book_path, json.dumps(self.learned, sort_keys=True, indent=1).encode(), mode=0o600)
+            library.write_file(self.book_path, json.dumps(self.learned, sort_keys=True, indent=1).encode(), mode=0o600)
 
     def book(self, game_id: str, me: str) -> dict[str, str]:
         return {**self.learned.get(game_id, {}), **self.config.contacts, me: self.config.address}
@@ -104,11 +103,8 @@ class Judge:
         """IMAP: copy what is new on the server into the spool (its new/ is then read as a Maildir's)."""
         if self.config.imap is None:
             return
-        from pbem.transport import imap
-
         if self._imap is None:
-            box = imap.parse_url(self.config.imap)
-            self._imap = imap.Connection(box, imap.password(box))
+            self._imap = library.imap_connect(library.imap_mailbox(self.config.imap))
         try:
             copied = self._imap.fetch_into(self.config.spool, self.config.home / "imap-state.json")
         except library.PbemError:

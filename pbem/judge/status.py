@@ -14,7 +14,7 @@ def lines(config: Config) -> list[str]:
     out = []
     for path in library.copies_in(config.games):
         try:
-            rep, _ = library.replay_file(path)
+            rep = library.replay_file(path)
         except library.PbemError as exc:
             out.append(f"{path.name}: Error: {exc}")
             continue

@@ -230,3 +230,19 @@ def fetch(box: Mailbox, maildir: Path, state: Path, secret: str | None = None) -
     """Connect, copy what is new into `maildir`, log out: for `pbem inbox imaps://...`."""
     with Connection(box, secret if secret is not None else password(box)) as conn:
         return conn.fetch_into(maildir, state)
+
+
+def spool_for(box: Mailbox) -> Path:
+    """The local Maildir that holds the copy of an IMAP folder: in PBEM_HOME, never shared."""
+    from pbem.crypto.keyring import home
+
+    safe = "".join(c if c.isalnum() or c in "@.-_" else "_" for c in f"{box.user}@{box.host}-{box.port}-{box.folder}")
+    return home() / "imap" / safe
+
+
+def fetch_to_spool(url: str) -> Path:
+    """What is new in the IMAP folder copied into its local Maildir; that Maildir."""
+    box = parse_url(url)
+    spool = spool_for(box)
+    fetch(box, spool, spool.parent / "state.json")
+    return spool

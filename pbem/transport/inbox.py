@@ -394,6 +394,11 @@ class Index:
         return json.dumps(value).encode()
 
 
+def applied(directory: Path) -> set[str]:
+    """The mails (by SHA-256) whose content is all in the copies in `directory`."""
+    return _read_index(directory)
+
+
 def _read_index(directory: Path) -> set[str]:
     """Mails (by SHA-256) already applied in full to the copies in `directory`: not parsed again."""
     return _load_index(directory).done

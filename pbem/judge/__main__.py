@@ -1,0 +1,3 @@
+from pbem.judge.cli import main
+
+main()
