@@ -143,7 +143,7 @@ class JudgeProcess:
             self.process = self._subprocess.Popen([self._python, *profile, "-m", "pbem.judge", "run", str(self.config)],
                                                   stdout=log, stderr=log, env=env)
 
-    def wait_started(self, limit: float = 30) -> None:
+    def wait_started(self, limit: float = 120) -> None:
         """Until the running judge has logged its start (and so read its configuration and key)."""
         import time
 

@@ -47,8 +47,7 @@ def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_
         judge.start()
         seen: dict[str, int] = {}
         try:
-            deadline = time.monotonic() + 60
-            while judge.kills < 3 and time.monotonic() < deadline:
+            while judge.kills < 3:
                 judge.wait_started()
                 players_act(base, port, PLAYERS, seen)
                 time.sleep(rng.uniform(0.0, 0.4))  # the judge is somewhere in its work, or waiting
@@ -56,7 +55,7 @@ def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_
                 judge.start()
             # then left alone: everything mailed to it is applied, everything owed signed and mailed, read
             judge.wait_started()
-            settled, calm = time.monotonic() + 30, 0
+            settled, calm = time.monotonic() + 120, 0  # generous: a loaded machine is slow, not wrong
             while time.monotonic() < settled and calm < 5:  # the same for a second: everyone idle
                 players_act(base, port, PLAYERS, seen)
                 same = {entries(base, "judge-home")} == {entries(base, n) for n in PLAYERS}
