@@ -12,11 +12,14 @@ import typer
 from pbem.cli import app
 
 
-@app.command("judge", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-             add_help_option=False)
+@app.command("judge", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def judge_command(ctx: typer.Context) -> None:
-    """The judge, an unattended referee by mail or in git: run CONFIG [--once], status CONFIG, hooks REPO
-    CONFIG, ci KEY [REPO] (pbem judge --help for all)."""
+    """The judge, an unattended referee by mail or in git (docs/judge.md).
+
+    pbem judge run CONFIG [--once]: read mail, apply the turns, do every referee duty, mail what was signed.
+    pbem judge status CONFIG: the games it holds. pbem judge hooks REPO CONFIG: make it referee a bare git
+    repository (its pre-receive and post-receive hooks). pbem judge ci KEY [REPO]: on hosted CI, check the
+    whole history, then do the referee's duties."""
     command = [sys.executable, "-m", "pbem.judge", *ctx.args]
     sys.stdout.flush()
     if os.name == "posix":
