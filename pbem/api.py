@@ -131,6 +131,7 @@ __all__ = [
     "html_page",
     "imap_connect",
     "imap_mailbox",
+    "is_imap",
     "is_name",
     "json_view",
     "key_dir",
@@ -456,6 +457,11 @@ def imap_connect(box: ImapMailbox, password: str | None = None) -> ImapConnectio
     from pbem.transport.imap import password as ask
 
     return Connection(box, password if password is not None else ask(box))
+
+
+def is_imap(text: str) -> bool:
+    """Whether a mailbox given by name is an IMAP URL (imaps:// or imap://) rather than a path."""
+    return text.startswith(("imaps://", "imap://"))
 
 
 def fetch_imap(url: str) -> Path:

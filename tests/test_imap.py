@@ -90,3 +90,27 @@ def test_the_user_may_hold_an_at_sign_and_the_folder_is_named():
     box = imap.parse_url("imap://alice@example.org@imap.example.org:1143/Games/pbem")
     assert (box.user, box.host, box.port, box.tls, box.folder) == ("alice@example.org", "imap.example.org", 1143,
                                                                     False, "Games/pbem")
+
+
+def test_pbem_inbox_reads_an_imap_mailbox(server, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    server.deliver(USER, invitation())
+    home = tmp_path / "home"
+    (home / "keys").mkdir(parents=True)
+    (home / "keys" / "ben.pub").write_text(identity("ben").public.line() + "\n")
+    env = {"PBEM_HOME": str(home), imap.PASSWORD_ENV: SECRET, imap.CAFILE_ENV: str(server.cafile),
+           "PBEM_GAMES": None, "PBEM_MAIL": None}
+    read = CliRunner().invoke(app, ["inbox", server.url(USER)], env=env)
+    assert read.exit_code == 0, read.output
+    updated = [line for line in read.output.splitlines() if line.startswith("Updated ")]  # this invitation and
+    assert updated and all(line.startswith(f"Updated {home / 'games-files'}/sarcophagus-")  # the earlier tests'
+                           and line.endswith(": the invitation.") for line in updated)
+    assert f": {len(updated)} game{'s' * (len(updated) != 1)} updated." in read.output
+    again = CliRunner().invoke(app, ["inbox"], env={**env, "PBEM_MAIL": server.url(USER)})  # $PBEM_MAIL may be IMAP
+    assert again.exit_code == 0 and "nothing new" in again.output.splitlines()[0], again.output
+    wrong = CliRunner().invoke(app, ["inbox", server.url(USER)], env={**env, imap.PASSWORD_ENV: "nope"})
+    assert (wrong.exit_code, wrong.output.splitlines()[-1]) == (
+        1, f"Error: the IMAP server 127.0.0.1 refused {USER}: [AUTHENTICATIONFAILED] Authentication failed.")

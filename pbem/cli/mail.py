@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -48,14 +49,18 @@ def mail_command(
 @app.command("inbox")
 @handled
 def inbox_command(
-        paths: Annotated[list[Path] | None, typer.Argument(help="Maildir folders, mbox files, .eml files or "
-                                                              "folders of them (default: $PBEM_MAIL, else "
-                                                              "$MAIL, else ~/Maildir).")] = None,
+        paths: Annotated[list[str] | None, typer.Argument(help="Maildir folders, mbox files, .eml files or "
+                                                             "folders of them, or IMAP mailboxes "
+                                                             "(imaps://USER@HOST/FOLDER; password: "
+                                                             "$PBEM_IMAP_PASSWORD or a prompt) (default: "
+                                                             "$PBEM_MAIL, else $MAIL, else ~/Maildir).")] = None,
         games: GamesOption = None,
         again: Annotated[bool, typer.Option("--again", help="Read every mail again, also those applied "
                                             "before (after restoring or deleting a copy).")] = False) -> None:
     """Apply every pbem turn and game found in mail to the local copies; say what you owe now."""
-    report = api.read_mail(paths, games, again)
+    given = paths or ([os.environ["PBEM_MAIL"]] if api.is_imap(os.environ.get("PBEM_MAIL", "")) else [])
+    boxes = [api.fetch_imap(p) if api.is_imap(p) else Path(p) for p in given]  # IMAP: new mail copied here first
+    report = api.read_mail(boxes or None, games, again)
     for path, first, last in report.updated.values():
         span = "the invitation" if last == 0 else f"entry {last}" if first >= last else f"entries {first}-{last}"
         typer.echo(f"Updated {path}: {span}.")
