@@ -136,7 +136,3 @@ def ci(key: Annotated[Path, typer.Argument(help="The judge's private key file (f
     for line in log:
         typer.echo(line)
     typer.echo(f"Wrote {len(written)} game file{'s' * (len(written) != 1)}.")
-
-
-def main() -> None:
-    app(prog_name="pbem judge")
