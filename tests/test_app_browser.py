@@ -207,6 +207,30 @@ def test_the_board_choices_have_labels_and_work_from_the_keyboard(sarcophagus, b
     assert browser.find_element(By.ID, "sign").is_enabled()
 
 
+def test_the_history_steps_back_as_the_player_knew_it_and_comes_back_to_the_choices(sarcophagus, browser):
+    people, game_id, players = sarcophagus
+    fetch_all(people)
+    mover = next(name for name in players if people.apps[name].game_data(game_id)["choices"])
+    app = people.apps[mover]
+    enter(browser, app)
+    browser.get(f"{app.base}/game/{game_id}")
+    seq = app.game_data(game_id)["seq"]
+    board = browser.find_element(By.ID, "board")
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)  # the history: fetched once, each position as this player knew it then
+    WebDriverWait(browser, 10, poll_frequency=0.02).until(lambda b: board.get_attribute("data-entry") == "0")
+    assert browser.find_element(By.ID, "entry-title").text.startswith("The start: ")
+    assert not browser.find_element(By.ID, "turn").is_displayed() and browser.find_elements(By.CSS_SELECTOR, ".target") == []
+    assert [t.get_attribute("data-tile") for t in browser.find_elements(By.CSS_SELECTOR, "#board g.spot .tile")] == \
+        ["back"] * 21  # before the deal: every tile face down
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert board.get_attribute("data-entry") == "1" and browser.find_element(By.ID, "signer").text.startswith("Signed by ")
+    browser.find_element(By.ID, "last").click()
+    assert board.get_attribute("data-entry") == str(seq) and browser.find_element(By.ID, "turn").is_displayed()
+    assert browser.find_elements(By.CSS_SELECTOR, ".target")  # the choices are back
+    assert browser.find_element(By.ID, "where").text == f"Now: entry {seq}"
+
+
 # ---------------------------------------------------------------- whole games' ends, by clicks only
 
 def test_the_end_of_a_sarcophagus_game_by_clicks_two_apps(sarcophagus, browser):
@@ -234,3 +258,4 @@ def test_a_game_started_from_the_form_reaches_the_others_who_join_by_fetching_ma
     assert browser.find_element(By.ID, "next").text.startswith("Next: ")
     rep, _ = replay_file(next((ben.home / "games-files").glob(f"*-{game_id[:8]}.json")))
     assert [e.action for e in rep.entries][:1] == ["join"] and rep.entries[0].author == "ben"
+
