@@ -131,7 +131,8 @@ class Library:
     """The games of this home, each verified once and kept while its file is unchanged; one writer at a time."""
 
     held: dict[str, Held] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    """Held by every reader and writer of the games in memory: a page is never drawn from a half-applied move."""
     smtp_password: str | None = field(default=None, repr=False)
     """The SMTP login's password, when asked once at start or in the page (else PBEM_SMTP_PASSWORD)."""
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -25,6 +25,7 @@ from pbem.app import library, pages
 from pbem.app.guard import Guard, Secrets
 from pbem.app.library import DEALER, Identity, Library, PbemError, RuleError
 
+R = TypeVar("R")
 HOST = "127.0.0.1"
 SMTP_KEY = "smtp:"
 """Before a login's name in the list of what is locked: the SMTP password, asked like a key's passphrase."""
@@ -284,7 +285,7 @@ def make_app(state: State, port: int) -> Guard:
     async def game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         try:
-            info, data, log, defs = await run_in_threadpool(game_data, state, game_id)
+            info, data, log, defs = await run_in_threadpool(locked, game_data, state, game_id)
         except (PbemError, RuleError) as exc:
             return HTMLResponse(pages.refusal(csrf, str(exc)), status_code=404, headers=_NO_STORE)
         return HTMLResponse(pages.game(csrf, info, data, log, defs, flash_for(f"/game/{game_id}"), state.locked),
@@ -293,7 +294,7 @@ def make_app(state: State, port: int) -> Guard:
     async def history(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         try:
-            frames = await run_in_threadpool(history_frames, state, game_id)
+            frames = await run_in_threadpool(locked, history_frames, state, game_id)
         except (PbemError, RuleError) as exc:
             return JSONResponse({"ok": False, "message": str(exc)}, status_code=404, headers=_NO_STORE)
         return JSONResponse({"ok": True, "frames": frames}, headers=_NO_STORE)
@@ -348,6 +349,12 @@ def make_app(state: State, port: int) -> Guard:
         Route("/favicon.ico", lambda request: static_file("icon.svg")),
     ]
     return Guard(Starlette(routes=routes), HOST, port, state.keys)
+
+
+def locked(work: Callable[[State, str], R], state: State, game_id: str) -> R:
+    """A page's work on the games in memory, never during a move or a mail's update."""
+    with state.games.lock:
+        return work(state, game_id)
 
 
 def history_frames(state: State, game_id: str) -> list[dict[str, Any]]:
