@@ -139,16 +139,16 @@ def load(games: int, mails: int) -> None:
     judge.start()
     started = time.monotonic()
     players.invite()
-    idle_since = time.monotonic()
-    try:
-        while time.monotonic() - idle_since < 10:
+    quiet = time.monotonic()
+    try:  # until every turn mailed has its answer, or nothing moved for a minute
+        while time.monotonic() - quiet < 60:
             try:
                 data = handler.to_players.get(timeout=0.5)
             except queue.Empty:
-                if players.sent >= mails and len(handler.replied) and not handler.to_players.qsize():
-                    idle_since = min(idle_since, time.monotonic())
+                if players.sent >= mails and time.monotonic() - quiet > 5:
+                    break  # every turn sent, and nothing came back for 5 s: all answered
                 continue
-            idle_since = time.monotonic()
+            quiet = time.monotonic()
             players.answer(data)
         last = max(handler.replied.values())
         memory = peak_memory(judge.process.pid) if judge.process else "unknown"

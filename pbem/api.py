@@ -74,6 +74,7 @@ if TYPE_CHECKING:
     from email.message import EmailMessage
 
     from pbem.presentation.export import Exported
+    from pbem.record.deadlines import Clock
     from pbem.transport.imap import Connection as ImapConnection
     from pbem.transport.imap import Mailbox as ImapMailbox
     from pbem.transport.inbox import Report as InboxReport
@@ -103,6 +104,7 @@ __all__ = [
     "TurnResult",
     "UsageError",
     "VerifyReport",
+    "absent",
     "act",
     "add_contact",
     "add_key",
@@ -118,6 +120,7 @@ __all__ = [
     "copies_in",
     "create_key",
     "demo",
+    "duty_clocks",
     "duty_text",
     "export_entry",
     "fetch_imap",
@@ -457,6 +460,37 @@ def imap_connect(box: ImapMailbox, password: str | None = None) -> ImapConnectio
     from pbem.transport.imap import password as ask
 
     return Connection(box, password if password is not None else ask(box))
+
+
+def duty_clocks(game: Replay) -> dict[str, tuple[str, int, Clock]]:
+    """In a game with a deadline policy: each party on a clock now, with the duty's kind, the entry it
+    has been owed since, and its clock (deadline, reminders, when an absence may be recorded)."""
+    from pbem.protocol.absence import duty_clock, owing
+
+    found = {}
+    for party, duty in owing(game).items():
+        times = duty_clock(game, party)
+        if times is not None:
+            found[party] = (duty.what, game.began.get(party, game.seq), times)
+    return found
+
+
+def absent(path: Path, party: str, name: str, key: str | None = None,
+           at: int | None = None) -> tuple[Replay, list[object]]:
+    """NAME records PARTY absent from the duty they answer for, once its deadline and grace have passed
+    by the signed times; the game's rule then applies. Writes the file. `at`: the time to sign at."""
+    from pbem.protocol.seen import check_not_stale
+
+    game, armored_file = _replay_file(path)
+    check_not_stale(game)
+    session = Session(game, name, signer_for(game, name, key))
+    events = session.record_absence(party, at)
+    events += session.automatic()
+    from pbem.record.gamefile import save
+
+    save(path, game.record, armored_file)
+    remember(game)
+    return game, events
 
 
 def is_imap(text: str) -> bool:

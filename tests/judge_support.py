@@ -87,9 +87,9 @@ def mail_count(box: Path) -> int:
     return sum(len(os.listdir(box / sub)) for sub in ("new", "cur") if (box / sub).is_dir())
 
 
-def players_act(base: Path, port: int, names: list[str], seen: dict[str, int]) -> int:
-    """Each player with new mail reads it and plays what they owe (a greedy bot), sending by SMTP. How
-    many played."""
+def players_act(base: Path, port: int, names: list[str], seen: dict[str, int], skip: set[str] = frozenset()) -> int:
+    """Each player with new mail reads it and plays what they owe (a greedy bot), sending by SMTP; those
+    in `skip` read and never answer. How many played."""
     acted = 0
     for name in names:
         box = base / "mail" / name
@@ -99,7 +99,7 @@ def players_act(base: Path, port: int, names: list[str], seen: dict[str, int]) -
         seen[name] = count
         read = ok(cli(base / name, port, "inbox", box))
         for line in read.splitlines():
-            if line.startswith("    pbem play "):
+            if line.startswith("    pbem play ") and name not in skip:
                 words = line.split()
                 ok(cli(base / name, port, "play", words[2], "--as", name, "--bot", "greedy", "--seed", "1", "--send"))
                 acted += 1

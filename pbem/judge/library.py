@@ -14,9 +14,12 @@ from pbem.api import GameFile as GameFile
 from pbem.api import Identity as Identity
 from pbem.api import PbemError as PbemError
 from pbem.api import PublicKey, TurnResult
+from pbem.api import Replay as Game
 from pbem.api import Sighting as Sighting
+from pbem.api import absent as absent
 from pbem.api import check_address as check_address
 from pbem.api import copies_in as copies_in
+from pbem.api import duty_clocks as duty_clocks
 from pbem.api import hash_chain as chain
 from pbem.api import imap_connect as imap_connect
 from pbem.api import imap_mailbox as imap_mailbox
@@ -34,10 +37,42 @@ from pbem.api import sighting as sighting
 from pbem.api import verify_record as verified
 from pbem.api import write_file as write_file
 
-__all__ = ["GameFile", "Identity", "MailOutcome", "MailReport", "PbemError", "Sighting", "chain", "check_address",
-           "copies_in", "imap_connect", "imap_mailbox", "is_name", "load_identity", "mark_shared", "outgoing", "parse_json",
-           "read_file", "read_game", "read_mail", "referee_duties", "referee_name", "remember", "replay_file",
-           "retry_later", "send", "shared", "short_id", "sighting", "verified", "write_file"]
+__all__ = [
+    "Game",
+    "GameFile",
+    "Identity",
+    "MailOutcome",
+    "MailReport",
+    "PbemError",
+    "Sighting",
+    "absent",
+    "chain",
+    "check_address",
+    "copies_in",
+    "duty_clocks",
+    "has_deadlines",
+    "imap_connect",
+    "imap_mailbox",
+    "is_name",
+    "load_identity",
+    "mark_shared",
+    "outgoing",
+    "parse_json",
+    "read_file",
+    "read_game",
+    "read_mail",
+    "referee_duties",
+    "referee_name",
+    "remember",
+    "replay_file",
+    "retry_later",
+    "send",
+    "shared",
+    "short_id",
+    "sighting",
+    "verified",
+    "write_file",
+]
 
 
 MAX_MAIL = 64 * 1024 * 1024
@@ -93,6 +128,12 @@ def referee_name(path: Path, key: PublicKey) -> str | None:
     record, _ = api.load(path)
     referee = record.genesis.dealer.referee
     return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
+
+
+def has_deadlines(path: Path) -> bool:
+    """Whether a game's invitation carries a deadline policy (read, not verified: cheap)."""
+    record, _ = api.load(path)
+    return record.genesis.deadlines is not None
 
 
 def referee_duties(path: Path, name: str, key: Path) -> TurnResult:

@@ -27,10 +27,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from pbem.judge import library
+from pbem.judge import deadlines, library
 from pbem.judge.config import Config
 
 SEEN_FLAG = ":2,S"
+BATCH = 16
+"""Mails read in one go: their answers go out before the next batch is read (a quick reply to each turn,
+rather than the whole backlog read first)."""
+SWEEP_SECONDS = 60
+"""How often every game's deadlines are looked at (their times are hours)."""
 MAX_MAIL = 64 * 1024 * 1024
 
 
@@ -60,6 +65,10 @@ class Judge:
         self.waiting_logged: set[str] = set()
         self.stopping = False
         self._imap: Any = None
+        self.injected = clock is not time.time
+        self.deadlines_path = config.home / "deadlines.json"
+        self.last_sweep = float("-inf")
+        self.looked: set[str] = set()
 
     # ------------------------------------------------------------ logging and addresses
 
@@ -118,8 +127,11 @@ class Judge:
         folder = self.config.spool / "new"
         return sorted(p for p in folder.iterdir() if not p.name.startswith(".") and not p.is_dir())  # a pipe: refused
 
-    def read(self) -> int:
-        files = self.new_mail()
+    def read(self, tried: set[str] | None = None) -> int:
+        """Read a batch of the mails in new/ not tried in this pass (`tried`, which grows)."""
+        tried = set() if tried is None else tried
+        files = [p for p in self.new_mail() if p.name not in tried][:BATCH]
+        tried.update(p.name for p in files)
         if not files:
             return 0
         report = library.read_mail(files, self.config.games)
@@ -177,16 +189,72 @@ class Judge:
             return not library.retry_later(exc)
 
     def once(self) -> None:
-        """One pass: fetch, read, referee every game that changed (and every game, on the first pass)."""
+        """One pass: fetch, read, referee every game that changed (and every game, on the first pass), and
+        at most once a minute, every game's deadlines."""
+        if self.injected:  # what the judge signs carries the clock it judges by (PBEM_NOW: pbem's own clock)
+            os.environ["PBEM_NOW"] = str(int(self.clock()))
         try:
             self.fetch()
         except library.PbemError as exc:
             self.log(f"error fetching mail: {exc}")
-        self.read()
-        todo, self.pending = sorted(self.pending), set()
-        for path in todo:
-            if not self.referee(path):
-                self.pending.add(path)
+        if self.clock() - self.last_sweep >= SWEEP_SECONDS:
+            self.last_sweep = self.clock()
+            self.sweep()
+        tried: set[str] = set()
+        while True:  # a batch of mail read, its games refereed and mailed, then the next batch
+            read = self.read(tried)
+            todo, self.pending = sorted(self.pending), set()
+            retry = {path for path in todo if not self.referee(path)}
+            if read < BATCH or self.stopping:
+                self.pending |= retry
+                self.looked = {p.name for p in self.new_mail()}  # what is left waits for a mail not here yet
+                return
+            self.pending |= retry
+
+    # ------------------------------------------------------------ deadlines
+
+    def _deadlines_done(self) -> dict[str, list[str]]:
+        try:
+            data = json.loads(library.read_file(self.deadlines_path, "the judge's deadline notes", 16 * 1024 * 1024))
+            return {str(g): [str(k) for k in keys] for g, keys in data.items()} if isinstance(data, dict) else {}
+        except (library.PbemError, ValueError, TypeError, AttributeError):
+            return {}
+
+    def sweep(self) -> None:
+        """Every game's deadlines at the judge's clock: reminders, notices, absences (deadlines.py)."""
+        done = self._deadlines_done()
+        now = int(self.clock())
+        for path in library.copies_in(self.config.games):
+            try:
+                if not library.has_deadlines(path):
+                    continue
+                name = library.referee_name(path, self.identity.public)
+                if name is None:
+                    continue
+                rep = library.replay_file(path)
+                noted = done.setdefault(rep.genesis.game_id, [])
+                for item in deadlines.due(rep, now, name, set(noted)):
+                    self._keep(path, rep, name, item)
+                    noted.append(item.key)
+                    library.write_file(self.deadlines_path, json.dumps(done, sort_keys=True).encode(), mode=0o600)
+            except library.PbemError as exc:
+                self.log(f"error {path.name}: deadlines: {exc}")
+
+    def _keep(self, path: Path, rep: library.Game, name: str, item: deadlines.Due) -> None:
+        short = f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}"
+        if item.kind == "absent":
+            library.absent(path, item.party, name, str(self.config.key), int(self.clock()))
+            self.log(f"recorded {short}: {item.party} absent from a {item.what} owed since entry {item.since}")
+            self.pending.add(path)  # mailed, and what follows done, by this pass's referee step
+            return
+        subject, body = deadlines.text(rep, item)
+        book = self.book(rep.genesis.game_id, name)
+        if item.party not in book:
+            raise library.PbemError(f"no mail address for {item.party}")
+        smtp = self.config.smtp
+        library.send(deadlines.mail(self.config.address, name, item.party, book[item.party], subject, body, rep),
+                     smtp.server, smtp.security, smtp.user)
+        self.log(f"mailed {short} a {item.kind} to {item.party}: {item.what} owed since entry {item.since}")
 
     # ------------------------------------------------------------ the service
 
@@ -204,8 +272,8 @@ class Judge:
         deadline = time.monotonic() + seconds
         folder = self.config.spool / "new"
         while not self.stopping and time.monotonic() < deadline and not self.pending:
-            if any(not n.startswith(".") for n in os.listdir(folder)):
-                return
+            if any(not n.startswith(".") and n not in self.looked for n in os.listdir(folder)):
+                return  # a mail not looked at yet (those left in new/ wait for another)
             time.sleep(0.1)
 
     def run(self) -> None:
