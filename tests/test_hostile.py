@@ -355,3 +355,29 @@ def test_json_and_toml_nested_deep_or_of_escaped_quotes_are_refused_in_linear_ti
     assert capsys.readouterr().err == (f"Error: {tmp_path / 'judge.toml'}: not valid TOML (nested too deep)\n"
                                        f"Error: {tmp_path / 'nul.toml'}: home: String should match pattern "
                                        "'^[^\\x00]*$'\n")
+
+
+def test_a_pushed_blob_too_large_for_a_game_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    import subprocess
+
+    from pbem.judge import git as judge_git
+
+    def git(cwd, *args):
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+
+    fast_cli(monkeypatch)
+    origin, work, home = tmp_path / "server.git", tmp_path / "work", tmp_path / "judge-home"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
+    assert invoke(home, "key", "new", "judge", "--no-passphrase").exit_code == 0
+    (tmp_path / "judge.toml").write_text(f'home = "{home}"\nkey = "{home / "keys" / "judge"}"\n'
+                                         'address = "judge@example.org"\n')
+    judge_git.install_hooks(origin, tmp_path / "judge.toml")
+    git(tmp_path, "clone", "-q", str(origin), str(work))
+    (work / "games").mkdir()
+    (work / "games" / "huge.json").write_bytes(b" " * (33 * 1024 * 1024))
+    git(work, "add", "-A")
+    git(work, "-c", "user.name=eve", "-c", "user.email=eve@example.org", "commit", "-qm", "a huge game")
+    with within(BOUND * 3):
+        pushed = git(work, "push", "-q", "origin", "HEAD:main")
+    assert pushed.returncode != 0 and ("remote: Error: games/huge.json (refs/heads/main): not a game file: 34603008 "
+                                       "bytes, over the 32 MB a game file may be") in pushed.stderr

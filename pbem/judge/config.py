@@ -34,6 +34,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pbem.errors import Unreadable, UsageError
+from pbem.record.names import NAME_PATTERN
 from pbem.record.reading import read_optional
 
 MAX_CONFIG = 64 * 1024
@@ -78,7 +79,7 @@ class JudgeConfig(_Strict):
     mailbox: MailboxConfig | None = None
     smtp: SmtpConfig | None = None
     git: GitConfig = GitConfig()
-    contacts: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")],
+    contacts: dict[Annotated[str, Field(pattern=NAME_PATTERN)],
                    Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]] = {}
 
 

@@ -50,7 +50,14 @@ def game_files(repo: Path, commit: str, games: str = GAMES) -> dict[str, str]:
     return found
 
 
+MAX_BLOB = 32 * 1024 * 1024
+"""A game file's size at most (as pbem reads game files): a pushed blob is sized before it is read."""
+
+
 def blob(repo: Path, sha: str) -> bytes:
+    size = int(git(repo, "cat-file", "-s", sha))
+    if size > MAX_BLOB:
+        raise GitError(f"{size} bytes, over the {MAX_BLOB // 2**20} MB a game file may be")
     return git(repo, "cat-file", "blob", sha)
 
 
@@ -121,8 +128,8 @@ def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, bra
     changed: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="pbem-judge-") as scratch:
         for path, sha in sorted(game_files(repo, tip, games).items()):
-            data = blob(repo, sha)
             try:
+                data = blob(repo, sha)
                 record = library.read_game(data)
                 rep = library.verified(record)
             except library.PbemError as exc:
