@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Text from outside (a mail's attachment name, a key in a game file) made safe for a terminal: control
+    characters, escapes and bidirectional overrides shown as \\xNN or \\uNNNN, so none can redraw the screen
+    or dress up as pbem's own output. Line breaks stay (a usage message has them)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                        text)
+
 
 class PbemError(Exception):
-    """Base of the domain errors; the message is what the user reads."""
+    """Base of the domain errors; the message is what the user reads (printable: see above)."""
+
+    def __str__(self) -> str:
+        return printable(super().__str__())
 
 
 # -- files and formats

@@ -113,6 +113,7 @@ def test_a_mail_of_2000_nested_parts_is_refused_once_and_the_turn_beside_it_appl
     box = maildir(tmp_path / "box", {"1.invitation": (tmp_path / "invitation.eml").read_bytes(),
                                      "2.nested": nested_parts(2000)})
     read = table("ben", "inbox", "box")
+    print("OUT", repr(read.output))
     copy = copy_of(tmp_path, "ben")
     assert read.exit_code == 1
     assert read.output.splitlines()[:3] == [
@@ -132,6 +133,7 @@ def test_a_mail_of_begin_lines_and_no_end_is_read_in_linear_time(table, tmp_path
     begins = b"Subject: x\n\n" + b"-----BEGIN PBEM TURN-----\n-----BEGIN PBEM GAME-----\n" * 8000
     maildir(tmp_path / "box", {"1.invitation": (tmp_path / "invitation.eml").read_bytes(), "2.begins": begins})
     read = table("ben", "inbox", "box")
+    print("OUT", repr(read.output))
     assert (read.exit_code, read.output.splitlines()[:2]) == (0, [f"Updated {copy_of(tmp_path, 'ben')}: the invitation.",
                                                                   "Read 2 mails: 1 game updated."])
     (tmp_path / "begins.eml").write_bytes(begins)  # a saved mail given as the game file
@@ -147,6 +149,7 @@ def test_a_gzip_bomb_in_every_block_is_cut_at_one_budget_per_mail(table, tmp_pat
     mail = b"Subject: x\n\n" + (bomb * 40).encode()
     maildir(tmp_path / "box", {"1.invitation": (tmp_path / "invitation.eml").read_bytes(), "2.bombs": mail})
     read = table("ben", "inbox", "box")
+    print("OUT", repr(read.output))
     errors = [line for line in read.output.splitlines() if line.startswith("Error: ")]
     assert read.exit_code == 1 and read.output.startswith(f"Updated {copy_of(tmp_path, 'ben')}: the invitation.\n")
     assert errors[0] == "Error: box/2.bombs: file is empty"  # the spaces, unpacked: no JSON in them
@@ -381,3 +384,20 @@ def test_a_pushed_blob_too_large_for_a_game_file_is_refused_before_it_is_read(tm
         pushed = git(work, "push", "-q", "origin", "HEAD:main")
     assert pushed.returncode != 0 and ("remote: Error: games/huge.json (refs/heads/main): not a game file: 34603008 "
                                        "bytes, over the 32 MB a game file may be") in pushed.stderr
+
+
+def test_terminal_escapes_from_a_game_file_or_a_mail_are_shown_not_obeyed(table, tmp_path):
+    game = json.loads((tmp_path / "game.json").read_text())
+    game["genesis"]["options"] = {"\x1b[2J\rUpdated everything": "x"}
+    (tmp_path / "escapes.json").write_text(json.dumps(game))
+    checked = table("ann", "verify", "escapes.json")
+    assert checked.exit_code == 1 and "\x1b" not in checked.output and "\r" not in checked.output
+    assert checked.output.startswith("Error: escapes.json: malformed game file at genesis.options.\\x1b[2J\\x0dUpdated "
+                                     "everything.[key]: ")
+    mail = (b'Subject: x\nContent-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: application/json\n'
+            b'Content-Disposition: attachment; filename="\x1b[2J\x1b[1Agame.json"\n\n{}\n--b--\n')
+    maildir(tmp_path / "box", {"1.escapes": mail, "2.invitation": (tmp_path / "invitation.eml").read_bytes()})
+    read = table("ben", "inbox", "box")
+    assert "\x1b" not in read.output
+    assert "Error: box/1.escapes (\\x1b[2J\\x1b[1Agame.json): not a pbem game file (no genesis object)" in read.output
+    assert f"Updated {copy_of(tmp_path, 'ben')}: the invitation." in read.output

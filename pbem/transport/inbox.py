@@ -21,7 +21,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.crypto.keyring import list_keys
-from pbem.errors import Divergence, Equivocation, PbemError, RecordError, UsageError
+from pbem.errors import Divergence, Equivocation, PbemError, RecordError, UsageError, printable
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import remember
 from pbem.protocol.verify import compare
@@ -192,7 +192,7 @@ def _parts(where: str, message: Message) -> list[Found]:
             continue
         payload = part.get_payload(decode=True)  # a leaf part's bytes, None if it has none
         content = payload if isinstance(payload, bytes) else b""
-        name = part.get_filename() or ""
+        name = printable(part.get_filename() or "")[:200]  # the sender's words, shown in a terminal
         if part.get_content_type() == "application/json" or name.endswith(".json"):
             try:
                 found.append(Found(f"{where} ({name or 'attachment'})", from_json(content)))
