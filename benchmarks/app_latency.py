@@ -16,6 +16,7 @@ and send to the page showing the turn sent (the reload included).
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -49,7 +50,8 @@ def main() -> None:
     args = parser.parse_args()
     rep = near_the_end("sarcophagus", PLAYERS, IDS, args.moves)
     print(f"A 4-player Sarcophagus game at entry {rep.seq}, {args.moves} decisions before its end; "
-          f"{len(rep.record.model_dump_json()) // 1024} KB file.")
+          f"{len(rep.record.model_dump_json()) // 1024} KB file. Load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores (the figures grow with it).")
     cold, warm, clicks = [], [], []
     with table(Path(tempfile.mkdtemp(prefix="pbem-app-bench-")), PLAYERS, IDS) as people:
         people.hand_out(rep)
