@@ -138,7 +138,7 @@ class Library:
 
     def game(self, game_id: str) -> tuple[Path, Replay]:
         """The verified game, from memory when its copy has not changed since."""
-        path = api.find_copy(game_id) if _plain_id(game_id) else None
+        path = (api.find_copy(game_id) or _listed(game_id)) if _plain_id(game_id) else None
         if path is None:
             raise UsageError(f"no game {game_id[:16]!r} in {games_folder()}")
         stamp = _stamp(path)
@@ -175,10 +175,19 @@ class Library:
             self.held[game_id].stamp = _stamp(path)
             return Played(game, events, written)
 
+    def can_send(self, game_id: str) -> None:
+        """UsageError, before anything is signed, when what would be written could not be sent."""
+        path, _ = self.game(game_id)
+        if git_root(path) is None:
+            smtp_server(self.smtp_password)
+
     def send(self, game_id: str, name: str) -> str:
-        """Mail what the others lack by SMTP."""
+        """Mail what the others lack by SMTP; for a game file in a git repository, the commit to make."""
         with self.lock:
             path, game = self.game(game_id)
+            root = git_root(path)
+            if root is not None:
+                return commit_hint(root, path, game, name)
             return api.mail_turn(game, name, path, server=smtp_server(self.smtp_password))
 
     def inbox(self) -> Any:
@@ -194,6 +203,29 @@ class Library:
         with self.lock:
             started, _ = api.start_game(game, me, identity, players, referee, options, deadline)
             return started
+
+
+def git_root(path: Path) -> Path | None:
+    """The git work tree a game file is in (a game played by git, docs/git.md), or None."""
+    for folder in path.resolve().parents:
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def commit_hint(root: Path, path: Path, game: Replay, name: str) -> str:
+    """What sends a turn of a game played by git: the commands to commit and push the file."""
+    import shlex
+
+    where, file = shlex.quote(str(root)), shlex.quote(str(path.resolve().relative_to(root)))
+    message = shlex.quote(f"{game.genesis.game} {game.genesis.game_id[:8]} #{game.seq}: {name}")
+    return (f"The game is in the git repository {root}: commit and push it: git -C {where} add {file} && "
+            f"git -C {where} commit -m {message} && git -C {where} push")
+
+
+def _listed(game_id: str) -> Path | None:
+    """A game file of the folder named otherwise than the copies are (a git repository's games/NAME.json)."""
+    return next((Path(g.path) for g in api.status().games if g.game_id == game_id), None)
 
 
 def _stamp(path: Path) -> tuple[int, int]:

@@ -108,7 +108,7 @@ def _automatic(rep: library.Replay, session: library.Session) -> bool:
 def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any], list[Any], str]:
     """What the game page shows: its header, its data for the script, the log, the game's SVG symbols."""
     lib = state.games
-    _, rep = lib.game(game_id)
+    path, rep = lib.game(game_id)
     drawing = library.presentation(rep.genesis.game)
     seat = state.seat(rep)
     session = lib.session(game_id, *seat) if seat else None
@@ -120,7 +120,8 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
         "game": rep.genesis.game, "gameId": rep.genesis.game_id, "head": rep.head, "seq": rep.seq, "me": me,
         "meta": drawing.html_meta(shown), "board": drawing.html_board(shown), "next": library.next_line(rep),
         "choices": offered, "legend": library.legend(rep.genesis.game), "automatic": bool(session and _automatic(rep, session)),
-        "unsent": library.unsent(rep.genesis.game_id, rep.seq) if me else 0, "over": rep.over,
+        "unsent": library.unsent(rep.genesis.game_id, rep.seq) if me and not library.git_root(path) else 0,
+        "over": rep.over,
     }
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     status = f"finished: {library.result_text(rep)}" if rep.over else "in progress"
@@ -145,7 +146,8 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[
         games.append({"game_id": g.game_id, "title": library.game_title(g.game), "players": g.players,
                       "entries": g.entries, "finished": g.finished, "i_owe": g.i_owe, "state": state_text,
                       "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "",
-                      "unsent": library.unsent(g.game_id, g.entries) if g.me else 0})
+                      "unsent": library.unsent(g.game_id, g.entries) if g.me and not library.git_root(Path(g.path))
+                      else 0})
     book, keys = library.address_book(), library.known_keys(status)
     mine = sorted(state.identities)
     invite = {"games": {name: library.game_title(name) for name in library.game_names()}, "me": mine,
@@ -157,17 +159,18 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[
 # ---------------------------------------------------------------- acting
 
 def _after_writing(state: State, game_id: str, name: str, played: library.Played) -> str:
-    """Send what was just written; the words the page shows after it."""
+    """Send what was just written; the words the page shows after it: what happened, then what was done."""
     rep = played.game
-    lines = [str(e) for e in played.events]
+    happened = "; ".join(str(e) for e in played.events)
+    done = ""
     if played.written:
         first = rep.seq - played.written + 1
         span = f"entry {rep.seq}" if played.written == 1 else f"entries {first}-{rep.seq}"
         try:
-            lines.append(f"Signed and wrote {span}. {state.games.send(game_id, name)}.")
+            done = f"Signed and wrote {span}. {state.games.send(game_id, name)}."
         except PbemError as exc:
-            lines.append(f"Signed and wrote {span}, but it was NOT sent: {exc}. Use 'Send what was not sent'.")
-    return " ".join(lines) or "Nothing to do."
+            done = f"Signed and wrote {span}, but it was NOT sent: {exc}. Use 'Send what was not sent'."
+    return " ".join(part for part in (happened + "." if happened else "", done) if part) or "Nothing to do."
 
 
 def do_move(state: State, game_id: str, body: dict[str, Any], decide: bool) -> str:
@@ -183,7 +186,7 @@ def do_move(state: State, game_id: str, body: dict[str, Any], decide: bool) -> s
     if decide and not _owes(rep, name):
         raise library.UsageError(f"{name} owes no move now" if rep.head == head else
                                  "the game has moved on: look again and choose anew. Nothing was written.")
-    library.smtp_server()  # no server: an error before anything is signed
+    lib.can_send(game_id)  # no way to send it: an error before anything is signed
     played = lib.play(game_id, name, identity, head, action if decide else None)
     text = _after_writing(state, game_id, name, played)
     state.flash[f"/game/{game_id}"] = text
@@ -214,7 +217,7 @@ def do_inbox(state: State, page: object = "/") -> str:
             seat = state.seat(rep)
             if seat is None or not _automatic(rep, state.games.session(g.game_id, *seat)):
                 continue
-            library.smtp_server()
+            state.games.can_send(g.game_id)
             played = state.games.play(g.game_id, seat[0], seat[1], rep.head, None)
             if played.written:
                 lines.append(f"{library.game_title(g.game)} {g.game_id[:8]}: "
