@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 DEALER = "dealer"
 """The actor who holds what nobody else may see: face-down tiles, the deck order."""
@@ -84,6 +84,22 @@ class Secrets:
 def winners_text(winners: Sequence[str]) -> str:
     """Who won, as every message says it: "ann wins", "ann and ben share the win"."""
     return f"{' and '.join(winners)} {'share the win' if len(winners) > 1 else 'wins'}"
+
+
+class Event(Protocol):
+    """What an act caused, as the rules report it: a small frozen value whose `str()` says it in words
+    ("ben claims moon-4"). Presentations choose events by their class (isinstance), never by its name."""
+
+    def __str__(self) -> str: ...
+
+
+@runtime_checkable
+class Acted(Protocol):
+    """An event that names the player who acted. When someone else signs the act for them (the referee
+    opens a player's coins), the trust layer reports the signer instead: `dataclasses.replace(event,
+    player=signer)`, so every event that names a player is a dataclass with a `player` field."""
+
+    player: str
 
 
 class Duty(NamedTuple):
@@ -170,7 +186,7 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
     def duties(self, state: StateT) -> tuple[Duty, ...]: ...
     def legal_actions(self, state: StateT, actor: str, knowledge: KnowledgeT | None = None) -> Sequence[ActionT]: ...
     def check(self, state: StateT, actor: str, action: ActionT, knowledge: KnowledgeT | None = None) -> ActionT: ...
-    def apply(self, state: StateT, actor: str, action: ActionT) -> tuple[StateT, tuple[Any, ...]]:
+    def apply(self, state: StateT, actor: str, action: ActionT) -> tuple[StateT, tuple[Event, ...]]:
         """The next state and what happened: the game's own event dataclasses, which read as text."""
         ...
     def public(self, action: ActionT) -> ActionT: ...

@@ -15,6 +15,7 @@ from pathlib import Path
 from pbem.crypto import PublicKey, armor_signature, recipients
 from pbem.crypto.keyring import key_dir
 from pbem.errors import KeyProblem, PbemError, UsageError
+from pbem.presentation.games import presentation
 from pbem.record.canonical import canonical
 from pbem.record.files import write_atomic
 from pbem.record.models import GameFile, payload
@@ -74,15 +75,16 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
             keys[name] = PublicKey.parse(line)
         except KeyProblem:
             continue
+    item = presentation(record.genesis.game).HIDDEN_ITEM  # a coin, a card: each game names its own
     for slot, text in sorted((signed.sealed or {}).items()):
-        path = directory / f"{stem}-{slot.replace('#', 'coin-')}.age"
+        path = directory / f"{stem}-{slot.replace('#', item + '-')}.age"
         try:
             sealed = base64.b64decode(text, validate=True)
             names = recipients(sealed, keys)
         except (ValueError, PbemError):
             raise PbemError(f"{stem}: the sealed blob for {slot} is not an age file") from None
         write_atomic(path, sealed)
-        what = f"{_SEALED.get(slot, f'the opening of coin {slot}')}, sealed to {', '.join(names) or 'nobody'}"
+        what = f"{_SEALED.get(slot, f'the opening of {item} {slot}')}, sealed to {', '.join(names) or 'nobody'}"
         if names and all(name in roster for name in names):
             out.append(Exported(f"{what}; to open it, run", [path],
                                 f"age -d -i {_key_for(names)} {shlex.quote(str(path))}"))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from engine.contract import DEALER, winners_text
+from pbem.presentation.games import presentation
 from pbem.protocol.replay import TABLE_DEALS, Replay
 
 
@@ -55,9 +56,8 @@ def next_duty(rep: Replay) -> tuple[list[str], str, str] | None:
     if not duties:
         return None
     if rep.referee and all(d.what == "open" for d in duties):
-        # the referee holds every coin's opening and settles a tie-break or the audit in one entry
-        detail = duties[0].detail.replace("your coins", "the tied coins").replace("you placed", "placed")
-        return [rep.referee], "open", detail
+        # the referee holds every opening and settles a tie-break or the audit in one entry
+        return [rep.referee], "open", presentation(rep.genesis.game).referee_opening(duties[0].detail)
     return list(dict.fromkeys(who_is(rep, d.who) for d in duties)), duties[0].what, duties[0].detail
 
 
@@ -81,8 +81,6 @@ def result_text(rep: Replay) -> str:
 
 def board(rep: Replay, shown: dict[str, Any], style: Style | None = None) -> str:
     """One view of the game for a terminal: a header, the game's own drawing, and who is next."""
-    from pbem.presentation.games import presentation
-
     made = f"created by {rep.genesis.author}" + (", who chose the deal" if rep.genesis.deal == "chosen" else "")
     header = f"{rep.game.title}, {rep.mode} mode, {', '.join(rep.players)}; entry {rep.seq}; {made}"
     drawing = presentation(rep.genesis.game).board_text(shown, style or terminal_style())

@@ -15,6 +15,7 @@ from typing import Any
 from engine.contract import (
     ABSENCES_OUT,
     DEALER,
+    Acted,
     IllegalAction,
     NotationError,
     NotYourDuty,
@@ -127,7 +128,8 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
         rep.seeded.append(pick)
     rep.state, applied = game.apply(rep.state, actor, checked)
     if author != actor:  # the report names who signed the act: "ref opens #1=0", not the owner or "dealer"
-        applied = tuple(replace(e, player=author) if getattr(e, "player", None) == actor else e for e in applied)
+        applied = tuple(replace(e, player=author) if isinstance(e, Acted) and e.player == actor else e  # type: ignore[type-var]
+                        for e in applied)
     return list(applied)
 
 

@@ -46,6 +46,9 @@ class Presentation(Protocol):
     def read_layout(self, data: object, where: str) -> tuple[dict[str, str], Any]:
         """A chosen deal from a layout file's JSON (`pbem new --layout`), or UsageError naming `where`."""
 
+    def referee_opening(self, detail: str) -> str:
+        """An opening duty's words when the referee opens for the players (it holds every opening)."""
+
     def html_board(self, shown: View) -> dict[str, Any]:
         """The part of one view the HTML replay draws, as JSON data."""
 

@@ -37,6 +37,10 @@ def notable(event: object) -> bool:
     return True
 
 
+def referee_opening(detail: str) -> str:
+    return detail
+
+
 def board_text(shown: dict[str, Any], style: Style) -> str:
     lines = []
     for key, value in shown.items():

@@ -9,6 +9,19 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from engine.path_of_pharaohs.cards import ALEXANDRIA, DOUBLE, MUMMIES, SANDS_TO_WAKE
+from engine.path_of_pharaohs.events import (
+    BaseLeftEmpty,
+    Completed,
+    Finished,
+    MummyWakes,
+    Retreated,
+    SandstormGiven,
+    Shuffled,
+    Skipped,
+    Stolen,
+    ZeroPlayed,
+)
 from pbem.presentation.choices import Choice, css_string, plain
 
 if TYPE_CHECKING:
@@ -35,12 +48,6 @@ HTML_LEGEND: tuple[tuple[str, str], ...] = (
 """Its CSS, SVG and script: pbem/presentation/static/path-of-pharaohs.*"""
 
 WIDTH = 78
-ALEXANDRIA = 13
-DOUBLE = (2, 4, 6, 8, 10)
-"""Locations with two spaces, A and B (engine/path_of_pharaohs/cards.py)."""
-MUMMIES = (2, 4, 6, 8, 10)
-"""The mummy stack, top first: the k-th mummy to wake closes MUMMIES[k]'s B space."""
-SANDS_TO_WAKE = 3
 LEVELS = (("3",), ("2l", "2r"), ("1l", "1m", "1r"))
 """A pyramid's positions, top level first, as the notation names them."""
 TERMINAL_COLOURS = ("red", "green", "blue", "magenta", "cyan", "yellow")
@@ -86,15 +93,18 @@ def progress(shown: View) -> float:
     return leader / ALEXANDRIA
 
 
-_NOTABLE = ("Completed", "ZeroPlayed", "Stolen", "SandstormGiven", "MummyWakes", "Retreated", "Shuffled",
-            "BaseLeftEmpty", "Finished")
+_NOTABLE = (Completed, ZeroPlayed, Stolen, SandstormGiven, MummyWakes, Retreated, Shuffled, BaseLeftEmpty, Finished)
 
 
 def notable(event: object) -> bool:
     """What the demo tells as the game goes: pyramids completed, action cards, mummies, bumps, the
     reshuffle, the end; not every card placed, dealt or discarded."""
-    name = type(event).__name__
-    return name in _NOTABLE or (name == "Skipped" and getattr(event, "why", None) == "a Sandstorm")
+    return isinstance(event, _NOTABLE) or (isinstance(event, Skipped) and event.why == "a Sandstorm")
+
+
+def referee_opening(detail: str) -> str:
+    """Openings owed, as said when the referee makes them: the same words (the game has no tie-break)."""
+    return detail
 
 
 # ---------------------------------------------------------------- the terminal

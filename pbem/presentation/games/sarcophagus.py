@@ -9,7 +9,17 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.sarcophagus.events import Revealed
+from engine.sarcophagus.events import (
+    Claimed,
+    PyramidEmpty,
+    Revealed,
+    SarcophagusTaken,
+    TieBreak,
+    TileDiscarded,
+    Trap,
+    TrapDiscard,
+)
+from engine.sarcophagus.geometry import POSITIONS
 from pbem.presentation.choices import Choice, css_string, plain
 
 if TYPE_CHECKING:
@@ -39,7 +49,7 @@ TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "
 terminal's own colour, so it reads on dark and light backgrounds alike."""
 RANK_LETTERS = {"null": "n", "ace": "a"}
 LETTERS = "abcdef"
-PYRAMID_SIZE = 21
+PYRAMID_SIZE = len(POSITIONS)
 WIDTH = 78
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -68,12 +78,17 @@ def progress(shown: View) -> float:
     return 1 - len(shown["pyramid"]) / PYRAMID_SIZE
 
 
-_NOTABLE = ("Claimed", "TieBreak", "Trap", "TrapDiscard", "SarcophagusTaken", "TileDiscarded", "PyramidEmpty")
+_NOTABLE = (Claimed, TieBreak, Trap, TrapDiscard, SarcophagusTaken, TileDiscarded, PyramidEmpty)
 
 
 def notable(event: object) -> bool:
     """What the demo tells as the game goes: claims, ties, traps, the sarcophagus; not every coin."""
-    return type(event).__name__ in _NOTABLE or (isinstance(event, Revealed) and event.under)
+    return isinstance(event, _NOTABLE) or (isinstance(event, Revealed) and event.under)
+
+
+def referee_opening(detail: str) -> str:
+    """A tie-break's openings as said when the referee, which holds every coin's opening, makes them."""
+    return detail.replace("your coins", "the tied coins").replace("you placed", "placed")
 
 
 # ---------------------------------------------------------------- the terminal
