@@ -45,7 +45,7 @@ def play(workload: str, games: int) -> None:
     for _ in range(games):
         game = FullInformation(PopOptions(), PLAYERS, shuffled_deck(PopOptions(), rng), rng.choice(PLAYERS), rng)
         if workload == "pop":
-            game.play(policies, rng)
+            game.play(policies, rng, report=False)
         else:
             game.play_at_random()
 

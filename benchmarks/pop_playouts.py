@@ -6,18 +6,20 @@ the full rules, the lean playout and a plain model, side by side.
     python benchmarks/pop_playouts.py --soak 1000   # that many checked games per player count and policy
 
 "full rules" is the driver act by act, as a game is played: the duties, the legal acts, a policy's
-choice and `apply` at every act. "lean" is the lean playout (engine/path_of_pharaohs/playout.py), which
-random games and the search bot's playouts use. "plain model" is benchmarks/pop_plain.py, the same rules
-written plainly, the yardstick of issue 26 (the full rules at least twice as fast). All three play the
-same games from the same seeds, and each round measures the three in turn, so that a neighbour's load
-falls on all three alike.
+choice and `apply` at every act (without the events of a game report, which nobody reads here).
+"lean" is the lean playout (engine/path_of_pharaohs/playout.py), which random games and the search
+bot's playouts use. "plain model" is benchmarks/pop_plain.py, the same rules written plainly, the
+yardstick of issue 26 (the full rules at least twice as fast). All three play the same games from the
+same seeds, and each round measures the three in turn, so that a neighbour's load falls on all three
+alike.
 
 Like engine_playouts.py, it says which engine it ran (`--pure`: the pure modules even where compiled
 ones are built) and ends with checksums of seeded games: two builds that play alike print the same, and
 the lean playout the same as the full rules.
 
-The soak is the long run of tests/test_pop_properties.py: every card accounted for at every step,
-markers on the path, and every game ends.
+The soak is the long run of tests/test_pop_properties.py and tests/test_pop_playout.py: every card
+accounted for at every step, markers on the path, every game ends, and the lean playout plays each
+random game as the full rules do (the same acts and end state).
 """
 
 from __future__ import annotations
@@ -50,9 +52,9 @@ def new_game(n_players: int, rng: random.Random) -> FullInformation:
 
 
 def full_rules(n_players: int, rng: random.Random, policy: Policy = random_policy) -> int:
-    """One game act by act; its acts."""
+    """One game act by act (no events: a simulation reads none); its acts."""
     game = new_game(n_players, rng)
-    game.play(dict.fromkeys(PLAYERS[:n_players], policy), rng)
+    game.play(dict.fromkeys(PLAYERS[:n_players], policy), rng, report=False)
     return len(game.log)
 
 
@@ -125,6 +127,11 @@ def soak(games: int) -> None:
                     game.step(policies, rng)
                 else:
                     raise AssertionError(f"game {seed} with {n} players did not end")
+                if policy is random_policy:  # the lean playout plays the same game
+                    rng, players = random.Random(seed), PLAYERS[:n]
+                    lean = FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
+                    lean.play_at_random()
+                    assert (lean.log, lean.state) == (game.log, game.state), f"game {seed}: the lean playout differs"
                 ends[outcome(game.state).how] += 1
                 longest = max(longest, len(game.log))
             print(f"{f'{n} players ({label})':<24}{games:>8}{ends['alexandria']:>8}{ends['stalled']:>9}{longest:>10}")

@@ -1,6 +1,6 @@
 """The Path of Pharaohs lean playout (engine/path_of_pharaohs/playout.py) plays the game the driver
 plays act by act through the full rules: the same acts from the same random draws, the same end
-state, secrets and outcome, over a thousand seeded games of 3 to 6 players and two decks."""
+state, secrets and outcome, over hundreds of seeded games of 3 to 6 players and two decks."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from engine.path_of_pharaohs.rules import outcome
 from engine.path_of_pharaohs.state import Options
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
-GAMES = {3: 400, 4: 300, 5: 150, 6: 150}
-"""Seeded games per player count, half with each deck: 1,000 in all (about 2 s)."""
+GAMES = {3: 240, 4: 160, 5: 100, 6: 100}
+"""Seeded games per player count, half with each deck: 600 in all, about 3 s (thousands more:
+`python benchmarks/pop_playouts.py --soak 1000` compares every random game it plays)."""
 DECKS = [Options(), Options((2, 8, 1, 9))]
 
 

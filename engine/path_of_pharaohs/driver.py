@@ -81,11 +81,12 @@ class FullInformation:
             return self._dealer
         return self.known[actor]
 
-    def act(self, actor: str, action: Action, checked: bool = False) -> tuple[object, ...]:
-        """Apply an act with its private parts, and keep every secret up to date."""
+    def act(self, actor: str, action: Action, checked: bool = False, report: bool = True) -> tuple[object, ...]:
+        """Apply an act with its private parts, and keep every secret up to date; what happened, if
+        `report`."""
         before = self.state
         if checked:
-            self.state, events = apply_checked(before, actor, action)
+            self.state, events = apply_checked(before, actor, action, report)
         else:
             self.state, events = apply(before, actor, action, self.knowledge(actor))
         if isinstance(action, Reveal):
@@ -112,23 +113,26 @@ class FullInformation:
         """Fulfil the duty owed now."""
         return self._fulfil(duties(self.state)[0], policies, rng)
 
-    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random) -> tuple[object, ...]:
+    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random,
+                report: bool = True) -> tuple[object, ...]:
         """The dealer's reveals, deals and shuffles need no choice; a steal is chosen at random, as
         the trust layer's fair randomness would; the players ask their policies."""
         who = duty.who
         actions = legal_actions(self.state, who, self.knowledge(who))
         if who == DEALER:
             choice = actions[int(rng.random() * len(actions))] if duty.what == "steal" else actions[0]
-            return self.act(who, choice, checked=True)
-        return self.act(who, policies[who](self.state, who, actions, rng), checked=True)
+            return self.act(who, choice, True, report)
+        return self.act(who, policies[who](self.state, who, actions, rng), True, report)
 
-    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000) -> list[object]:
+    def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000,
+             report: bool = True) -> list[object]:
+        """Play to the end; what happened, if `report`."""
         events: list[object] = []
         for _ in range(limit):
             owed = duties(self.state)
             if not owed:
                 return events
-            events += self._fulfil(owed[0], policies, rng)
+            events += self._fulfil(owed[0], policies, rng, report)
         raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
 
     def play_at_random(self) -> None:
@@ -145,7 +149,7 @@ def random_game(players: Sequence[str], options: Options, rng: random.Random,
     if policy is random_policy:
         game.play_at_random()
     else:
-        game.play(dict.fromkeys(players, policy), rng)  # raises if the game does not end
+        game.play(dict.fromkeys(players, policy), rng, report=False)  # raises if the game does not end
     return game
 
 

@@ -598,7 +598,16 @@ def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
                 held += [card] * min(len(slots), MAX_TERMS)
         held.sort()
         builds = _builds(needs, tuple(held))
-    players = s.table.players
+    others: list[Action] = []
+    if ZERO in by_card or THIEF in by_card or SANDSTORM in by_card:
+        others = _action_cards(s, by_card)
+    others.append(_STOP)
+    return Moves(builds, others, by_card)
+
+
+def _action_cards(s: State, by_card: dict[int, list[int]]) -> list[Action]:
+    """The action cards the mover can play, on each opponent they can be played on."""
+    me, players = s.turn, s.table.players
     opponents = [p for p in range(len(players)) if p != me]
     others: list[Action] = []
     if ZERO in by_card:
@@ -611,8 +620,7 @@ def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
         others += [Thief(players[p], by_card[THIEF][0]) for p in opponents if s.hands[p]]
     if SANDSTORM in by_card:
         others += [Sandstorm(players[p], by_card[SANDSTORM][0]) for p in opponents if not s.storms[p]]
-    others.append(_STOP)
-    return Moves(builds, others, by_card)
+    return others
 
 
 _STOP = Stop()
@@ -642,7 +650,7 @@ def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> Builds:
     out = []
     for pos, need in zip((L1_MIDDLE, *UPPER), needs):
         if need is not None:
-            fillings = _middles(held) if pos == L1_MIDDLE else _bridgings(need, held)
+            fillings = _middles(held) if pos == L1_MIDDLE else _bridgings(need, _bridging_cards(need, held))
             if fillings:
                 out.append((pos, fillings))
     return tuple(out), sum(len(fillings) for _, fillings in out)
@@ -655,13 +663,26 @@ def _middles(held: tuple[int, ...]) -> Fillings:
     return singles + (tuple(((WILD, v),) for v in range(10)) if WILD in held else ())
 
 
+def _bridging_cards(need: int, held: tuple[int, ...]) -> tuple[int, ...]:
+    """The held cards that can take part in making `need` (hands that differ beyond them make it the
+    same ways, and `_bridgings` remembers fewer): a 0 only for a need of 0 (alone: no card counts 0
+    in a combination), two copies of a value card (three only of a third of the need: a card used
+    twice more would cancel), every Wild (at most three, as held)."""
+    out: list[int] = []
+    for card in held:
+        if card == 0:
+            if need == 0:
+                out.append(card)
+        elif card == WILD or out[-2:] != [card, card] or 3 * card == need:
+            out.append(card)
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _bridgings(need: int, held: tuple[int, ...]) -> Fillings:
     """Every canonical way to make `need` from the `held` cards (value cards and Wilds, sorted): one
-    card of the value, or two or three signed cards, in the order `_combinations` ranks them.
-    Tuned: instead of trying every pair and triple of the terms the hand allows (a Wild allows 18,
-    and a hand with one took 130 us), it looks up the combinations of each set of at most three
-    distinct cards held, and keeps those the hand has copies enough for."""
+    card of the value, or two or three signed cards, in the order `_combinations` ranks them: those
+    of the kinds of card held (`_kinds_bridgings`) the hand has copies enough for."""
     counts: dict[int, int] = {}
     for card in held:
         counts[card] = counts.get(card, 0) + 1
@@ -670,25 +691,33 @@ def _bridgings(need: int, held: tuple[int, ...]) -> Fillings:
         out.append(((need, need),))
     if WILD in counts:
         out.append(((WILD, need),))
+    values = tuple(card for card in counts if 0 < card <= 9)  # no card counts 0 in a combination
+    for terms, copies in _kinds_bridgings(need, values, min(counts.get(WILD, 0), MAX_TERMS)):
+        if not copies or all(counts[card] >= n for card, n in copies):
+            out.append(terms)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _kinds_bridgings(need: int, values: tuple[int, ...], wilds: int) -> list[tuple[tuple[Term, ...], Copies]]:
+    """The combinations making `need` from these value cards (as many copies as they use) and up to
+    `wilds` Wilds, in rank order, each with the copies it needs of a value card used twice or more.
+    Tuned: instead of trying every pair and triple of the terms the hand allows (a Wild allows 18,
+    and a hand with one took 130 us), it looks up the combinations of each set of at most three of
+    the cards; hands of the same kinds of card share the list (a few thousand sets in all)."""
     by_cards = _combinations(need)
-    values = [card for card in counts if 0 < card <= 9]  # no card counts 0 in a combination
-    wilds = min(counts.get(WILD, 0), MAX_TERMS)
-    found: list[tuple[tuple[int, ...], tuple[Term, ...]]] = []
     keys = [cards for r in range(1, MAX_TERMS + 1) for cards in combinations(values, r)]
     if wilds:
         with_wilds = [(WILD,) * w for w in range(1, wilds + 1)]
         keys += [cards + some for r in range(MAX_TERMS) for cards in combinations(values, r)
                  for some in with_wilds[:MAX_TERMS - r]]
-    for key in keys:
-        for rank, terms, copies in by_cards.get(key, ()):
-            if not copies or all(counts[card] >= n for card, n in copies):
-                found.append((rank, terms))
+    found = [combination for key in keys for combination in by_cards.get(key, ())]
     found.sort()
-    out += [terms for _, terms in found]
-    return tuple(out)
+    return [(terms, copies) for _, terms, copies in found]
 
 
-_Combination = tuple[tuple[int, ...], tuple[Term, ...], tuple[tuple[int, int], ...]]
+Copies = tuple[tuple[int, int], ...]
+_Combination = tuple[tuple[int, ...], tuple[Term, ...], Copies]
 
 
 @functools.cache
@@ -801,13 +830,13 @@ def apply(s: State, actor: str, action: Action, knowledge: Knowledge | None = No
     return apply_checked(s, actor, check(s, actor, action, knowledge))
 
 
-def apply_checked(s: State, actor: str, action: Action) -> tuple[State, tuple[object, ...]]:
-    """`apply` for an action already complete and legal (from `check` or `legal_actions`)."""
-    play = Play(s)
+def apply_checked(s: State, actor: str, action: Action, report: bool = True) -> tuple[State, tuple[object, ...]]:
+    """`apply` for an action already complete and legal (from `check` or `legal_actions`); with
+    `report` false, no events (a simulation reads none: making them is a tenth of its time)."""
+    play = Play(s, report)
     play.perform(action)
     play.settle()
-    assert play.events is not None, "a Play reports unless told not to"
-    return play.s, tuple(play.events)
+    return play.s, () if play.events is None else tuple(play.events)
 
 
 def outcome(s: State) -> Outcome | None:
