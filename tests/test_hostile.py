@@ -401,3 +401,13 @@ def test_terminal_escapes_from_a_game_file_or_a_mail_are_shown_not_obeyed(table,
     assert "\x1b" not in read.output
     assert "Error: box/1.escapes (\\x1b[2J\\x1b[1Agame.json): not a pbem game file (no genesis object)" in read.output
     assert f"Updated {copy_of(tmp_path, 'ben')}: the invitation." in read.output
+
+
+def test_a_charset_no_codec_is_named_by_is_read_as_utf8(table, tmp_path):
+    """Found by the fuzz harness: a NUL in a charset name made the codec lookup raise ValueError."""
+    block = (tmp_path / "invitation.eml").read_bytes()
+    odd = b'Subject: x\nContent-Type: text/plain; charset="utf-8\x00\x00"\n\nhello\n'
+    maildir(tmp_path / "box", {"1.odd": odd, "2.invitation": block})
+    read = table("ben", "inbox", "box")
+    assert (read.exit_code, read.output.splitlines()[:2]) == (0, [f"Updated {copy_of(tmp_path, 'ben')}: the invitation.",
+                                                                  "Read 2 mails: 1 game updated."])

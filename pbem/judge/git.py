@@ -40,7 +40,7 @@ def git(repo: Path, *args: str, data: bytes | None = None, env: dict[str, str] |
 
 def game_files(repo: Path, commit: str, games: str = GAMES) -> dict[str, str]:
     """path -> blob id of every game file (games/*.json) in a commit."""
-    out = git(repo, "ls-tree", "-r", "-z", commit, "--", games).decode()
+    out = git(repo, "ls-tree", "-r", "-z", commit, "--", games).decode(errors="surrogateescape")  # any bytes a path holds
     found = {}
     for item in filter(None, out.split("\0")):
         meta, path = item.split("\t", 1)
@@ -178,7 +178,8 @@ def history(repo: Path, games: str = GAMES, until: str = "HEAD") -> dict[str, li
     copied to a new name is still the same game)."""
     if git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true":
         raise GitError("the history is shallow: check out the whole history (actions/checkout: fetch-depth: 0)")
-    out = git(repo, "log", "--format=%H", "--raw", "--no-abbrev", "--no-renames", "-m", until, "--", games).decode()
+    out = git(repo, "log", "--format=%H", "--raw", "--no-abbrev", "--no-renames", "-m", until, "--",
+              games).decode(errors="surrogateescape")
     versions: dict[str, list[Version]] = {}
     seen: set[str] = set()
     commit = ""

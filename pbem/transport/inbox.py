@@ -203,7 +203,7 @@ def _parts(where: str, message: Message) -> list[Found]:
             charset = part.get_content_charset() or "utf-8"
             try:
                 text = content.decode(charset, errors="replace")
-            except LookupError:  # an unknown charset name
+            except (LookupError, ValueError):  # an unknown charset name, or one no codec name holds (a NUL)
                 text = content.decode("utf-8", errors="replace")
             found += _in_text(where, text, budget)
     return found
