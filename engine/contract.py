@@ -39,7 +39,7 @@ T = TypeVar("T")
 
 
 class Randomness(Protocol):
-    """What a game's deal may draw on: pbem's specified shuffle (pbem/shuffle.py) or a `random.Random`."""
+    """What a game's deal may draw on: pbem's specified shuffle (pbem/protocol/shuffle.py) or a `random.Random`."""
 
     def shuffle(self, items: MutableSequence[Any]) -> None: ...
     def choice(self, items: Sequence[T]) -> T: ...

@@ -104,7 +104,7 @@ def parse_options(specs: list[str]) -> dict[str, str]:
 
 
 def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
-    """A chosen deal from a layout file, read by the game's own module (pbem/games/)."""
+    """A chosen deal from a layout file, read by the game's own module (pbem/presentation/games/)."""
 
     layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
     return layout

@@ -54,3 +54,17 @@ def test_a_random_game_through_the_trust_layer(name, mode):
     checked = verify(from_json(to_json(rep.record).encode()))
     assert checked.outcome() is not None and checked.verdict is None and checked.entries[-1].action == "audit"
     assert checked.over and set(checked.outcome().scores) == set(players)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_has_a_presentation_that_keeps_the_protocol(name):
+    """A game's presentation is found by its name alone (no registry in pbem/ to edit): each registered
+    game has one, with every member the Protocol asks for, and its page's files."""
+    from pbem.presentation.games import Presentation, generic, presentation
+    from pbem.presentation.html import static
+
+    shown = presentation(name)
+    assert shown is not generic, f"{name} has no module {name.replace('-', '_')}.py in pbem/presentation/games/"
+    members = [m for m in dir(Presentation) if not m.startswith("_")] + list(Presentation.__annotations__)
+    assert [m for m in members if not hasattr(shown, m)] == []
+    assert all(static(shown.HTML_STATIC + suffix) is not None for suffix in (".js", ".css", ".svg"))

@@ -162,11 +162,13 @@ def test_pbem_html_writes_the_page_beside_the_game_and_a_players_page_for_their_
     assert refused.output == f"Error: {game} is the game file itself: name another page with -o\n"
 
 
-def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, monkeypatch):
+def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, monkeypatch, request):
     """A newly added game works in `show` and `html` before it has a presentation: its view as text."""
     from pbem.presentation import games
 
-    monkeypatch.setattr(games, "PRESENTATIONS", {})
+    monkeypatch.setattr(games, "module_name", lambda game: f"pbem.presentation.games.not_{game.replace('-', '_')}")
+    games.presentation.cache_clear()
+    request.addfinalizer(games.presentation.cache_clear)  # found again once module_name is back
     shown = pbem("show", game, "--as", "ben")
     assert shown.exit_code == 0 and max(map(len, shown.output.splitlines())) <= 80
     assert shown.output.splitlines()[1].startswith('seats: [{"name": "ann", "player": "ann", "suits": "sun+crown"}')

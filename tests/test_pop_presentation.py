@@ -1,4 +1,4 @@
-"""Path of Pharaohs as people see it (pbem/games/path_of_pharaohs.py): the terminal board of a
+"""Path of Pharaohs as people see it (pbem/presentation/games/path_of_pharaohs.py): the terminal board of a
 hand-built position, exactly; the boards and prompts of random games, checked against the engine's
 state (names, hands, counts, the path, closed spaces, 78 columns, examples that are legal moves);
 what the demo tells; and the HTML replay's drawing, run in node when it is installed."""

@@ -52,7 +52,7 @@ class PublicKey:
     @classmethod
     def parse(cls, line: str) -> PublicKey:
         """From an OpenSSH public key line: `ssh-ed25519 AAAA... comment`. Refuses other key types and
-        any 32 bytes that are not a sound Ed25519 key (see pbem/ed25519.py)."""
+        any 32 bytes that are not a sound Ed25519 key (see pbem/crypto/ed25519.py)."""
         parts = line.strip().split(None, 2)
         if len(parts) >= 2 and parts[0] != "ssh-ed25519" and (parts[0].startswith(("ssh-", "ecdsa-", "sk-"))):
             raise KeyProblem(f"{parts[0]} keys are not supported: pbem uses ssh-ed25519 keys only "

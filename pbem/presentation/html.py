@@ -2,7 +2,7 @@
 
 The generic shell lives here: the page, its Content-Security-Policy, the navigation (buttons, slider,
 keys, `#entry=N`), each entry's signer, action, events and who is next. The board itself is drawn by
-the game's presentation (pbem/games/). Every frame is the engine's `view()` for one observer, so
+the game's presentation (pbem/presentation/games/). Every frame is the engine's `view()` for one observer, so
 the page holds exactly what that observer may see: never the dealer's secret, never another
 player's unopened coin."""
 

@@ -1,14 +1,16 @@
 """How each game is shown, found by the game's name: pbem's generic screens (the terminal board's frame,
-the HTML replay's shell, the prompt, the demo) ask this registry and know no game themselves. A game's
-presentation is a module that satisfies `Presentation` (mypy holds each one to it, below); a game
-without one is shown by `generic`, its view as text."""
+the HTML replay's shell, the prompt, the demo) ask `presentation(name)` and know no game themselves. A
+game's presentation is the module named after it here (path-of-pharaohs: path_of_pharaohs.py) that
+satisfies `Presentation`; a game without one is shown by `generic`, its view as text."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from pbem.presentation.games import generic, path_of_pharaohs, sarcophagus
+from pbem.presentation.games import generic
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -60,13 +62,27 @@ class Presentation(Protocol):
         call the option on it, and what will happen (pbem/presentation/choices.py)."""
 
 
-PRESENTATIONS: dict[str, Presentation] = {
-    "sarcophagus": sarcophagus,
-    "path-of-pharaohs": path_of_pharaohs,
-}
-"""The registry: a game's name (engine.GAMES) to its presentation module."""
+def module_name(game: str) -> str:
+    """Where a game's presentation lives: pbem/presentation/games/<name with _ for ->.py."""
+    return f"pbem.presentation.games.{game.replace('-', '_')}"
 
 
+@functools.cache
 def presentation(game: str) -> Presentation:
-    """The game's own presentation, or the generic one (its view as text) for a game without one yet."""
-    return PRESENTATIONS.get(game, generic)
+    """The game's own presentation, found by its name (no registry to edit), or the generic one (its view
+    as text) for a game without one yet. tests/test_every_game.py holds every game's module to the
+    Protocol; mypy holds the two below to it statically."""
+    try:
+        found: Presentation = cast(Presentation, importlib.import_module(module_name(game)))
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name(game):
+            raise
+        return generic
+    return found
+
+
+if TYPE_CHECKING:  # mypy holds the games' presentations to the Protocol
+    from pbem.presentation.games import path_of_pharaohs, sarcophagus
+
+    _SARCOPHAGUS: Presentation = sarcophagus
+    _PATH_OF_PHARAOHS: Presentation = path_of_pharaohs
