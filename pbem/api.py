@@ -55,6 +55,7 @@ from pbem.presentation.terminal import (
     log_text,
     next_duty,
     next_line,
+    owed,
     pregame_text,
     result_text,
     terminal_style,
@@ -62,12 +63,13 @@ from pbem.presentation.terminal import (
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import Sighting, history_path, remember, remember_quietly, sighting
 from pbem.protocol.session import Session
-from pbem.protocol.verify import Checked, VerifyReport, verify, verify_files
+from pbem.protocol.verify import Checked, VerifyReport, verify
+from pbem.protocol.verify import verify_files as _verify_files
 from pbem.record.files import write_atomic
-from pbem.record.gamefile import armor, load
+from pbem.record.gamefile import armor
 from pbem.record.models import GameFile, from_json, payload_hash, to_json
 from pbem.record.status import Status
-from pbem.transport import contacts, copies
+from pbem.transport import advice, contacts, copies
 from pbem.transport.status import collect, duty_text, late_line, line
 
 if TYPE_CHECKING:
@@ -126,6 +128,7 @@ __all__ = [
     "fetch_imap",
     "find_copy",
     "game_names",
+    "game_path",
     "game_title",
     "games_folder",
     "hash_chain",
@@ -150,8 +153,10 @@ __all__ = [
     "mail_turn",
     "mailed_up_to",
     "mark_mailed",
+    "my_name",
     "new_game",
     "new_key",
+    "next_command",
     "next_duty",
     "next_line",
     "note_seen",
@@ -173,7 +178,9 @@ __all__ = [
     "replay_asset",
     "result_text",
     "seen_now",
+    "send_flag",
     "send_mail",
+    "sends_by_default",
     "short_id",
     "sighting",
     "signer_for",
@@ -184,6 +191,7 @@ __all__ = [
     "to_json",
     "unlock_key",
     "unsent",
+    "unsent_line",
     "verify_files",
     "verify_record",
     "view",
@@ -193,6 +201,15 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- games on disk
+
+def load(path: Path) -> tuple[GameFile, bool]:
+    """The record in a game file (JSON or armored) or a saved mail (its attachment, or its turn block on
+    this machine's copy), not yet verified; and whether it was armored."""
+    from pbem.transport.saved import read
+
+    loaded = read(path)
+    return loaded.record, loaded.armored
+
 
 def open_game(path: Path) -> Replay:
     """A game file (JSON, or an armored block, even inside a saved email) read and verified."""
@@ -257,14 +274,14 @@ def view(game: Replay, name: str | None = None, key: str | None = None) -> dict[
 
 
 def json_view(game: Replay, shown: dict[str, Any]) -> dict[str, Any]:
-    """`show --json`: the game's identity and length, then the view, with the referee called by name (in
-    table mode the dealer stays "dealer": any player's program deals) and `next` as the text says it."""
-    names = {DEALER: game.referee} if game.referee else {}
-    duties = [{**duty, "who": names.get(duty["who"], duty["who"])} for duty in shown["duties"]]
-    owed = next_duty(game)
-    upcoming = {"who": owed[0], "what": owed[1], "detail": owed[2]} if owed else None
+    """`show --json`: the game's identity and length, then the view, with what is owed from the one list
+    the text reads too (`duties`, each holder by name: the referee, or at a table any player's program)
+    and `next`, the first of them as the text says it."""
+    duties = [{"who": who, "what": what, "detail": detail} for who, what, detail in owed(game)]
+    upcoming = next_duty(game)
+    following = {"who": upcoming[0], "what": upcoming[1], "detail": upcoming[2]} if upcoming else None
     return {"game": game.genesis.game, "game_id": game.genesis.game_id, "mode": game.mode, "referee": game.referee,
-            "entries": game.seq, **shown, "duties": duties, "next": upcoming}
+            "entries": game.seq, **shown, "duties": duties, "next": following}
 
 
 def legal_moves(session: Session) -> list[Any]:
@@ -281,10 +298,11 @@ def choices_text(session: Session) -> str:
     return presentation(game.genesis.game).choices_text(game.game, game.state, legal_moves(session))
 
 
-def note_seen(game: Replay) -> tuple[str | None, str | None]:
-    """Record what was read in this machine's history of the game. Returns a warning when this machine has
-    seen a later or a different version, and one when the history cannot be written (a read-only home)."""
-    return sighting(game).problem(game.seq), remember_quietly(game)
+def note_seen(game: Replay, where: Path | None = None) -> tuple[str | None, str | None]:
+    """Record what was read in this machine's history of the game (and `where` it is). Returns a warning
+    when this machine has seen a later or a different version, and one when the history cannot be written
+    (a read-only home)."""
+    return sighting(game).problem(game.seq), remember_quietly(game, where)
 
 
 def html_page(game: Replay, name: str | None = None, key: str | None = None) -> str:
@@ -309,6 +327,53 @@ def export_entry(path: Path, entry: int | None, directory: Path) -> list[Exporte
 
     record, _ = load(path)
     return export(record, len(record.entries) if entry is None else entry, directory)
+
+
+def game_path(given: Path, games: Path | None = None) -> Path:
+    """A game as named on the command line: a file (a game file or a saved mail), else a game in the folder
+    of local copies by the start of its id (`25f0`); UsageError when no game or several match."""
+    return copies.resolve(given, games)
+
+
+def my_name(path: Path, given: str | None = None, key: str | None = None) -> str:
+    """Who I am in this game: `given` (--as), else the one participant whose key this home holds."""
+    if given:
+        return given
+    if key:
+        raise UsageError("--key FILE needs --as NAME: the name you play under")
+    return advice.only_name(load(path)[0], path)
+
+
+def next_command(game: Replay, path: str) -> str | None:
+    """What the person at this machine types next for this game (`path` as they name it), or whom it
+    waits for: the last line of `show`."""
+    owed_now = next_duty(game)
+    return advice.next_command(game, path, owed_now[0] if owed_now else [])
+
+
+def unsent_line(game: Replay, path: str) -> str | None:
+    """"Written here, not sent: ..." with the command that sends it, when this machine holds entries
+    that the others have not had by mail."""
+    return advice.unsent_line(game, path)
+
+
+def send_flag() -> str:
+    """What a suggested `pbem play` adds to reach the others: "" (sending is the default), " --send"
+    (a server is configured) or " --mail"."""
+    return advice.send_flag()
+
+
+def sends_by_default() -> bool:
+    """PBEM_SEND=1 with PBEM_SMTP set: `pbem play` sends what it writes unless told --no-send."""
+    return advice.sends_by_default()
+
+
+def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None = None,
+                 on_failure: Callable[[str], None] | None = None,
+                 on_warning: Callable[[str], None] | None = None) -> VerifyReport:
+    """Check every file (a game file or a saved mail); copies of one game are also checked against each
+    other (a fork between two files is said once). The callbacks hear each result as it is found."""
+    return _verify_files(paths, on_valid, on_failure, on_warning, read=lambda path: load(path)[0])
 
 
 # ---------------------------------------------------------------- mail and local copies

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from engine import find_game
-from engine.contract import DEALER, Duty, NotationError, UnknownGame
+from engine.contract import DEALER, Duty, NotationError, RuleError, UnknownGame
 from pbem.crypto import Identity, PublicKey
 from pbem.crypto.keyring import create_key, load_identity, read_public
 from pbem.errors import KeyProblem, UsageError
@@ -25,8 +25,9 @@ from pbem.protocol.seen import check_not_stale, remember
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
 from pbem.record.canonical import parse_strict
-from pbem.record.gamefile import load, read_bytes, save
+from pbem.record.gamefile import read_bytes, save
 from pbem.record.names import check_name
+from pbem.transport.saved import read as read_game
 from pbem.transport.status import parse_deadline
 
 
@@ -52,10 +53,15 @@ def did_you_mean(name: str, names: list[str]) -> str:
 
 
 def replay_file(path: Path) -> tuple[Replay, bool]:
-    """A game file read and verified from its first entry; and whether it was armored."""
+    """A game file (or a saved mail) read and verified from its first entry; and whether it was armored."""
+    rep, armored, _ = replay_source(path)
+    return rep, armored
 
-    record, armored = load(path)
-    return verify(record), armored
+
+def replay_source(path: Path) -> tuple[Replay, bool, Path | None]:
+    """A game file or a saved mail read and verified; whether it was armored; the mail it came from."""
+    loaded = read_game(path)
+    return verify(loaded.record), loaded.armored, loaded.mail
 
 
 def named_keys(specs: list[str], what: str,
@@ -135,7 +141,7 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     events = Session(rep, name, identity).automatic()
     save(out, rep.record)
 
-    remember(rep)
+    remember(rep, out)
     return rep, events
 
 
@@ -148,6 +154,8 @@ class TurnResult(NamedTuple):
     written: int
     left: list[str]
     session: Session
+    path: Path | None = None
+    """Where it was written: the file given, -o, or for a saved mail the local copy of the game."""
 
 
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
@@ -158,7 +166,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
     from pbem.protocol.bots import bot_turn, policy_for  # the searches: only bots need them
 
-    rep, armored = replay_file(path)
+    rep, armored, mail = replay_source(path)
     policy = policy_for(rep.game, bot, think, iterations) if bot else None
     check_not_stale(rep)
     remember(rep)
@@ -173,16 +181,29 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
         check_syntax(rep, text)
     joined = any(e.action == "join" and e.author == name for e in rep.entries[before:])
     while moves and not (rep.seq > before and waiting_for_others(rep, name, joined)):
-        events += session.act(parse_move(rep, name, moves.pop(0)))
+        try:
+            events += session.act(parse_move(rep, name, moves.pop(0)))
+        except (UsageError, RuleError) as exc:
+            raise maybe_behind(rep, name, exc) from None
         events += session.automatic()
     if not actions and policy:
         events += bot_turn(session, policy, random.Random(seed))
     elif not actions and ask:
         events += ask(session)
+    target = out or (path if mail is None else local_copy(rep))  # a saved mail is never written over
     if rep.seq > before:
-        save(out or path, rep.record, armored)
-        remember(rep)
-    return TurnResult(rep, events, rep.seq - before, moves, session)
+        if target != (out or path):
+            target.parent.mkdir(parents=True, exist_ok=True)  # the folder of copies, made on first use
+        save(target, rep.record, armored)
+        remember(rep, target)
+    return TurnResult(rep, events, rep.seq - before, moves, session, target)
+
+
+def local_copy(rep: Replay) -> Path:
+    """Where this machine keeps its copy of the game (the folder of local copies)."""
+    from pbem.transport import copies
+
+    return copies.path_for(copies.folder(), rep.genesis)
 
 
 def act_in_session(session: Session, path: Path, head: str, notation: str | None) -> tuple[list[object], int]:
@@ -234,6 +255,17 @@ def create_signed(game: str, me: str, identity: Identity, players: list[tuple[st
     rep = new_game(game, parse_options(options), players, me, identity, referee, None, None, hours)
     Session(rep, me, identity).automatic()
     return rep, Copies(games).put(rep)
+
+
+def maybe_behind(rep: Replay, name: str, exc: Exception) -> Exception:
+    """A move refused because someone else must act first: if they already did, this copy is old (a git
+    clone not pulled, a mail not read). Say so, with what to do."""
+    from pbem.errors import UsageError
+
+    if any(d.who == name for d in rep.duties()):
+        return exc
+    hint = " (if that was done already, this copy is old: git pull, or pbem inbox)"
+    return type(exc)(f"{exc}{hint}") if isinstance(exc, UsageError) else UsageError(f"{exc}{hint}")
 
 
 def split_moves(words: list[str]) -> list[str]:

@@ -68,7 +68,7 @@ Map: [M41] is moon-4 with 1 coin, [░░·] face down, no coin; 2@3b: row 3, ti
 def test_the_board_has_row_labels_letters_and_a_legend_and_hides_others_values(game):
     result = pbem("show", game)
     assert result.exit_code == 0
-    assert result.output == "Sarcophagus, table mode, ann, ben; entry 6; created by ann, who chose the deal\n" + MAP + """
+    assert result.output == "Sarcophagus, table mode, ann, ben; entry 6; created by ann, who chose the deal\n" + MAP + f"""
 Coins: 1a ben:?   2a ben:?
 Sarcophagus: 5c buried   6c buried   6d buried
 Player  hand  fame   holds
@@ -76,13 +76,14 @@ ann       12      0  nothing yet
 ben       10      0  nothing yet
 
 Next: ann (move: place a coin on 1a (forced))
+Your turn (ann): pbem play {game} --as ann
 """
 
 
 def test_a_player_sees_their_own_coin_values_and_hand(game):
     lines = pbem("show", game, "--as", "ben").output.splitlines()
     assert lines[11] == "Coins: 1a ben:3   2a ben:2"
-    assert lines[-3] == "Your hand (ben): 0 0 1 1 2 3 4 4 5 5"
+    assert lines[-4] == "Your hand (ben): 0 0 1 1 2 3 4 4 5 5"
 
 
 def test_a_finished_game_shows_every_players_tiles_and_the_scores(game):

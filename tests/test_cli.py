@@ -94,7 +94,9 @@ def test_new_and_first_moves(home):
         "Next: ben (join: join the game (sign it and add randomness to the deal))\n"
     )
     early = pbem("play", "game.json", "--as", "ann", "3")
-    assert (early.exit_code, early.output) == (1, "Error: the game has not started: waiting for ben to join the game\n")
+    assert (early.exit_code, early.output) == (1, "Error: the game has not started: waiting for ben to join the game "
+                                                  "(if that was done already, this copy is old: git pull, or pbem "
+                                                  "inbox)\n")
     result = pbem("play", "game.json", "--as", "ben", "3", "2@2a")
     assert result.exit_code == 0, result.output
     assert result.output == (
@@ -123,10 +125,12 @@ def test_new_and_first_moves(home):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["play", "game.json", "--as", "ann", "3"], "Error: 3: not ann's turn: waiting for ben\n"),
+    (["play", "game.json", "--as", "ann", "3"], "Error: 3: not ann's turn: waiting for ben (if that "
+     "was done already, this copy is old: git pull, or pbem inbox)\n"),
     (["play", "game.json", "--as", "ben", "7"], "Error: '7': a coin value is 0 to 5, not '7'\n"),
     (["play", "game.json", "--as", "ben", "3@2a"], "Error: 3@2a: the first coin of a turn goes on the forced tile 1a\n"),
-    (["play", "game.json", "--as", "ben", "3", "4@2b", "3@2a"], "Error: 3@2a: not ben's turn: waiting for ann\n"),
+    (["play", "game.json", "--as", "ben", "3", "4@2b", "3@2a"], "Error: 3@2a: not ben's turn: waiting for ann (if "
+     "that was done already, this copy is old: git pull, or pbem inbox)\n"),
     (["play", "game.json", "--as", "ben", "--key", "home/keys/ann", "3"],
      "Error: this key is not ben's key in this game (expected SHA256:"),
     (["play", "nothing.json", "--as", "ben", "3"], "Error: no such file: nothing.json\n"),
@@ -257,7 +261,8 @@ def test_a_referee_mode_game(home):
     played = pbem("play", "game.json", "--as", "ann", "3")
     assert played.output.splitlines()[-1] == "Next: ref (reveal: turn up 2a, 2b)"
     waiting = pbem("play", "game.json", "--as", "ann", "1@2a")
-    assert waiting.output == "Error: 1@2a: not ann's turn: waiting for the referee ref\n"
+    assert waiting.output == ("Error: 1@2a: not ann's turn: waiting for the referee ref (if that was done already, "
+                              "this copy is old: git pull, or pbem inbox)\n")
     revealed = pbem("referee", "game.json", "--as", "ref")
     assert revealed.output == ("  2a is moon-4\n  2b is arms-4\nWrote game.json (entry 5).\n"
                                "Next: ann (move: place your second coin on any face-up tile with room)\n")

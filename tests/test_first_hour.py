@@ -87,7 +87,8 @@ def test_a_trap_is_answered_as_documented(home, monkeypatch):
         "g.json, then run pbem play again.")
     for turn in [("ben",), ("ann", "3@2b"), ("ben", "2", "2@3a"), ("ann", "2"), ("ben",)]:
         assert pbem("play", "g.json", "--as", *turn).exit_code == 0  # ann wins the tie on 2b: arms-null
-    assert pbem("show", "g.json").output.splitlines()[-1] == "Next: ann (discard: discard a number tile to the trap)"
+    assert pbem("show", "g.json").output.splitlines()[-2:] == ["Next: ann (discard: discard a number tile to the trap)",
+                                                               "Your turn (ann): pbem play g.json --as ann"]
     assert pbem("play", "g.json", "--as", "ann", "discard").output == (
         "Error: 'discard': name the one tile you give up, e.g. discard moon-4\n")
     assert pbem("play", "g.json", "--as", "ann", "sun-5").output == (

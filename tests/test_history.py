@@ -76,12 +76,12 @@ def test_a_shown_file_is_remembered_and_an_older_copy_refused(game):
     before = (game / "v1.json").read_bytes()
     stale = pbem("play", "v1.json", "--as", "ann", "3")
     assert (stale.exit_code, stale.output) == (1, f"Error: this file stops at entry {v1}, but entry {v2} of this "
-                                               "game was already seen here: use the newer file\n")
+                                               f"game was already seen here: use the newer file: {game / 'v2.json'}\n")
     assert (game / "v1.json").read_bytes() == before
     older = pbem("show", "v1.json")
     assert older.exit_code == 0
     assert older.output.splitlines()[0] == (f"Warning: v1.json: this file stops at entry {v1}, but entry {v2} of "
-                                            "this game was already seen here: use the newer file")
+                                            f"this game was already seen here: use the newer file: {game / 'v2.json'}")
     checked = pbem("verify", "v1.json")
     assert checked.exit_code == 0
     assert checked.output.splitlines()[1] == older.output.splitlines()[0]

@@ -84,7 +84,8 @@ def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
     assert dealt >= 5 and "judge" in run(ann, "log", "-1", "--format=%an").stdout
     log = run(ann, "log", "--format=%H %an", "--", GAME).stdout.splitlines()
     assert [line.split()[1:] for line in log][:2] == [["pbem", "judge"], ["cat"]]
-    first_mover = next(n for n in PLAYERS if n in ok(cli(base / "ann", 0, "show", ann / GAME)).splitlines()[-1])
+    next_line = next(line for line in ok(cli(base / "ann", 0, "show", ann / GAME)).splitlines() if line.startswith("Next: "))
+    first_mover = next(n for n in PLAYERS if n in next_line)
     play(base, works[first_mover], first_mover)
     run(ann, "pull", "-q", "--rebase")
     old = log[-1].split()[0]  # the game as ann first pushed it

@@ -121,7 +121,9 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     late = table("ann", "status", "--at", str(since + 25 * 3600))  # from ben's signed time, not the run's clock
     assert "you (ann) to move for 25 h LATE  (deadline 24 h)" in late.output
     shown = table("ann", "show", tmp_path / "ann" / "games-files" / copy.name)
-    assert shown.output.endswith("Deadline 24 h a duty: nobody is late.\n")
+    ann_copy = tmp_path / "ann" / "games-files" / copy.name
+    assert shown.output.endswith(f"Deadline 24 h a duty: nobody is late.\nYour turn (ann): pbem play {ann_copy} --as ann "
+                                 "--mail\n")
     assert table("ben", "status").exit_code == 0
 
 
@@ -246,7 +248,8 @@ def test_show_and_status_name_who_is_late(tmp_path, monkeypatch):
     assert made.exit_code == 0, made.output
     monkeypatch.setattr(time, "time", lambda: now)
     shown = runner.invoke(app, ["show", "games/g.json"])
-    assert shown.output.endswith("Deadline 1 h a duty: ben to join for 2 h LATE\n")
+    assert shown.output.endswith("Deadline 1 h a duty: ben to join for 2 h LATE\n"
+                                 "Your turn (ben): pbem play games/g.json --as ben\n")
     status = runner.invoke(app, ["status"])
     assert status.exit_code == 1  # this home holds both keys: "I" owe
     assert status.output.endswith("you (ben) to join for 2 h LATE  (deadline 1 h)\n")

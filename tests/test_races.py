@@ -45,6 +45,7 @@ def test_a_fork_is_reported_and_an_old_file_refused(tmp_path, monkeypatch):
     stale = pbem("play", "copy.json", "--as", first, "0")
     assert (stale.exit_code, stale.output) == (1, "Error: this file stops at entry 4, but entry "
                                                f"{json.loads((tmp_path / 'game.json').read_text())['entries'][-1]['seq']}"
-                                               " of this game was already seen here: use the newer file\n")
+                                               " of this game was already seen here: use the newer file: "
+                                               f"{tmp_path / 'game.json'}\n")
     assert (tmp_path / "copy.json").read_bytes() == before
     assert pbem("play", "other.json", "--as", "ann").output.startswith("Error: this file's entry ")

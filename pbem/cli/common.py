@@ -47,7 +47,12 @@ def warn(text: str | None, where: Path | None = None) -> None:
 AsName = Annotated[str, typer.Option("--as", help="Your name in the game (and your key's name).")]
 KeyOption = Annotated[str | None, typer.Option("--key", help="Key file to use instead of the one named --as "
                                                               "(e.g. ~/.ssh/id_ed25519).")]
-GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON, or an email holding an armored game).")]
+GameFileArg = Annotated[Path, typer.Argument(help="The game file (JSON or armored), a saved mail of it (.eml), or a "
+                                                 "game in the folder of local copies by the start of its id "
+                                                 "(e.g. 25f0).")]
+MyName = Annotated[str | None, typer.Option("--as", help="Your name in the game (and your key's name); may be left "
+                                                         "out when this home holds the key of only one of its "
+                                                         "participants.")]
 GamesOption = Annotated[Path | None, typer.Option("--games", help="The folder of local game copies "
                                                      "(default: $PBEM_GAMES, else PBEM_HOME/games-files).")]
 BotOption = Annotated[str | None, typer.Option(

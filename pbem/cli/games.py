@@ -44,8 +44,9 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
 
 def _opened(path: Path) -> api.Replay:
     """A game file read and verified, with a warning when this machine has seen a later or another version."""
+    path = api.game_path(path)
     rep = api.open_game(path)
-    problem, unwritable = api.note_seen(rep)
+    problem, unwritable = api.note_seen(rep, path)
     warn(problem, path)
     warn(unwritable)
     return rep
@@ -66,8 +67,16 @@ def show(path: GameFileArg,
         typer.echo(api.pregame_text(rep))
     else:
         typer.echo(api.board(rep, shown))
-    if rep.genesis.deadline_hours and not as_json:
+    if as_json:
+        return
+    if rep.genesis.deadline_hours:
         typer.echo(api.late_line(rep.record))
+    unsent = api.unsent_line(rep, str(path))
+    if unsent:
+        typer.echo(unsent[0].upper() + unsent[1:])
+    command = api.next_command(rep, str(path))
+    if command:
+        typer.echo(command)
 
 
 @app.command("html")
@@ -79,6 +88,7 @@ def html_page(path: GameFileArg,
                                                           "secrets.")] = None,
               key: KeyOption = None) -> None:
     """Write the game as one web page that replays it entry by entry (no network, opens from disk)."""
+    path = api.game_path(path)
     rep = _opened(path)
     target = out or path.with_suffix(".html")
     if target.resolve() == path.resolve():
@@ -110,7 +120,8 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
         entries = f"{rep.seq} entr{'y' if rep.seq == 1 else 'ies'}"
         typer.echo(f"{checked.path}: valid, {status}, {entries}. {api.next_line(rep)}{chosen}")
 
-    report = api.verify_files(paths, on_valid=valid, on_failure=lambda text: typer.echo(f"Error: {text}", err=True),
+    report = api.verify_files([api.game_path(p) for p in paths], on_valid=valid,
+                              on_failure=lambda text: typer.echo(f"Error: {text}", err=True),
                               on_warning=warn)
     if report.failures:
         raise typer.Exit(1)
@@ -123,7 +134,7 @@ def export(path: GameFileArg,
            entry: Annotated[int | None, typer.Option("--entry", help="Which entry: 0 is the genesis; "
                                                          "default the last.")] = None) -> None:
     """Write one entry as files that ssh-keygen and age check without pbem, and print the commands."""
-    for item in api.export_entry(path, entry, directory):
+    for item in api.export_entry(api.game_path(path), entry, directory):
         typer.echo(f"{', '.join(map(str, item.files))}: {item.what}")
         if item.command:
             typer.echo(f"  {item.command}")

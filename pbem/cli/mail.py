@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pbem import api
-from pbem.cli.common import AsName, GameFileArg, GamesOption, handled
+from pbem.cli.common import GameFileArg, GamesOption, MyName, handled
 from pbem.errors import UsageError
 
 app = typer.Typer()
@@ -28,7 +28,7 @@ def mail_turn(rep: api.Replay, name: str, out: Path | None, send: bool, attach: 
 @app.command("mail")
 @handled
 def mail_command(
-        path: GameFileArg, name: AsName,
+        path: GameFileArg, name: MyName = None,
         out: Annotated[Path | None, typer.Option("-o", "--output", help="The .eml to write (default: "
                                                     "GAME-ID-ENTRY.eml here).")] = None,
         send: Annotated[bool, typer.Option("--send", help="Send by SMTP instead of writing a file.")] = False,
@@ -42,8 +42,9 @@ def mail_command(
                                                    "(465) or none (localhost only).")] = "starttls",
         games: GamesOption = None) -> None:
     """Mail the entries the other parties lack: To who owes next, Cc the rest, one thread per game."""
+    path = api.game_path(path, games)
     rep = api.open_game(path)
-    mail_turn(rep, name, out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
+    mail_turn(rep, api.my_name(path, name),  out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
 
 
 @app.command("inbox")
@@ -77,7 +78,7 @@ def inbox_command(
     for game in owed:
         typer.echo(api.line(game, status.now))
         me = next(d.party for d in game.duties if d.mine)
-        typer.echo(f"    pbem play {game.path} --as {me} --mail")
+        typer.echo(f"    pbem play {game.path} --as {me}{api.send_flag()}")
     if not owed:
         typer.echo("You owe nothing now.")
     if report.problems or report.forks:

@@ -12,14 +12,15 @@ import typer
 from engine.contract import RuleError
 from pbem import api
 from pbem.cli.common import (
-    AsName,
     BotOption,
     GameFileArg,
     IterationsOption,
     KeyOption,
+    MyName,
     SeedOption,
     ThinkOption,
     handled,
+    warn,
 )
 from pbem.cli.mail import mail_turn
 from pbem.errors import PbemError, UsageError
@@ -82,7 +83,7 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str) -> str | None:
                             "referee's reveal, a tie-break opening), or a move not given. The last line says "
                             "what to do.")
 @handled
-def play(path: GameFileArg, name: AsName,
+def play(path: GameFileArg, name: MyName = None,
          actions: Annotated[list[str] | None, typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
                                                                 "discard moon-4. None: a prompt on a terminal.")] = None,
          key: KeyOption = None,
@@ -93,16 +94,19 @@ def play(path: GameFileArg, name: AsName,
          out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead of in place.")] = None,
          mail: Annotated[bool, typer.Option("--mail", help="Then write the turn as an email (.eml) for the others."
                                             )] = False,
-         send: Annotated[bool, typer.Option("--send", help="Then send the turn by SMTP ($PBEM_SMTP, "
-                                            "$PBEM_SMTP_USER, $PBEM_SMTP_SECURITY).")] = False,
+         send: Annotated[bool | None, typer.Option("--send/--no-send", show_default=False, help="Then send the "
+                                                   "turn by SMTP ($PBEM_SMTP, $PBEM_SMTP_USER, $PBEM_SMTP_SECURITY); "
+                                                   "the default with PBEM_SEND=1 and $PBEM_SMTP set.")] = None,
          ) -> None:
     """Do what NAME owes now: their join, the given moves (or a prompt), plus openings and table-mode deals
     and reveals.
     Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
+    path = api.game_path(path)
+    name = api.my_name(path, name, key)
     interactive = sys.stdin.isatty()
     turn = api.play(path, name, actions, key, bot, out, ask=_prompt_turn if interactive else None, think=think,
                     seed=seed, iterations=iterations)
-    dest = out or path
+    dest = turn.path or out or path
     owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name)
     if owed and not turn.written:
         raise UsageError(owed)
@@ -111,9 +115,12 @@ def play(path: GameFileArg, name: AsName,
         typer.echo(f"Nothing written: {name} still owes a {still.what} ({still.detail})." if still else
                    f"Nothing written: {name} owes nothing now.")
     _report(turn, dest)
+    send = api.sends_by_default() if send is None else send
     if turn.written and (mail or send):
         mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
                   os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
+    elif turn.written:
+        warn(api.unsent_line(turn.rep, str(dest)))
     if owed:
         typer.echo(owed)
         raise typer.Exit(PARTLY_DONE)
@@ -121,15 +128,16 @@ def play(path: GameFileArg, name: AsName,
 
 @app.command("referee")
 @handled
-def referee(path: GameFileArg, name: AsName, key: KeyOption = None,
+def referee(path: GameFileArg, name: MyName = None, key: KeyOption = None,
             out: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead.")] = None) -> None:
     """The referee's duties in referee mode: its join, the deal, every dealer's act owed (reveals, deals,
     reshuffles, a Thief's pick), openings for tie-breaks, the end audit, and a verdict on any secret its
     player did not hold."""
-    turn = api.referee(path, name, key, out)
+    path = api.game_path(path)
+    turn = api.referee(path, api.my_name(path, name, key), key, out)
     if not turn.written:
         typer.echo("Nothing written: the referee owes nothing now.")
-    _report(turn, out or path)
+    _report(turn, turn.path or out or path)
 
 
 def _emit(text: str, out: Path | None) -> None:
@@ -146,7 +154,7 @@ def armor_file(path: GameFileArg,
                out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
                                                            "of printing it.")] = None) -> None:
     """Print the game as an armored text block, to paste into an email body (the reverse: dearmor)."""
-    _emit(api.armored(path), out)
+    _emit(api.armored(api.game_path(path)), out)
 
 
 @app.command("dearmor")
@@ -155,4 +163,4 @@ def dearmor_file(path: GameFileArg,
                  out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
                                                              "of printing it.")] = None) -> None:
     """Print the game as plain JSON: the reverse of armor (reads a saved email too)."""
-    _emit(api.to_json(api.load(path)[0]), out)
+    _emit(api.to_json(api.load(api.game_path(path))[0]), out)

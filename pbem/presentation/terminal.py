@@ -50,15 +50,22 @@ def who_is(rep: Replay, who: str) -> str:
     return rep.dealer_signer or TABLE_DEALS
 
 
+def owed(rep: Replay) -> list[tuple[str, str, str]]:
+    """Every act owed now, as (who, kind, words), its holder as people name them: the one list that the
+    next line, `show --json` and `play` read. The dealer is the referee, or at a table any player's
+    program; in referee mode the referee, holding every coin's opening, settles a tie-break or the audit."""
+    duties = rep.duties()
+    if rep.referee and duties and all(d.what == "open" for d in duties):
+        return [(rep.referee, "open", presentation(rep.genesis.game).referee_opening(duties[0].detail))]
+    return [(who_is(rep, d.who), d.what, d.detail) for d in duties]
+
+
 def next_duty(rep: Replay) -> tuple[list[str], str, str] | None:
     """Who owes the next act (as people name them), its kind and its words; None when nothing is owed."""
-    duties = rep.duties()
+    duties = owed(rep)
     if not duties:
         return None
-    if rep.referee and all(d.what == "open" for d in duties):
-        # the referee holds every opening and settles a tie-break or the audit in one entry
-        return [rep.referee], "open", presentation(rep.genesis.game).referee_opening(duties[0].detail)
-    return list(dict.fromkeys(who_is(rep, d.who) for d in duties)), duties[0].what, duties[0].detail
+    return list(dict.fromkeys(who for who, _, _ in duties)), duties[0][1], duties[0][2]
 
 
 def next_line(rep: Replay) -> str:

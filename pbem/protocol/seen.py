@@ -36,12 +36,15 @@ class Sighting:
     kind: str
     seen_seq: int = -1
     fork_at: int | None = None
+    seen_in: str | None = None
+    """Where the latest version was read or written, when known."""
 
     def problem(self, file_seq: int) -> str | None:
         """The one sentence a user reads, or None when the file is the latest seen."""
         if self.kind == "older":
+            where = f": {self.seen_in}" if self.seen_in else ""
             return (f"this file stops at entry {file_seq}, but entry {self.seen_seq} of this game was already "
-                    "seen here: use the newer file")
+                    f"seen here: use the newer file{where}")
         if self.kind == "forked":
             return (f"this file's entry {self.fork_at} differs from the one already seen here: the game has forked "
                     "(compare both files with 'pbem verify OLD NEW')")
@@ -50,6 +53,12 @@ class Sighting:
 
 def _read(path: Path) -> list[str] | None:
     """The hashes recorded at `path`; None if there is no history; HistoryDamaged if it is unreadable."""
+    found = _read_all(path)
+    return found[0] if found else None
+
+
+def _read_all(path: Path) -> tuple[list[str], str | None] | None:
+    """The hashes recorded at `path` and where that version was (if known); None if there is no history."""
     try:
         text = read_optional(path, "a history file", 64 * 1024 * 1024)
     except Unreadable as exc:
@@ -63,7 +72,8 @@ def _read(path: Path) -> list[str] | None:
     hashes = data.get("hashes") if isinstance(data, dict) else None
     if not isinstance(hashes, list) or not hashes or not all(isinstance(h, str) and _HASH.match(h) for h in hashes):
         raise _damaged(path, '"hashes" must be a non-empty list of entry hashes')
-    return hashes
+    where = data.get("path")
+    return hashes, where if isinstance(where, str) else None
 
 
 def _damaged(path: Path, why: str) -> HistoryDamaged:
@@ -73,23 +83,28 @@ def _damaged(path: Path, why: str) -> HistoryDamaged:
 
 def sighting(rep: Replay) -> Sighting:
     """Compare the replayed file with the history of its game, without recording anything."""
-    seen = _read(history_path(rep.genesis.game_id))
-    if seen is None:
+    found = _read_all(history_path(rep.genesis.game_id))
+    if found is None:
         return Sighting("new")
+    seen, where = found
     for seq, (ours, theirs) in enumerate(zip(rep.hashes, seen)):
         if ours != theirs:
-            return Sighting("forked", len(seen) - 1, seq)
-    return Sighting("older" if len(seen) > len(rep.hashes) else "current", len(seen) - 1)
+            return Sighting("forked", len(seen) - 1, seq, where)
+    return Sighting("older" if len(seen) > len(rep.hashes) else "current", len(seen) - 1, None, where)
 
 
-def remember(rep: Replay) -> Sighting:
-    """Record the file's history if it is the latest version seen; an older or forked file leaves the
-    history as it was. Returns how the file stood."""
+def remember(rep: Replay, where: Path | None = None) -> Sighting:
+    """Record the file's history if it is the latest version seen, and `where` it is (so that a later
+    look at an older copy can name the newer one); an older or forked file leaves the history as it was.
+    Returns how the file stood."""
     found = sighting(rep)
     if found.kind in ("new", "current") and found.seen_seq < len(rep.hashes) - 1:
         path = history_path(rep.genesis.game_id)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        write_atomic(path, json.dumps({"seq": rep.seq, "hashes": rep.hashes}).encode() + b"\n")
+        data: dict[str, object] = {"seq": rep.seq, "hashes": rep.hashes}
+        if where is not None:
+            data["path"] = str(Path(where).absolute())
+        write_atomic(path, json.dumps(data).encode() + b"\n")
     return found
 
 
@@ -100,10 +115,10 @@ def check_not_stale(rep: Replay) -> None:
         raise StaleFile(problem)
 
 
-def remember_quietly(game: Replay) -> str | None:
+def remember_quietly(game: Replay, where: Path | None = None) -> str | None:
     """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
     try:
-        remember(game)
+        remember(game, where)
     except OSError as exc:
         return f"cannot record this version in {history_path(game.genesis.game_id)}: {exc.strerror or exc}"
     return None

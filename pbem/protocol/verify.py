@@ -93,9 +93,11 @@ class VerifyReport:
 
 def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None = None,
                  on_failure: Callable[[str], None] | None = None,
-                 on_warning: Callable[[str], None] | None = None) -> VerifyReport:
+                 on_warning: Callable[[str], None] | None = None,
+                 read: Callable[[Path], GameFile] | None = None) -> VerifyReport:
     """Check every file; copies of one game are also checked against each other (a fork between two
-    files is said once). `on_valid`, `on_failure` and `on_warning` hear each result as it is found."""
+    files is said once). `on_valid`, `on_failure` and `on_warning` hear each result as it is found;
+    `read` reads a file's record (default: a game file; the API passes one that reads saved mails too)."""
     report = VerifyReport()
 
     def fail(message: str) -> None:
@@ -111,7 +113,7 @@ def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None =
 
     for path in paths:
         try:
-            record, _ = load(path)
+            record = read(path) if read else load(path)[0]
             game = verify(record)
         except RecordError as exc:  # already names the file
             fail(str(exc))
@@ -138,5 +140,5 @@ def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None =
             fail(f"{checked.path}: {problem}")
         elif problem and checked.seen.kind != "forked":
             warn(f"{checked.path}: {problem}")
-        warn(remember_quietly(checked.game))
+        warn(remember_quietly(checked.game, checked.path))
     return report

@@ -34,6 +34,8 @@ class GameSummary(_Model):
     deadline_hours: int | None
     duties: list[OwedDuty]
     me: list[str] = Field(default_factory=list, description="My names in this game (my keys in the roster).")
+    shared: int | None = Field(default=None, description="The last entry every party has had by mail (None: no "
+                                                         "mail of this game here); entries after it are not sent.")
     i_owe: bool = False
 
 

@@ -270,7 +270,7 @@ class Copies:
             self.directory.mkdir(parents=True, exist_ok=True)
             path = self._paths[game_id] = copies.path_for(self.directory, rep.genesis)
         save(path, rep.record)
-        remember(rep)
+        remember(rep, path)
         self._records[game_id] = rep.record
         held = self._reps.get(game_id)
         if held is not None and held[0] is rep:
@@ -416,6 +416,18 @@ def _load_index(directory: Path) -> Index:
         return Index()
 
 
+def _with_hint(found: Found, data: bytes, store: Copies) -> Found:
+    """A damaged block in a mail of a known game says how to ask its sender for it again."""
+    from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
+
+    if not isinstance(found.item, PbemError) or "damaged" not in str(found.item):
+        return found
+    game_id = game_of_mail(data)
+    local = store.get(game_id) if game_id else None
+    hint = resend_hint(game_id, sender_of_mail(data), local.seq if local else 0)
+    return Found(found.where, PbemError(f"{found.item}{hint}"))
+
+
 def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
     """Read every mail at the paths and bring the local copies up to date. Mails applied in full
     before are skipped (their content is in the copies already), and so are mails refused before for
@@ -447,7 +459,7 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
             if digest in index.bad:
                 report.set_aside += 1
                 continue
-            by_mail[digest] = items(where, data)
+            by_mail[digest] = [_with_hint(f, data, store) for f in items(where, data)]
             found += by_mail[digest]
     for f in found:
         if isinstance(f.item, PbemError):

@@ -17,6 +17,8 @@ from pbem.errors import PbemError
 from pbem.record.canonical import parse_json
 from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
+from pbem.transport import copies
+from pbem.transport.advice import mail_command
 from pbem.transport.copies import write_note
 
 if TYPE_CHECKING:
@@ -108,7 +110,8 @@ def judged(game: GameSummary, my_keys: list[PublicKey], now: int) -> GameSummary
                                    "late": bool(limit and d.since is not None and now - d.since > limit)})
               for d in game.duties]
     duties.sort(key=lambda d: not d.mine)
-    return game.model_copy(update={"me": me, "duties": duties, "i_owe": any(d.mine for d in duties)})
+    return game.model_copy(update={"me": me, "duties": duties, "i_owe": any(d.mine for d in duties),
+                                   "shared": copies.shared(game.game_id)})
 
 
 def _cache_path() -> Path:
@@ -177,7 +180,14 @@ def line(game: GameSummary, now: int) -> str:
     if game.finished:
         return f"{head}  finished: {game.result}"
     deadline = f"  (deadline {game.deadline_hours} h)" if game.deadline_hours else ""
-    return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline
+    return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline + unsent_text(game)
+
+
+def unsent_text(game: GameSummary) -> str:
+    """What a status line adds when this machine holds entries nobody else has had by mail."""
+    if not game.me or game.shared is None or game.entries <= game.shared:
+        return ""
+    return f"; written here, not sent: {mail_command(game.path, game.me[0])}"
 
 
 def late_parties(game: GameSummary) -> list[str]:
