@@ -155,6 +155,9 @@ def load(games: int, mails: int) -> None:
     finally:
         judge.stop()
         controller.stop()
+        import shutil
+
+        shutil.rmtree(base, ignore_errors=True)
     waits = sorted(handler.replied[m] - t for m, t in handler.delivered.items() if m in handler.replied)
     turns_in = len(handler.delivered)
     elapsed = last - started
