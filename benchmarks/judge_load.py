@@ -190,11 +190,12 @@ def whole_game(kills: int) -> None:
         start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
         judge = JudgeProcess(config)
         judge.start()
+        judge.wait_started()
         seen: dict[str, int] = {}
         quiet = time.monotonic()
         plays = 0
         try:
-            while time.monotonic() - quiet < 3:
+            while time.monotonic() - quiet < 10:  # nothing moved for 10 s: the game is over (or stuck)
                 played = players_act(base, port, PLAYERS, seen)
                 plays += played
                 if played or mail_count(base / "mail" / "judge") != seen.get("judge"):
@@ -204,6 +205,8 @@ def whole_game(kills: int) -> None:
                     time.sleep(rng.uniform(0.0, 0.5))
                     judge.kill()
                     judge.start()
+                    judge.wait_started()
+                    quiet = time.monotonic()
                 time.sleep(0.1)
         finally:
             judge.stop()

@@ -138,8 +138,13 @@ def test_hosted_ci_reads_the_history_and_refuses_a_rollback_by_an_ordinary_commi
     assert push(ann, "rename").returncode == 0
     run(ci, "pull", "-q")
     assert [p.split(":")[0] for p in judge_git.ci_check(ci)] == ["games/other.json"]
-    # a force-push that rewrites the history: CI alone cannot see it (protect the branch), a player can
+    # a force-push that rewrites the history: a protected branch refuses it (here as a bare repository
+    # protects one); on an unprotected one CI alone cannot see it, and a player's own memory can
     run(ann, "reset", "-q", "--hard", before_deal)
+    run(origin, "config", "receive.denyNonFastForwards", "true")
+    protected = run(ann, "push", "-q", "--force", "origin", "HEAD:main", check=False)
+    assert protected.returncode != 0 and "non-fast-forward" in protected.stderr, protected.stderr
+    run(origin, "config", "receive.denyNonFastForwards", "false")
     assert run(ann, "push", "-q", "--force", "origin", "HEAD:main", check=False).returncode == 0
     fresh = base / "ci2"
     run(base, "clone", "-q", str(origin), str(fresh))

@@ -1,0 +1,51 @@
+"""The judge reading its mail from a real IMAP server (dovecot, IMAPS): the invitation delivered there is
+fetched, applied, joined and answered by SMTP; `pbem judge status` then lists the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.judge import config as judge_config
+from pbem.judge.service import Judge
+from pbem.transport import imap
+
+from imap_support import imap_server
+from judge_support import cli, fast_cli, memory_folder, ok, setup_players, start_game, write_config
+from mail_support import smtp_server
+
+PLAYERS = ["ann", "ben", "cat"]
+SECRET = "judge's secret"
+
+
+@pytest.fixture
+def base():
+    yield from memory_folder()
+
+
+def test_the_judge_reads_imap_and_answers_by_smtp(base, monkeypatch):
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    with imap_server({"judge@example.org": SECRET}) as dovecot:
+        boxes = {f"{n}@example.org": base / "mail" / n for n in PLAYERS}
+        boxes["judge@example.org"] = dovecot.maildir("judge@example.org")  # the SMTP server delivers to dovecot's
+        with smtp_server(boxes) as (port, server):
+            for sub in ("new", "cur", "tmp"):  # delivered by this test's SMTP server: dovecot must read them
+                (dovecot.maildir("judge@example.org") / sub).chmod(0o777)
+            keys = setup_players(base, port, PLAYERS)
+            config = write_config(base, port, imap=dovecot.url("judge@example.org"))
+            start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
+            for mail in (dovecot.maildir("judge@example.org") / "new").iterdir():
+                mail.chmod(0o644)
+            monkeypatch.setenv(imap.PASSWORD_ENV, SECRET)
+            monkeypatch.setenv(imap.CAFILE_ENV, str(dovecot.cafile))
+            lines: list[str] = []
+            judge = Judge(judge_config.load(config), log=lines.append)
+            judge.once()
+            kinds = [line.split(" ")[1] for line in lines]
+            assert kinds == ["fetched", "applied", "signed", "mailed"], lines
+            assert len(server.received) == 2 and b"[pbem path-of-pharaohs" in server.received[-1]
+            judge.once()
+            assert len(lines) == 4  # nothing fetched twice, nothing mailed twice
+    status = ok(cli(base, 0, "judge", "status", config))
+    assert status.startswith("path-of-pharaohs ") and "ann, ben, cat  #1  ben to join" in status, status
+    assert "(mailed up to #1)" in status
