@@ -43,7 +43,7 @@ def test_a_turn_of_a_game_in_a_git_repository_is_written_and_the_commit_to_make_
         assert status == 200, answer
         assert f"The game is in the git repository {repo}: commit and push it: git -C {repo} add games/final.json" \
                in answer["message"], answer
-        assert " placed coin #" in answer["message"] and ". Signed and wrote entr" in answer["message"]
+        assert " placed a coin on " in answer["message"] and ". Signed and wrote entr" in answer["message"]
         assert replay_file(game)[0].seq > rep.seq
         assert app.game_data(rep.genesis.game_id)["unsent"] == 0
     finally:

@@ -13,6 +13,18 @@ from .geometry import pos_name
 from .pieces import Tile
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def coin_words(slot: int) -> str:
+    """A coin as people name it: by the order it was placed in the game, never by a bare number that could
+    read as its value (the record keeps the slot number; only the words are these)."""
+    return f"the {ordinal(slot + 1)} coin placed"
+
+
 @dataclass(slots=True)
 class Placed:
     seat: str
@@ -20,7 +32,7 @@ class Placed:
     slot: int
 
     def __str__(self) -> str:
-        return f"{self.seat} placed coin #{self.slot} on {pos_name(self.pos)}"
+        return f"{self.seat} placed a coin on {pos_name(self.pos)} ({coin_words(self.slot)})"
 
 
 @dataclass(slots=True)
@@ -122,8 +134,8 @@ class Opened:
     values: tuple[tuple[int, int], ...]
 
     def __str__(self) -> str:
-        shown = ", ".join(f"#{slot}={value}" for slot, value in self.values)
-        return f"{self.player} opens {shown}"
+        shown = ", ".join(f"the {ordinal(slot + 1)} placed is a {value}" for slot, value in self.values)
+        return f"{self.player} opens {'a coin' if len(self.values) == 1 else 'coins'}: {shown}"
 
 
 @dataclass(slots=True)

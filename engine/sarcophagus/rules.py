@@ -32,6 +32,7 @@ from .events import (
     TileDiscarded,
     Trap,
     TrapDiscard,
+    ordinal,
 )
 from .geometry import ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position, free_sides, pos_name, positions_in
 from .notation import format_action
@@ -295,7 +296,8 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
             out[returns.pop()[1]] -= 1
         out[value] += 1
         if out[value] > initial.count(value):
-            return (f"coin #{k} opened as {value}, but {s.table.seats[seat].name} had no coin of that value "
+            return (f"the {ordinal(k + 1)} coin placed opened as {value}, but {s.table.seats[seat].name} had no coin "
+                    "of that value "
                     f"left in hand when it was placed")
         if back is not None:
             returns.append((back, value))

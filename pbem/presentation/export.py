@@ -84,7 +84,8 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
         except (ValueError, PbemError):
             raise PbemError(f"{stem}: the sealed blob for {slot} is not an age file") from None
         write_atomic(path, sealed)
-        what = f"{_SEALED.get(slot, f'the opening of {item} {slot}')}, sealed to {', '.join(names) or 'nobody'}"
+        opening = _SEALED.get(slot, f"the opening of {_item_words(slot, item)}")
+        what = f"{opening}, sealed to {', '.join(names) or 'nobody'}"
         if names and all(name in roster for name in names):
             out.append(Exported(f"{what}; to open it, run", [path],
                                 f"age -d -i {_key_for(names)} {shlex.quote(str(path))}"))
@@ -92,6 +93,17 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
             out.append(Exported(f"{what} (its secret is in genesis-table_key.age; age takes it only as an "
                                 "AGE-SECRET-KEY line, so this one has no one-line command)", [path], ""))
     return out
+
+
+def _item_words(slot: str, item: str) -> str:
+    """A sealed slot as people say it: "the 4th coin placed" for #3 (never a number that could read as the
+    coin's value)."""
+    _, sep, number = slot.rpartition("#")
+    if item == "coin" and sep and number.isdigit():
+        n = int(number) + 1
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"the {n}{suffix} {item} placed"
+    return f"{item} {slot}"
 
 
 _SEALED = {"dealer": "the dealer's secret (a joint deal's seed, or a chosen deal's tiles and salts)",
