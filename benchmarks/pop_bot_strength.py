@@ -2,7 +2,7 @@
 iterations per second.
 
     python benchmarks/pop_bot_strength.py [--games 60] [--iterations 100 | --think 1.0] [--players 3 4]
-                                          [--playout random|greedy] [--seed 1] [--progress]
+                                          [--playout greedy|random] [--seed 1] [--progress]
 
 Plays full-information games (engine/path_of_pharaohs/driver.py) where one seat is the search bot
 (engine/path_of_pharaohs/search.py, handed only its own cards) and the others play greedy; the bot
@@ -82,8 +82,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=100, help="iterations an act (the default budget)")
     parser.add_argument("--think", type=float, help="seconds an act (wall clock) instead of --iterations")
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4], choices=[3, 4, 5, 6])
-    parser.add_argument("--playout", choices=sorted(PLAYOUTS), default="random",
-                        help="how worlds are played out: random (the lean playout, the default) or greedy")
+    parser.add_argument("--playout", choices=sorted(PLAYOUTS), default="greedy",
+                        help="how worlds are played out: greedy (the default) or random (the lean playout)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = parser.parse_args()

@@ -64,7 +64,7 @@ def test_pop_bot_strength_prints_a_win_share_with_its_interval():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "search bot vs greedy, 2 games each, 3 iterations an act, random playouts, seed 1"
+    assert lines[0] == "search bot vs greedy, 2 games each, 3 iterations an act, greedy playouts, seed 1"
     label, numbers = lines[2][:26].strip(), lines[2][26:].split()
     assert label == "3 players (vs 2 greedy)"
     share, low, dash, high, fair, rate, minutes = numbers

@@ -113,3 +113,18 @@ def test_a_game_of_search_bots_and_greedy_players_ends_with_only_legal_acts():
     assert any(isinstance(action, Build) for action in chosen) and Stop() in chosen
     assert all(actor == DEALER or actor in PLAYERS for actor, _ in game.log)
 
+
+
+def test_the_search_can_play_its_worlds_out_by_the_lean_playout():
+    """playout=None: each sampled world is played out at random by engine/path_of_pharaohs/playout.py.
+    The search still sees only ann's knowledge (two look-alike games, the same search) and picks a
+    legal act, tried by the tree, after as many playouts as iterations."""
+    game = _game(11)
+    _until_ann_chooses(game, random.Random(11), turns=3)
+    other = _look_alike(game)
+    state, known = game.state, game.known["ann"]
+    found = choose(state, "ann", known, random.Random(3), None, 40, playout=None)
+    again = choose(other.state, "ann", other.known["ann"], random.Random(3), None, 40, playout=None)
+    assert (found.action, found.iterations) == (again.action, again.iterations) and found.iterations == 40
+    assert found.action in list(legal_actions(state, "ann", known))
+    assert game.state == state  # the playouts worked on their own copies
