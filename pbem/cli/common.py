@@ -10,9 +10,6 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
-from engine.contract import RuleError
-from pbem.errors import PbemError
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -22,6 +19,9 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from engine.contract import RuleError  # the engine loads when a command runs, not for --help
+        from pbem.errors import PbemError
+
         try:
             return func(*args, **kwargs)
         except (PbemError, RuleError) as exc:

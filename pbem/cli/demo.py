@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pbem import api
 from pbem.cli.common import IterationsOption, SeedOption, ThinkOption, handled
+
+if TYPE_CHECKING:
+    pass
 
 app = typer.Typer()
 
@@ -26,6 +28,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many compu
          bot: Annotated[str, typer.Option(help="The computer players: greedy, random or mcts.")] = "greedy",
          think: ThinkOption = 1.0, seed: SeedOption = None, iterations: IterationsOption = None) -> None:
     """Play a whole game among computer players through the same files and commands, then verify it."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     game, steps = api.demo(game_name, players, directory, referee_mode, bot, think, seed, iterations)
     rep = api.open_game(game)
     if not quiet:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pbem import api
 from pbem.cli.common import AsName, GameFileArg, KeyOption, handled, warn
 from pbem.errors import UsageError
+
+if TYPE_CHECKING:
+    from pbem import api
 
 app = typer.Typer()
 
@@ -33,6 +35,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
         ) -> None:
     """Start a game: write the signed invitation (players, keys, options, the dealer's commitment to the
     deal). Each other participant joins with their first pbem play; the deal comes from everyone."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     rep, events = api.new_game(game, out, name, player, referee, option, layout, key, force, deadline)
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     first = f"{rep.first} moves first" if rep.first else "the first player is drawn when everyone has joined"
@@ -44,6 +48,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
 
 def _opened(path: Path) -> api.Replay:
     """A game file read and verified, with a warning when this machine has seen a later or another version."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     path = api.game_path(path)
     rep = api.open_game(path)
     problem, unwritable = api.note_seen(rep, path)
@@ -59,6 +65,8 @@ def show(path: GameFileArg,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     rep = _opened(path)
     shown = api.view(rep, name, key)
     if as_json:
@@ -88,6 +96,8 @@ def html_page(path: GameFileArg,
                                                           "secrets.")] = None,
               key: KeyOption = None) -> None:
     """Write the game as one web page that replays it entry by entry (no network, opens from disk)."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     path = api.game_path(path)
     rep = _opened(path)
     target = out or path.with_suffix(".html")
@@ -103,6 +113,8 @@ def html_page(path: GameFileArg,
 @handled
 def log(path: GameFileArg) -> None:
     """The game as readable movetext: a header, then every entry and what it caused."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     typer.echo(api.log_text(_opened(path)))
 
 
@@ -112,6 +124,8 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
                                                               "checked against each other.")]) -> None:
     """Check every signature and every rule from the first entry on; for a finished game, the audit.
     Every file is checked and reported; the exit code is 1 if any failed, or forked."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
 
     def valid(checked: api.Checked) -> None:
         rep = checked.game
@@ -134,6 +148,8 @@ def export(path: GameFileArg,
            entry: Annotated[int | None, typer.Option("--entry", help="Which entry: 0 is the genesis; "
                                                          "default the last.")] = None) -> None:
     """Write one entry as files that ssh-keygen and age check without pbem, and print the commands."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     for item in api.export_entry(api.game_path(path), entry, directory):
         typer.echo(f"{', '.join(map(str, item.files))}: {item.what}")
         if item.command:

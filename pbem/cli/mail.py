@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pbem import api
 from pbem.cli.common import GameFileArg, GamesOption, MyName, handled
 from pbem.errors import UsageError
+
+if TYPE_CHECKING:
+    from pbem import api
 
 app = typer.Typer()
 
@@ -19,6 +21,8 @@ def mail_turn(rep: api.Replay, name: str, out: Path | None, send: bool, attach: 
               smtp: str | None, user: str | None, security: str, games: Path | None = None,
               path: Path | None = None) -> None:
     """Mail what the others lack, to a file or (`send`) by SMTP, and say what was done."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     if send and not smtp:
         raise UsageError("--send needs a server: --smtp HOST[:PORT] or $PBEM_SMTP")
     server = api.smtp_server(smtp, security, user) if send and smtp else None
@@ -42,6 +46,8 @@ def mail_command(
                                                    "(465) or none (localhost only).")] = "starttls",
         games: GamesOption = None) -> None:
     """Mail the entries the other parties lack: To who owes next, Cc the rest, one thread per game."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     path = api.game_path(path, games)
     rep = api.open_game(path)
     mail_turn(rep, api.my_name(path, name),  out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
@@ -59,6 +65,8 @@ def inbox_command(
         again: Annotated[bool, typer.Option("--again", help="Read every mail again, also those applied "
                                             "before (after restoring or deleting a copy).")] = False) -> None:
     """Apply every pbem turn and game found in mail to the local copies; say what you owe now."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     given = paths or ([os.environ["PBEM_MAIL"]] if api.is_imap(os.environ.get("PBEM_MAIL", "")) else [])
     boxes = [api.fetch_imap(p) if api.is_imap(p) else Path(p) for p in given]  # IMAP: new mail copied here first
     report = api.read_mail(boxes or None, games, again)
@@ -93,6 +101,8 @@ def status_command(
         at: Annotated[int | None, typer.Option(help="Judge lateness at this time (Unix seconds) instead of "
                                                   "now.")] = None) -> None:
     """Every game here, one line each, mine first. Exit status 1 when I owe something, else 0."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     status = api.status(games, at)
     if as_json:
         typer.echo(status.model_dump_json(indent=2))

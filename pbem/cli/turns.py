@@ -5,12 +5,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from engine.contract import RuleError
-from pbem import api
 from pbem.cli.common import (
     BotOption,
     GameFileArg,
@@ -25,6 +23,9 @@ from pbem.cli.common import (
 from pbem.cli.mail import mail_turn
 from pbem.errors import PbemError, UsageError
 
+if TYPE_CHECKING:
+    from pbem import api
+
 app = typer.Typer()
 
 PARTLY_DONE = 3
@@ -33,6 +34,9 @@ PARTLY_DONE = 3
 
 def _prompt_turn(session: api.Session) -> list[object]:
     """Ask on the terminal for each move or choice owed, showing the board and the legal choices."""
+    from engine.contract import RuleError  # the engine loads when a command runs, not for --help
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     rep = session.rep
     events: list[object] = []
     while api.owes(rep, session.name, "move", "discard"):
@@ -50,6 +54,8 @@ def _prompt_turn(session: api.Session) -> list[object]:
 
 
 def _report(turn: api.TurnResult, path: Path) -> None:
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     for event in turn.events:
         typer.echo(f"  {event}")
     if turn.written:
@@ -61,6 +67,8 @@ def _report(turn: api.TurnResult, path: Path) -> None:
 
 def _still_owed(turn: api.TurnResult, path: Path, name: str) -> str | None:
     """What NAME asked for or owes that this run did not do, and how to go on; None when all is done."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     rep = turn.rep
     if turn.left:
         waiting = api.next_duty(rep)
@@ -101,6 +109,8 @@ def play(path: GameFileArg, name: MyName = None,
     """Do what NAME owes now: their join, the given moves (or a prompt), plus openings and table-mode deals
     and reveals.
     Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     path = api.game_path(path)
     name = api.my_name(path, name, key)
     interactive = sys.stdin.isatty()
@@ -133,6 +143,8 @@ def referee(path: GameFileArg, name: MyName = None, key: KeyOption = None,
     """The referee's duties in referee mode: its join, the deal, every dealer's act owed (reveals, deals,
     reshuffles, a Thief's pick), openings for tie-breaks, the end audit, and a verdict on any secret its
     player did not hold."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     path = api.game_path(path)
     turn = api.referee(path, api.my_name(path, name, key), key, out)
     if not turn.written:
@@ -141,6 +153,8 @@ def referee(path: GameFileArg, name: MyName = None, key: KeyOption = None,
 
 
 def _emit(text: str, out: Path | None) -> None:
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     if out is None:
         typer.echo(text, nl=False)
     else:
@@ -154,6 +168,8 @@ def armor_file(path: GameFileArg,
                out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
                                                            "of printing it.")] = None) -> None:
     """Print the game as an armored text block, to paste into an email body (the reverse: dearmor)."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     _emit(api.armored(api.game_path(path)), out)
 
 
@@ -163,4 +179,6 @@ def dearmor_file(path: GameFileArg,
                  out: Annotated[Path | None, typer.Option("-o", "--output", help="Write it here instead "
                                                              "of printing it.")] = None) -> None:
     """Print the game as plain JSON: the reverse of armor (reads a saved email too)."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
     _emit(api.to_json(api.load(api.game_path(path))[0]), out)
