@@ -233,3 +233,18 @@ def test_an_old_copy_names_the_newer_file_and_a_behind_clone_says_so(tmp_path, m
     stale = runner.invoke(app, ["play", "old.json", "--as", "cat"])
     assert (stale.exit_code, stale.output) == (1, "Error: this file stops at entry 0, but entry 1 of this game was "
                                                   f"already seen here: use the newer file: {tmp_path / 'g.json'}\n")
+
+
+def test_the_turn_mail_shows_the_public_board_in_plain_text(table, tmp_path):
+    assert table("ben", "play", copy_of(tmp_path, "ben"), "--as", "ben", "3", "2@2a", "--mail").exit_code == 0
+    (turn_mail,) = tmp_path.glob("sarcophagus-*-6.eml")
+    from email import message_from_bytes, policy
+
+    body = message_from_bytes(turn_mail.read_bytes(), policy=policy.default).get_body(("plain",)).get_content()
+    assert body.isascii()
+    board = body.split("The board after entry 6 (what everyone sees):\n\n", 1)[1].split("\n\nTo apply it", 1)[0]
+    lines = board.splitlines()
+    assert lines[0].startswith("Tiles: S=sun M=moon C=crown A=arms")
+    assert "Coins: 1a ben:?   2a ben:?" in lines  # the values stay secret
+    assert lines[-3:] == ["Player  hand  fame   holds", "ann       12      0  nothing yet",
+                          "ben       10      0  nothing yet"]

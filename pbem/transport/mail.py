@@ -25,7 +25,7 @@ from pathlib import Path
 
 from engine.contract import DEALER
 from pbem.errors import PbemError, UsageError
-from pbem.presentation.terminal import next_line, result_text
+from pbem.presentation.terminal import Style, next_line, result_text
 from pbem.protocol.replay import Replay
 from pbem.record.models import to_json
 from pbem.transport import contacts, copies, turns
@@ -78,6 +78,18 @@ def summary(rep: Replay, me: str, after: int) -> list[str]:
     return [head, *events, next_line(rep)]
 
 
+def public_board(rep: Replay) -> list[str]:
+    """The board as everyone may see it, in plain ASCII: readable on a phone with no pbem (the judges'
+    habit). Nothing before the deal, and nothing a player keeps secret."""
+    if rep.state is None:
+        return []
+    from pbem.presentation.games import presentation
+
+    shown = rep.game.view(rep.state, None, None)
+    drawing = presentation(rep.genesis.game).board_text(shown, Style(colour=False, encoding="ascii"))
+    return ["", f"The board after entry {rep.seq} (what everyone sees):", "", *drawing.splitlines()]
+
+
 def compose(rep: Replay, me: str, after: int | None, attach: bool = False, book: dict[str, str] | None = None
             ) -> EmailMessage:
     """The mail for the entries after `after` (None: the receivers have nothing yet; the file goes along)."""
@@ -100,7 +112,7 @@ def compose(rep: Replay, me: str, after: int | None, attach: bool = False, book:
         msg["In-Reply-To"] = message_id(rep, after)
         msg["References"] = " ".join(dict.fromkeys([message_id(rep, 0), message_id(rep, after)]))
     msg["X-Pbem-Game"] = rep.genesis.game_id
-    lines = summary(rep, me, after or 0)
+    lines = summary(rep, me, after or 0) + public_board(rep)
     block = ""
     if after is not None and after < rep.seq:
         block = "\n" + turns.to_block(turns.make(rep, after))
