@@ -43,6 +43,7 @@ from pbem.playing import (
     demo,
     owes,
     parse_move,
+    parse_policy,
     signer_for,
     take_turn,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "compose_mail",
     "copies_in",
     "create_key",
+    "deadline_lines",
     "demo",
     "duty_clocks",
     "duty_text",
@@ -165,6 +167,7 @@ __all__ = [
     "page_choices",
     "parse_json",
     "parse_move",
+    "parse_policy",
     "passphrase_given",
     "play",
     "pregame_text",
@@ -223,11 +226,22 @@ def armored(path: Path) -> str:
 
 def new_game(game: str, out: Path, creator: str, players: list[str], referee: str | None = None,
              options: list[str] | None = None, layout: Path | None = None, key: str | None = None,
-             force: bool = False, deadline: str | None = None) -> tuple[Replay, list[object]]:
+             force: bool = False, deadline: str | None = None, deadlines: str | None = None,
+             ) -> tuple[Replay, list[object]]:
     """Write a game's signed invitation. `players` and `referee` are NAME=PUBKEY (a key line, a .pub file,
-    a key name) or a bare key name; `options` KEY=VALUE; `deadline` e.g. 72h. Returns the game and the
-    events of the creator's automatic acts."""
-    return create(game, out, creator, players, referee, options or [], layout, key, force, deadline)
+    a key name) or a bare key name; `options` KEY=VALUE; `deadline` e.g. 72h (who is late, shown only);
+    `deadlines` a deadline policy every join agrees to, after which absences can be recorded: `default`
+    or e.g. `turn=48,grace=24` (docs/deadlines.md). Returns the game and the events of the creator's
+    automatic acts."""
+    return create(game, out, creator, players, referee, options or [], layout, key, force, deadline, deadlines)
+
+
+def deadline_lines(game: Replay, at: int | None = None) -> list[str]:
+    """A game's deadlines at `at` (default now), as `show` prints them: each duty on a clock (due in,
+    reminder due, late, may be recorded absent) and every absence recorded. Empty without a deadline."""
+    if game.genesis.deadlines is None and not game.genesis.deadline_hours:
+        return []
+    return late_line(game.record, at).split("\n")
 
 
 def play(path: Path, name: str, actions: list[str] | None = None, key: str | None = None, bot: str | None = None,

@@ -25,6 +25,7 @@ from pbem.protocol.seen import check_not_stale, remember
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
 from pbem.record.canonical import parse_strict
+from pbem.record.deadlines import DeadlinePolicy
 from pbem.record.gamefile import read_bytes, save
 from pbem.record.names import check_name
 from pbem.transport.saved import read as read_game
@@ -118,7 +119,7 @@ def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
 
 def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
            layout: Path | None, key: str | None, force: bool = False,
-           deadline: str | None = None) -> tuple[Replay, list[object]]:
+           deadline: str | None = None, deadlines: str | None = None) -> tuple[Replay, list[object]]:
     """`pbem new`, as a function the demo calls too."""
 
     if out.exists() and not force:
@@ -137,12 +138,39 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
     dealt, first = read_layout(game, layout) if layout else (None, None)
 
     hours = parse_deadline(deadline) if deadline else None
-    rep = new_game(game, parse_options(options), roster, name, identity, ref, dealt, first, hours)
+    policy = parse_policy(game, deadlines) if deadlines else None
+    rep = new_game(game, parse_options(options), roster, name, identity, ref, dealt, first, hours, policy)
     events = Session(rep, name, identity).automatic()
     save(out, rep.record)
 
     remember(rep, out)
     return rep, events
+
+
+_POLICY_KEYS = {"turn": "turn_hours", "open": "open_hours", "referee": "referee_hours", "grace": "grace_hours",
+                "remind": "reminders"}
+
+
+def parse_policy(game: str, spec: str) -> DeadlinePolicy:
+    """A deadline policy from `default` (the game's own, docs/deadlines.md) or KEY=HOURS,... over it:
+    turn, open, referee, grace, remind (reminders: hours before a deadline, joined by '+', e.g. 24+2)."""
+    from pydantic import ValidationError
+
+    from pbem.errors import UsageError
+    from pbem.record.deadlines import default_policy
+
+    fields = default_policy(game).model_dump()
+    for part in ([] if spec == "default" else spec.split(",")):
+        key, eq, value = part.partition("=")
+        hours = value.split("+") if key == "remind" else [value]
+        if not eq or key not in _POLICY_KEYS or not all(h.isdigit() and len(h) < 6 for h in hours):
+            raise UsageError(f"--deadlines {spec!r}: write 'default' or KEY=HOURS joined by commas (keys: "
+                             f"{', '.join(_POLICY_KEYS)}; remind=24+2), e.g. turn=48,grace=24")
+        fields[_POLICY_KEYS[key]] = [int(h) for h in hours] if key == "remind" else int(value)
+    try:
+        return DeadlinePolicy.model_validate(fields)
+    except ValidationError as exc:
+        raise UsageError(f"--deadlines {spec!r}: {exc.errors()[0]['msg']}") from None
 
 
 class TurnResult(NamedTuple):

@@ -32,12 +32,16 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
         force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False,
         deadline: Annotated[str | None, typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
                                                         "'pbem status' and 'show' name who is late.")] = None,
+        deadlines: Annotated[str | None, typer.Option(help="A deadline policy every join agrees to, after which "
+                                                      "an absent party can be recorded (pbem absent): 'default' "
+                                                      "(the game's) or e.g. turn=48,open=24,referee=12,grace=24,"
+                                                      "remind=12 (hours).")] = None,
         ) -> None:
     """Start a game: write the signed invitation (players, keys, options, the dealer's commitment to the
     deal). Each other participant joins with their first pbem play; the deal comes from everyone."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    rep, events = api.new_game(game, out, name, player, referee, option, layout, key, force, deadline)
+    rep, events = api.new_game(game, out, name, player, referee, option, layout, key, force, deadline, deadlines)
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     first = f"{rep.first} moves first" if rep.first else "the first player is drawn when everyone has joined"
     typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.deal_text}; {first}.")
@@ -77,8 +81,8 @@ def show(path: GameFileArg,
         typer.echo(api.board(rep, shown))
     if as_json:
         return
-    if rep.genesis.deadline_hours:
-        typer.echo(api.late_line(rep.record))
+    for text in api.deadline_lines(rep):
+        typer.echo(text)
     unsent = api.unsent_line(rep, str(path))
     if unsent:
         typer.echo(unsent[0].upper() + unsent[1:])
@@ -133,6 +137,10 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
         chosen = f" ({rep.deal_text}: not shuffled jointly)" if rep.genesis.deal == "chosen" else ""
         entries = f"{rep.seq} entr{'y' if rep.seq == 1 else 'ies'}"
         typer.echo(f"{checked.path}: valid, {status}, {entries}. {api.next_line(rep)}{chosen}")
+        for absence in rep.absences:  # each re-checked: the duty, its start, the signers, the signed times
+            policy = rep.genesis.deadlines
+            typer.echo(f"  absence: {absence}; signed at {absence.time}, the deadline was {absence.deadline}, "
+                       f"{policy.grace_hours if policy else 0} h of grace (the signed times agree with the policy)")
 
     report = api.verify_files([api.game_path(p) for p in paths], on_valid=valid,
                               on_failure=lambda text: typer.echo(f"Error: {text}", err=True),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pbem.cli.common import (
+    AsName,
     BotOption,
     GameFileArg,
     IterationsOption,
@@ -150,6 +151,24 @@ def referee(path: GameFileArg, name: MyName = None, key: KeyOption = None,
     if not turn.written:
         typer.echo("Nothing written: the referee owes nothing now.")
     _report(turn, turn.path or out or path)
+
+
+@app.command("absent")
+@handled
+def absent(path: GameFileArg,
+           party: Annotated[str, typer.Argument(help="Who is absent: a player, or the referee.")],
+           name: AsName, key: KeyOption = None) -> None:
+    """Record PARTY absent from the duty they owe, once its deadline and grace have passed (a game made
+    with --deadlines). Who may: the referee for a player; every player for the referee; at a table,
+    every other player in seat order (two players: the opponent). The game's rule then applies
+    (docs/deadlines.md)."""
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
+    rep, events = api.absent(path, party, name, key)
+    for event in events:
+        typer.echo(f"  {event}")
+    typer.echo(f"Wrote {path} (entry {rep.seq}).")
+    typer.echo(api.next_line(rep))
 
 
 def _emit(text: str, out: Path | None) -> None:

@@ -152,18 +152,8 @@ def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, 
     return times, signers[len(done) + 1:]
 
 
-def reminders_text(times: Clock, now: int) -> str:
-    """How a duty stands at `now`, in words: due in, reminded, late, or may be recorded absent."""
-    stage = times.stage(now)
-    if stage == "absent":
-        return f"absent: may be recorded absent (deadline passed {_span(now - times.deadline)} ago, grace over)"
-    if stage == "late":
-        return f"LATE by {_span(now - times.deadline)} (may be recorded absent in {_span(times.absent_from - now)})"
-    due = f"deadline in {_span(times.deadline - now)}"
-    return f"{due}, reminder due" if stage == "reminded" else due
-
-
-def _span(seconds: int) -> str:
+def span(seconds: int) -> str:
+    """A time span in words: minutes, hours or days."""
     if seconds < HOUR:
         return f"{max(seconds // 60, 0)} min"
     if seconds < 48 * HOUR:
@@ -172,4 +162,4 @@ def _span(seconds: int) -> str:
 
 
 __all__ = ["TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time", "duty_clock",
-           "entitled", "note_duties", "owing", "reminders_text"]
+           "entitled", "note_duties", "owing", "span"]

@@ -20,7 +20,7 @@ from pbem.errors import (
     SealError,
     UsageError,
 )
-from pbem.protocol.absence import duty_clock, entitled, owing, signed_time
+from pbem.protocol.absence import duty_clock, entitled, owing, signed_time, span
 from pbem.protocol.acts import (
     Absent,
     Act,
@@ -284,8 +284,9 @@ class Session:
         if times is None:
             raise UsageError(f"the entry {party}'s duty began with has no signed time")
         if when < times.absent_from:
-            raise UsageError(f"too early: {party} has owed a {duty.what} since entry {since}; the deadline and "
-                             f"grace end at {times.absent_from} (in {times.absent_from - when} s)")
+            raise UsageError(f"too early: {party} has owed a {duty.what} since entry {since} ({times.hours} h, "
+                             f"then {times.policy.grace_hours} h of grace): they may be recorded absent in "
+                             f"{span(times.absent_from - when)}")
         then, openings = "", {}
         if party != rep.referee:
             act = game.absence_act(rep.state, party, self.knowledge(as_dealer=True) if self.can_deal() else None)

@@ -17,7 +17,15 @@ class OwedDuty(_Model):
     since_entry: Annotated[int, Field(ge=0, description="The entry after which this party began to owe "
                                                         "(0: the genesis).")]
     since: Annotated[int | None, Field(description="Signed time of that entry (Unix seconds), if it has one.")]
+    deadline: Annotated[int | None, Field(description="When the duty is due by the game's deadline policy "
+                                                      "(Unix seconds, from the signed start).")] = None
+    absent_from: Annotated[int | None, Field(description="From when the party may be recorded absent "
+                                                         "(deadline plus grace).")] = None
+    reminders: Annotated[list[int], Field(description="When reminders are due (Unix seconds).")] = []
     late: bool = False
+    reminder_due: Annotated[bool, Field(description="A reminder time has come and the duty is not yet late.")] = False
+    absent_due: Annotated[bool, Field(description="Past the deadline and the grace: an absence may be "
+                                                  "recorded (`pbem absent`).")] = False
     mine: bool = False
 
 
@@ -32,6 +40,8 @@ class GameSummary(_Model):
     finished: bool
     result: str | None
     deadline_hours: int | None
+    deadlines: Annotated[bool, Field(description="The game has a deadline policy: absences can be recorded.")] = False
+    absences: Annotated[list[str], Field(description="Every absence recorded, in words.")] = []
     duties: list[OwedDuty]
     me: list[str] = Field(default_factory=list, description="My names in this game (my keys in the roster).")
     shared: int | None = Field(default=None, description="The last entry every party has had by mail (None: no "

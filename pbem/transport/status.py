@@ -4,7 +4,6 @@ keyed by each file's size and time keeps `pbem status` fast over many games."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from pbem.crypto import PublicKey
 from pbem.crypto.keyring import home, list_keys
 from pbem.errors import PbemError
 from pbem.record.canonical import parse_json
+from pbem.record.deadlines import now as clock_now
 from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
 from pbem.transport import copies
@@ -82,8 +82,20 @@ def summary(rep: Replay, since: Since, path: str = "") -> GameSummary:
     return GameSummary(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
                 keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
                 result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,
-                duties=[OwedDuty(party=who, what=what, since_entry=since.began[who], since=times[since.began[who]])
+                deadlines=g.deadlines is not None, absences=[str(a) for a in rep.absences],
+                duties=[_owed(rep, who, what, since.began[who], times[since.began[who]])
                         for who, what in holders(rep).items()])
+
+
+def _owed(rep: Replay, who: str, what: str, since_entry: int, since: int | None) -> OwedDuty:
+    """A duty as status shows it, with its deadline, reminders and absence time under a deadline policy."""
+    from pbem.protocol.absence import duty_clock
+
+    times = duty_clock(rep, who) if not rep.over else None
+    if times is None:
+        return OwedDuty(party=who, what=what, since_entry=since_entry, since=since)
+    return OwedDuty(party=who, what=what, since_entry=since_entry, since=since, deadline=times.deadline,
+                    absent_from=times.absent_from, reminders=times.reminders_due(times.deadline))
 
 
 def summarize(record: GameFile, path: str = "") -> GameSummary:
@@ -95,19 +107,45 @@ def note(path: Path, game: GameSummary) -> None:
     """Cache what a copy just written holds, so the next listing need not verify it again."""
     info = path.stat()
     cache = _load_cache()
-    cache[str(path)] = {"stamp": [info.st_size, info.st_mtime_ns], "game": game.model_dump()}
+    cache[str(path)] = {"stamp": [info.st_size, info.st_mtime_ns], "game": _dump(game)}
     try:
         write_note(_cache_path(), json.dumps(cache).encode())
     except OSError:
         pass
 
 
+_NEW_FIELDS: dict[str, Any] = {"deadlines": False, "absences": []}
+_NEW_DUTY_FIELDS: dict[str, Any] = {"deadline": None, "absent_from": None, "reminders": [], "reminder_due": False,
+                                    "absent_due": False}
+
+
+def _dump(game: GameSummary) -> dict[str, Any]:
+    """A summary as the cache keeps it: the fields deadlines added are left out while they hold nothing, so a
+    game without a deadline policy is cached exactly as before."""
+    data = game.model_dump()
+    for key, empty in _NEW_FIELDS.items():
+        if data[key] == empty:
+            del data[key]
+    for duty in data["duties"]:
+        for key, empty in _NEW_DUTY_FIELDS.items():
+            if duty[key] == empty:
+                del duty[key]
+    return data
+
+
 def judged(game: GameSummary, my_keys: list[PublicKey], now: int) -> GameSummary:
     """The game as seen by me at `now`: my names, my duties first, who is late."""
     me = [name for name, line in game.keys.items() if any(k.line().split()[:2] == line.split()[:2] for k in my_keys)]
     limit = game.deadline_hours * 3600 if game.deadline_hours else None
-    duties = [d.model_copy(update={"mine": d.party in me,
-                                   "late": bool(limit and d.since is not None and now - d.since > limit)})
+
+    def late(d: OwedDuty) -> bool:
+        if d.deadline is not None:
+            return now > d.deadline
+        return bool(limit and d.since is not None and now - d.since > limit)
+
+    duties = [d.model_copy(update={"mine": d.party in me, "late": late(d),
+                                   "reminder_due": not late(d) and any(t <= now for t in d.reminders),
+                                   "absent_due": d.absent_from is not None and now >= d.absent_from})
               for d in game.duties]
     duties.sort(key=lambda d: not d.mine)
     return game.model_copy(update={"me": me, "duties": duties, "i_owe": any(d.mine for d in duties),
@@ -131,7 +169,7 @@ def collect(paths: list[Path], now: int | None = None) -> Status:
     from pbem.errors import PbemError
     from pbem.record.gamefile import load
 
-    now = int(time.time()) if now is None else now
+    now = clock_now() if now is None else now
     my_keys = [key for _, key in list_keys()]
     cache, fresh = _load_cache(), {}
     games, problems = [], []
@@ -146,7 +184,7 @@ def collect(paths: list[Path], now: int | None = None) -> Status:
                 game = None
             if game is None:
                 game = summarize(load(path)[0], str(path))
-            fresh[str(path)] = {"stamp": stamp, "game": game.model_dump()}
+            fresh[str(path)] = {"stamp": stamp, "game": _dump(game)}
             games.append(judged(game, my_keys, now))
         except (PbemError, OSError) as exc:
             problems.append(f"{path}: {exc}")
@@ -169,8 +207,15 @@ def _ago(seconds: int) -> str:
 
 def duty_text(duty: OwedDuty, now: int) -> str:
     when = f" for {_ago(now - duty.since)}" if duty.since is not None else f" since entry {duty.since_entry}"
-    return f"{'you (' + duty.party + ')' if duty.mine else duty.party} to {duty.what}{when}" + \
-        (" LATE" if duty.late else "")
+    if duty.absent_due:
+        mark = " LATE, may be recorded absent"
+    elif duty.late:
+        mark = " LATE"
+    elif duty.deadline is not None:
+        mark = f", due in {_ago(duty.deadline - now)}" + (" (reminder due)" if duty.reminder_due else "")
+    else:
+        mark = ""
+    return f"{'you (' + duty.party + ')' if duty.mine else duty.party} to {duty.what}{when}{mark}"
 
 
 def line(game: GameSummary, now: int) -> str:
@@ -179,7 +224,7 @@ def line(game: GameSummary, now: int) -> str:
     head = f"{mark} {game.game} {game.game_id[:8]}  {', '.join(game.players)}  #{game.entries}"
     if game.finished:
         return f"{head}  finished: {game.result}"
-    deadline = f"  (deadline {game.deadline_hours} h)" if game.deadline_hours else ""
+    deadline = f"  (deadline {game.deadline_hours} h)" if game.deadline_hours and not game.deadlines else ""
     return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline + unsent_text(game)
 
 
@@ -195,9 +240,14 @@ def late_parties(game: GameSummary) -> list[str]:
 
 
 def late_line(record: GameFile, now: int | None = None) -> str:
-    """What `pbem show` adds for a game with a deadline: who is late, or that nobody is."""
-    now = int(time.time()) if now is None else now
+    """What `pbem show` adds for a game with a deadline: who is late, or that nobody is; under a deadline
+    policy, each duty's deadline, the reminders due and who may be recorded absent, and the absences."""
+    now = clock_now() if now is None else now
     game = judged(summarize(record), [], now)
+    if game.deadlines:
+        owed = "; ".join(duty_text(d, now) for d in game.duties if d.deadline is not None)
+        lines = [f"Deadlines: {owed or 'nothing owed is on a clock'}."]
+        return "\n".join(lines + [f"Absent: {text}." for text in game.absences])
     late = [duty_text(d, now) for d in game.duties if d.late]
     return f"Deadline {game.deadline_hours} h a duty: " + ("; ".join(late) if late else "nobody is late.")
 
