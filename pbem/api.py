@@ -246,11 +246,12 @@ def deadline_lines(game: Replay, at: int | None = None) -> list[str]:
 
 def play(path: Path, name: str, actions: list[str] | None = None, key: str | None = None, bot: str | None = None,
          out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, think: float = 1.0,
-         seed: int | None = None, iterations: int | None = None) -> TurnResult:
+         seed: int | None = None, iterations: int | None = None, message: str | None = None) -> TurnResult:
     """Do what NAME owes: their join, the given moves (notation), openings and table-mode deals; a bot's
     choice (`bot`: greedy, random, mcts) or `ask` when no moves are given. Writes the file (in place, or
-    `out`) when anything was signed."""
-    return take_turn(path, name, actions or [], key, bot, out, ask, think=think, seed=seed, iterations=iterations)
+    `out`) when anything was signed. `message`: a note to the table, signed into the first entry written."""
+    return take_turn(path, name, actions or [], key, bot, out, ask, think=think, seed=seed, iterations=iterations,
+                     message=message)
 
 
 def referee(path: Path, name: str, key: str | None = None, out: Path | None = None) -> TurnResult:

@@ -188,12 +188,15 @@ class TurnResult(NamedTuple):
 
 def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
               out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, referee_only: bool = False,
-              think: float = 1.0, seed: int | None = None, iterations: int | None = None) -> TurnResult:
+              think: float = 1.0, seed: int | None = None, iterations: int | None = None,
+              message: str | None = None) -> TurnResult:
     """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
     written, when the next one has to wait for another participant (the referee's reveal).
     A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
     from pbem.protocol.bots import bot_turn, policy_for  # the searches: only bots need them
 
+    if message is not None and not (0 < len(message) <= 500 and message.isprintable()):
+        raise UsageError("--message: one line of 1 to 500 printable characters")
     rep, armored, mail = replay_source(path)
     policy = policy_for(rep.game, bot, think, iterations) if bot else None
     check_not_stale(rep)
@@ -202,6 +205,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
         raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
                          "(table mode): every player's program deals")
     session = Session(rep, name, signer_for(rep, name, key))
+    session.note = message  # signed into the first entry this turn writes
     before = rep.seq
     events = session.automatic()
     moves = split_moves(actions)

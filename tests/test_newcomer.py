@@ -248,3 +248,21 @@ def test_the_turn_mail_shows_the_public_board_in_plain_text(table, tmp_path):
     assert "Coins: 1a ben:?   2a ben:?" in lines  # the values stay secret
     assert lines[-3:] == ["Player  hand  fame   holds", "ann       12      0  nothing yet",
                           "ben       10      0  nothing yet"]
+
+
+def test_a_signed_note_on_a_turn_is_shown_in_the_log_and_cannot_be_changed(table, tmp_path):
+    copy = copy_of(tmp_path, "ben")
+    bad = table("ben", "play", copy, "--as", "ben", "3", "--message", "two\nlines")
+    assert (bad.exit_code, bad.output) == (1, "Error: --message: one line of 1 to 500 printable characters\n")
+    played = table("ben", "play", copy, "--as", "ben", "3", "2@2a", "--message", "good luck, ann", "--mail")
+    assert played.exit_code == 0, played.output
+    (turn_mail,) = tmp_path.glob("sarcophagus-*-6.eml")
+    assert table("ann", "inbox", turn_mail.name).exit_code == 0
+    log = table("ann", "log", copy_of(tmp_path, "ann")).output.splitlines()
+    assert log[log.index("   1. ben      join") + 1] == '        ben says: "good luck, ann"'
+    data = json.loads(copy.read_text())
+    assert [e.get("note") for e in data["entries"]] == ["good luck, ann", None, None, None, None, None]
+    data["entries"][0]["note"] = "I concede"
+    copy.write_text(json.dumps(data, indent=2))
+    forged = table("ben", "verify", copy)
+    assert forged.exit_code == 1 and "signature" in forged.output

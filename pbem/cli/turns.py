@@ -106,6 +106,8 @@ def play(path: GameFileArg, name: MyName = None,
          send: Annotated[bool | None, typer.Option("--send/--no-send", show_default=False, help="Then send the "
                                                    "turn by SMTP ($PBEM_SMTP, $PBEM_SMTP_USER, $PBEM_SMTP_SECURITY); "
                                                    "the default with PBEM_SEND=1 and $PBEM_SMTP set.")] = None,
+         message: Annotated[str | None, typer.Option("--message", "-m", help="A note to the table, signed into "
+                                                     "your turn's first entry (shown by pbem log).")] = None,
          ) -> None:
     """Do what NAME owes now: their join, the given moves (or a prompt), plus openings and table-mode deals
     and reveals.
@@ -116,7 +118,7 @@ def play(path: GameFileArg, name: MyName = None,
     name = api.my_name(path, name, key)
     interactive = sys.stdin.isatty()
     turn = api.play(path, name, actions, key, bot, out, ask=_prompt_turn if interactive else None, think=think,
-                    seed=seed, iterations=iterations)
+                    seed=seed, iterations=iterations, message=message)
     dest = turn.path or out or path
     owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name)
     if owed and not turn.written:

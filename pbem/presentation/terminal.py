@@ -120,5 +120,7 @@ def log_text(rep: Replay) -> str:
         events.setdefault(seq, []).append(event)
     for entry in rep.entries:
         lines.append(f"{entry.seq:>4}. {entry.author:<8} {entry.action}")
+        if entry.note:
+            lines.append(f'        {entry.author} says: "{entry.note}"')
         lines += [f"        {event}" for event in events.get(entry.seq, [])]
     return "\n".join(lines)

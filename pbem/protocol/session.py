@@ -52,6 +52,8 @@ class Session:
         if not rep.roster[name].same_key(identity.public):
             raise KeyProblem(f"this key is not {name}'s key in this game (expected {rep.roster[name].fingerprint()})")
         self.rep, self.name, self.identity = rep, name, identity
+        self.note: str | None = None
+        """A note to the table, signed into the next entry this session signs (then cleared)."""
         self._opened: dict[str, tuple[Value, str]] = {}
         self._secret: dict[str, Any] | None = None
         self._dealer_items: dict[str, Value] = {}
@@ -196,6 +198,8 @@ class Session:
             when = max(when, signed_time(rep, rep.seq) or 0)
         body = {"game_id": rep.genesis.game_id, "seq": rep.seq + 1, "prev": rep.head,
                 "author": self.name, **{k: v for k, v in body.items() if v}, "time": when}
+        if self.note:
+            body["note"], self.note = self.note, None
         signature = b64(self.identity.sign(canonical(body)))
         return Entry.model_validate({**body, "signature": signature})
 

@@ -109,6 +109,9 @@ class Entry(_Strict):
     contribution: Hex64 | None = None
     """A join's share of the deal's randomness."""
     time: UnixTime | None = None
+    note: Annotated[str, Field(min_length=1, max_length=500, pattern=r"^[^\x00-\x1f\x7f]+$")] | None = None
+    """A signed note to the table (`pbem play --message`): table talk, no rule reads it. Optional, so files
+    without one stay valid and byte-identical."""
     signature: Base64
 
 
