@@ -266,3 +266,13 @@ def test_a_signed_note_on_a_turn_is_shown_in_the_log_and_cannot_be_changed(table
     copy.write_text(json.dumps(data, indent=2))
     forged = table("ben", "verify", copy)
     assert forged.exit_code == 1 and "signature" in forged.output
+
+
+def test_a_signed_note_is_on_the_html_page(table, tmp_path):
+    copy = copy_of(tmp_path, "ben")
+    note = "see you </script> at 1a"
+    assert table("ben", "play", copy, "--as", "ben", "3", "2@2a", "-m", note).exit_code == 0
+    made = table("ben", "html", copy, "-o", "page.html")
+    assert made.exit_code == 0, made.output
+    page = (tmp_path / "page.html").read_text()
+    assert 'ben says: \\"see you <\\/script> at 1a\\"' in page and note not in page

@@ -46,7 +46,8 @@ def frames(record: GameFile, observer: str | None = None, knowledge: Any = None,
     out = [frame(record.genesis.author, "new game: the invitation", [])]
     for entry in record.entries:
         events = apply_entry(rep, entry)
-        out.append(frame(entry.author, entry.action, events))
+        said: list[object] = [f'{entry.author} says: "{entry.note}"'] if entry.note else []  # a signed note
+        out.append(frame(entry.author, entry.action, said + events))
     return out
 
 
