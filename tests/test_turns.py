@@ -11,8 +11,8 @@ from pbem.protocol.entries import replay
 from pbem.protocol.session import Session
 from pbem.record.models import GameFile
 from pbem.transport import turns
-from pbem.transport.inbox import items
 from pbem.transport.mail import compose
+from pbem.transport.mailbox import items
 
 from pbem_support import identity, played_game
 

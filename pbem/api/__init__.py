@@ -14,73 +14,7 @@ are imported by the functions that use them, so a front end's start-up stays fas
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from engine import find_game
-from engine.contract import DEALER, Duty, RuleError, UnknownGame
-from pbem.crypto import Identity, PublicKey
-from pbem.crypto.keyring import (
-    PASSPHRASE_ENV,
-    add_key,
-    create_key,
-    key_dir,
-    list_keys,
-    load_identity,
-    passphrase_given,
-    read_public,
-    unlock_key,
-)
-from pbem.errors import MovedOn, NoPassphrase, PbemError, UsageError
-from pbem.playing import (
-    DemoStep,
-    TurnResult,
-    act_in_session,
-    create,
-    create_signed,
-    demo,
-    owes,
-    parse_move,
-    parse_policy,
-    signer_for,
-    take_turn,
-)
-from pbem.playing import replay_file as _replay_file
-from pbem.presentation.choices import Choice
-from pbem.presentation.games import Presentation, presentation
-from pbem.presentation.terminal import (
-    Style,
-    board,
-    log_text,
-    next_duty,
-    next_line,
-    owed,
-    pregame_text,
-    result_text,
-    terminal_style,
-)
-from pbem.protocol.replay import Replay
-from pbem.protocol.seen import Sighting, history_path, remember, remember_quietly, sighting
-from pbem.protocol.session import Session
-from pbem.protocol.verify import Checked, VerifyReport, verify
-from pbem.protocol.verify import verify_files as _verify_files
-from pbem.record.files import write_atomic
-from pbem.record.gamefile import armor
-from pbem.record.models import GameFile, from_json, payload_hash, to_json
-from pbem.record.status import Status
-from pbem.transport import advice, contacts, copies
-from pbem.transport.status import collect, duty_text, late_line, line
-
-if TYPE_CHECKING:
-    from email.message import EmailMessage
-
-    from pbem.presentation.export import Exported
-    from pbem.record.deadlines import Clock
-    from pbem.transport.imap import Connection as ImapConnection
-    from pbem.transport.imap import Mailbox as ImapMailbox
-    from pbem.transport.inbox import Report as InboxReport
-    from pbem.transport.mail import Server
+from engine.contract import DEALER, Duty, RuleError
 from pbem.api.games import (
     armored,
     choices_text,
@@ -151,6 +85,30 @@ from pbem.api.mail import (
     verify_record,
     write_file,
 )
+from pbem.crypto import Identity, PublicKey
+from pbem.crypto.keyring import (
+    PASSPHRASE_ENV,
+    add_key,
+    create_key,
+    key_dir,
+    list_keys,
+    load_identity,
+    passphrase_given,
+    read_public,
+    unlock_key,
+)
+from pbem.errors import MovedOn, NoPassphrase, PbemError, UsageError
+from pbem.playing import DemoStep, TurnResult, demo, owes, parse_move, parse_policy, signer_for
+from pbem.presentation.choices import Choice
+from pbem.presentation.games import Presentation, presentation
+from pbem.presentation.terminal import Style, board, log_text, next_duty, next_line, pregame_text, result_text, terminal_style
+from pbem.protocol.replay import Replay
+from pbem.protocol.seen import Sighting, history_path, remember, sighting
+from pbem.protocol.session import Session
+from pbem.protocol.verify import Checked, VerifyReport
+from pbem.record.models import GameFile, to_json
+from pbem.record.status import Status
+from pbem.transport.status import collect, duty_text, late_line, line
 
 __all__ = [
     "DEALER",

@@ -48,7 +48,8 @@ def status(games: Path | None = None, at: int | None = None) -> Status:
 def read_mail(paths: list[Path] | None = None, games: Path | None = None, again: bool = False) -> InboxReport:
     """Apply every pbem turn and game found in mailboxes (Maildir, mbox, .eml; default $PBEM_MAIL, $MAIL,
     ~/Maildir) to the local copies. `again` reads mails applied before too."""
-    from pbem.transport.inbox import default_mailbox, read  # mail parsing: only the inbox needs it
+    from pbem.transport.inbox import read  # mail parsing: only the inbox needs it
+    from pbem.transport.mailbox import default_mailbox
 
     return read(paths or [default_mailbox()], games_folder(games), again)
 
@@ -91,7 +92,7 @@ def mail_games(where: str, data: bytes) -> list[str] | None:
     """The games a mail carries turns or files of (a damaged block counts as an unnamed game: ""), or
     None when it holds nothing of pbem."""
     from pbem.transport import turns
-    from pbem.transport.inbox import items
+    from pbem.transport.mailbox import items
 
     found = items(where, data)
     if not found:

@@ -39,7 +39,8 @@ def read(path: Path, folder: Path | None = None) -> Loaded:
     if not is_mail(data) or is_armored(data):
         record, armored = load(path)
         return Loaded(record, armored, None)
-    from pbem.transport.inbox import Copies, items
+    from pbem.transport.inbox import Copies
+    from pbem.transport.mailbox import items
 
     found = items(str(path), data)
     games = [f.item for f in found if isinstance(f.item, GameFile)]
