@@ -102,6 +102,19 @@ class Acted(Protocol):
     player: str
 
 
+@dataclass(frozen=True, slots=True)
+class Absent:
+    """A player was recorded absent; `consequence` says, in the game's words, what their duty became (every
+    game reports an absence with this one event)."""
+
+    player: str
+    duty: str
+    consequence: str
+
+    def __str__(self) -> str:
+        return f"{self.player} is recorded absent ({self.duty}): {self.consequence}"
+
+
 class Duty(NamedTuple):
     """Someone owes an act now: `what` is one of DUTY_KINDS; `detail` says it in words.
     A NamedTuple: every state has its duties, and a tuple is the cheapest immutable record."""

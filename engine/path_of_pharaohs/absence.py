@@ -19,24 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.contract import ABSENCES_OUT, DEALER, Duty, IllegalAction, NotYourDuty, winners_text
+from engine.contract import ABSENCES_OUT, DEALER, Absent, Duty, IllegalAction, NotYourDuty, winners_text
 
 from .actions import Action, Discard, Stop
 from .cards import card_name
 from .rules import HAND_LIMIT, DealerKnowledge, apply, duties
 from .state import OVER, State
-
-
-@dataclass(frozen=True, slots=True)
-class Absent:
-    """A player was recorded absent; `consequence` says what their duty became."""
-
-    player: str
-    duty: str
-    consequence: str
-
-    def __str__(self) -> str:
-        return f"{self.player} is recorded absent ({self.duty}): {self.consequence}"
 
 
 @dataclass(frozen=True, slots=True)

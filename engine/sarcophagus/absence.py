@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.contract import ABSENCES_OUT, DEALER, Duty, IllegalAction, NotYourDuty
+from engine.contract import ABSENCES_OUT, DEALER, Absent, Duty, IllegalAction, NotYourDuty
 
 from .actions import Action, Discard
 from .events import Finished
@@ -34,18 +34,6 @@ from .state import DISCARDED, State
 
 WITHHELD = -1
 """The value of a coin whose owner was recorded absent at the end audit: closed for good."""
-
-
-@dataclass(frozen=True, slots=True)
-class Absent:
-    """A player was recorded absent; `consequence` says what their duty became."""
-
-    player: str
-    duty: str
-    consequence: str
-
-    def __str__(self) -> str:
-        return f"{self.player} is recorded absent ({self.duty}): {self.consequence}"
 
 
 @dataclass(frozen=True, slots=True)
