@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty
-from pbem.errors import IllegalMove, NotOwed
+from pbem.errors import IllegalMove, NotOwed, UsageError
 from pbem.protocol.replay import Replay
 from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock
 from pbem.record.models import Entry
@@ -163,3 +163,30 @@ def span(seconds: int) -> str:
 
 __all__ = ["TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time", "duty_clock",
            "entitled", "note_duties", "owing", "span"]
+
+
+def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, int, bool]:
+    """Whether `signer` may record `party` absent at `when`: the duty owed, the entry it is owed since,
+    and whether this signer is the last of those who must sign. UsageError if the game has no policy,
+    the party owes nothing an absence answers for, the signer is not entitled (or not next), or it is too
+    early by the signed times."""
+    if rep.genesis.deadlines is None:
+        raise UsageError("this game has no deadline policy: nobody can be recorded absent")
+    duty = owing(rep).get(party)
+    if duty is None or party not in rep.roster or duty.what == "join" or (rep.state is None and party != rep.referee):
+        raise UsageError(f"{party} owes nothing that an absence can be recorded for now")
+    signers = entitled(rep, party)
+    if signer not in signers:
+        raise UsageError(f"{signer} may not record {party} absent: only {' and '.join(signers)} may")
+    since = rep.began.get(party, rep.seq)
+    pending = rep.pending[1] if rep.pending else ()
+    if signers[len(pending)] != signer:
+        raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}")
+    times = duty_clock(rep, party)
+    if times is None:
+        raise UsageError(f"the entry {party}'s duty began with has no signed time")
+    if when < times.absent_from:
+        raise UsageError(f"too early: {party} has owed a {duty.what} since entry {since} ({times.hours} h, "
+                         f"then {times.policy.grace_hours} h of grace): they may be recorded absent in "
+                         f"{span(times.absent_from - when)}")
+    return duty, since, len(pending) + 1 == len(signers)

@@ -5,33 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.contract import (
-    DEALER,
-    IllegalAction,
-    InvalidSetup,
-    NotYourDuty,
-    Value,
-)
+from engine.contract import DEALER, IllegalAction, InvalidSetup, NotYourDuty, Value
 from pbem import crypto
 from pbem.crypto import Identity, X25519Identity
-from pbem.errors import (
-    KeyProblem,
-    PbemError,
-    SealError,
-    UsageError,
-)
-from pbem.protocol.absence import duty_clock, entitled, owing, signed_time, span
-from pbem.protocol.acts import (
-    Absent,
-    Act,
-    Audit,
-    ConvictDeal,
-    ConvictSecrets,
-    Deal,
-    Join,
-    Unopenable,
-    format_act,
-)
+from pbem.errors import KeyProblem, PbemError, SealError, UsageError
+from pbem.protocol.absence import recordable, signed_time
+from pbem.protocol.acts import Absent, Act, Audit, ConvictDeal, ConvictSecrets, Deal, Join, Unopenable, format_act
 from pbem.protocol.commitments import SEED, b64, commit, new_salt, unb64
 from pbem.protocol.dealing import chance_pick, item_salt
 from pbem.protocol.entries import apply_entry, players_own
@@ -272,31 +251,13 @@ class Session:
         may not record it (or not yet: another signs first), or it is too early by the signed times."""
         rep, game = self.rep, self.rep.game
         when = now() if at is None else at
-        if rep.genesis.deadlines is None:
-            raise UsageError("this game has no deadline policy: nobody can be recorded absent")
-        duty = owing(rep).get(party)
-        if duty is None or party not in rep.roster or duty.what == "join" or (rep.state is None and party != rep.referee):
-            raise UsageError(f"{party} owes nothing that an absence can be recorded for now")
-        signers = entitled(rep, party)
-        if self.name not in signers:
-            raise UsageError(f"{self.name} may not record {party} absent: only {' and '.join(signers)} may")
-        since = rep.began.get(party, rep.seq)
-        pending = rep.pending[1] if rep.pending else ()
-        if signers[len(pending)] != self.name:
-            raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}")
-        times = duty_clock(rep, party)
-        if times is None:
-            raise UsageError(f"the entry {party}'s duty began with has no signed time")
-        if when < times.absent_from:
-            raise UsageError(f"too early: {party} has owed a {duty.what} since entry {since} ({times.hours} h, "
-                             f"then {times.policy.grace_hours} h of grace): they may be recorded absent in "
-                             f"{span(times.absent_from - when)}")
+        duty, since, last = recordable(rep, party, self.name, when)
         then, openings = "", {}
         if party != rep.referee:
             act = game.absence_act(rep.state, party, self.knowledge(as_dealer=True) if self.can_deal() else None)
             if act is not None:
                 then = game.format_action(game.public(act))
-                if len(pending) + 1 == len(signers):  # the last signer carries what the act shows
+                if last:  # the last signer carries what the act shows
                     openings = {key: self._salt_of(key) for key, _ in game.secrets(rep.state, party, act).opens}
         return self.sign({"action": format_act(Absent(party, duty.what, since, then)), "openings": openings},
                          at=when)
