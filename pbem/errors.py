@@ -135,3 +135,15 @@ class UsageError(PbemError):
 
 class MovedOn(UsageError):
     """A move chosen on a view of an older position than the game now holds (two tabs on one game)."""
+
+
+def error_text(exc: BaseException) -> str | None:
+    """The one line a front end shows for an error of pbem's (or the engine's, `domain`), or for a file it
+    could not read or write; None for anything else, which is a bug."""
+    from engine.contract import RuleError  # the engine loads when an error is shown, not at start-up
+
+    if isinstance(exc, (PbemError, RuleError)):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+    return None

@@ -10,6 +10,8 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
+from pbem.errors import error_text
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -19,21 +21,17 @@ def handled(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        from engine.contract import RuleError  # the engine loads when a command runs, not for --help
-        from pbem.errors import PbemError
-
         try:
             return func(*args, **kwargs)
-        except (PbemError, RuleError) as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            where = f": {exc.filename}" if exc.filename else ""
-            typer.echo(f"Error: {exc.strerror or exc}{where}", err=True)
-            raise typer.Exit(1) from None
         except (KeyboardInterrupt, typer.Abort):  # Abort: Ctrl-C or end of input at a prompt
             typer.echo("\nError: interrupted; nothing was written", err=True)  # off the prompt's line
             raise typer.Exit(130) from None
+        except Exception as exc:
+            text = error_text(exc)
+            if text is None:
+                raise
+            typer.echo(f"Error: {text}", err=True)
+            raise typer.Exit(1) from None
 
     return wrapper
 

@@ -20,7 +20,7 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
-from pbem.judge import library
+from pbem.errors import error_text
 
 app = typer.Typer(name="pbem judge", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The judge: an unattended referee by mail or in git (docs/judge.md).")
@@ -35,12 +35,11 @@ def _handled(func: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
-        except library.PbemError as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            where = f": {exc.filename}" if exc.filename else ""
-            typer.echo(f"Error: {exc.strerror or exc}{where}", err=True)
+        except Exception as exc:
+            text = error_text(exc)
+            if text is None:
+                raise
+            typer.echo(f"Error: {text}", err=True)
             raise typer.Exit(1) from None
 
     return wrapper

@@ -35,7 +35,7 @@ class Due:
         return f"{self.party}:{self.since}:{self.kind}:{self.at}"
 
 
-def due(rep: library.Game, now: int, me: str, done: set[str]) -> list[Due]:
+def due(rep: library.Replay, now: int, me: str, done: set[str]) -> list[Due]:
     """What the game's deadlines ask of its referee at `now`, not done before."""
     found = []
     for party, (what, since, clock) in library.duty_clocks(rep).items():
@@ -56,7 +56,7 @@ def _when(t: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
 
 
-def text(rep: library.Game, d: Due) -> tuple[str, str]:
+def text(rep: library.Replay, d: Due) -> tuple[str, str]:
     """The subject and body of a reminder or a notice."""
     game = f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}"
     if d.kind == "reminder":
@@ -69,7 +69,7 @@ def text(rep: library.Game, d: Due) -> tuple[str, str]:
                      "and the game goes on by its rule (docs/deadlines.md).\n")
 
 
-def mail(sender: str, me: str, party: str, address: str, subject: str, body: str, rep: library.Game) -> EmailMessage:
+def mail(sender: str, me: str, party: str, address: str, subject: str, body: str, rep: library.Replay) -> EmailMessage:
     """A reminder or notice to one party, in the game's thread (it answers the mail of the last entry)."""
     msg = EmailMessage()
     msg["From"] = Address(me, addr_spec=sender)

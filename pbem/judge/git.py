@@ -72,10 +72,10 @@ class Version:
 
 def _version(repo: Path, path: str, sha: str, where: str) -> Version | str:
     try:
-        record = library.read_game(blob(repo, sha))
+        record = library.read_record(blob(repo, sha))
     except library.PbemError as exc:
         return f"{path} ({where}): not a game file: {exc}"
-    return Version(f"{path} ({where})", record, library.chain(record))
+    return Version(f"{path} ({where})", record, library.hash_chain(record))
 
 
 def _stands(new: list[str], old: list[str]) -> str | None:
@@ -106,7 +106,7 @@ def pre_receive(repo: Path, updates: list[tuple[str, str, str]], games: str = GA
                 problems.append(version)
                 continue
             try:
-                rep = library.verified(version.record)
+                rep = library.verify_record(version.record)
             except library.PbemError as exc:
                 problems.append(f"{ref}: {path}: {exc}")
                 continue
@@ -130,8 +130,8 @@ def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, bra
         for path, sha in sorted(game_files(repo, tip, games).items()):
             try:
                 data = blob(repo, sha)
-                record = library.read_game(data)
-                rep = library.verified(record)
+                record = library.read_record(data)
+                rep = library.verify_record(record)
             except library.PbemError as exc:
                 log.append(f"error {path}: {exc}")
                 continue
@@ -211,7 +211,7 @@ def ci_check(repo: Path, games: str = GAMES) -> list[str]:
             problems.append(version)
             continue
         try:
-            library.verified(version.record)
+            library.verify_record(version.record)
         except library.PbemError as exc:
             problems.append(f"{path}: {exc}")
             continue
@@ -227,7 +227,7 @@ def ci_check(repo: Path, games: str = GAMES) -> list[str]:
                 if how is None:
                     continue
                 try:
-                    library.verified(old.record)  # an invalid version never counted: nobody acted on it
+                    library.verify_record(old.record)  # an invalid version never counted: nobody acted on it
                 except library.PbemError:
                     continue
                 problems.append(f"{now.where.split(' (')[0]}: {how} as in {old.where}: refused")

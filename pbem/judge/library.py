@@ -14,63 +14,63 @@ from pbem.api import GameFile as GameFile
 from pbem.api import Identity as Identity
 from pbem.api import PbemError as PbemError
 from pbem.api import PublicKey, TurnResult
-from pbem.api import Replay as Game
+from pbem.api import Replay as Replay
 from pbem.api import Sighting as Sighting
 from pbem.api import absent as absent
 from pbem.api import check_address as check_address
 from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
-from pbem.api import hash_chain as chain
+from pbem.api import hash_chain as hash_chain
 from pbem.api import imap_connect as imap_connect
 from pbem.api import imap_mailbox as imap_mailbox
 from pbem.api import is_name as is_name
 from pbem.api import load_identity as load_identity
-from pbem.api import mailed_up_to as shared
-from pbem.api import mark_mailed as mark_shared
-from pbem.api import open_game as replay_file
+from pbem.api import mailed_up_to as mailed_up_to
+from pbem.api import mark_mailed as mark_mailed
+from pbem.api import open_game as open_game
 from pbem.api import parse_json as parse_json
 from pbem.api import read_file as read_file
-from pbem.api import read_record as read_game
+from pbem.api import read_record as read_record
 from pbem.api import remember as remember
 from pbem.api import short_id as short_id
 from pbem.api import sighting as sighting
-from pbem.api import verify_record as verified
+from pbem.api import verify_record as verify_record
 from pbem.api import write_file as write_file
 
 __all__ = [
-    "Game",
     "GameFile",
     "Identity",
     "MailOutcome",
     "MailReport",
     "PbemError",
+    "Replay",
     "Sighting",
     "absent",
-    "chain",
     "check_address",
     "copies_in",
     "duty_clocks",
     "has_deadlines",
+    "hash_chain",
     "imap_connect",
     "imap_mailbox",
     "is_name",
     "load_identity",
-    "mark_shared",
+    "mailed_up_to",
+    "mark_mailed",
+    "open_game",
     "outgoing",
     "parse_json",
     "read_file",
-    "read_game",
     "read_mail",
+    "read_record",
     "referee_duties",
     "referee_name",
     "remember",
-    "replay_file",
     "retry_later",
     "send",
-    "shared",
     "short_id",
     "sighting",
-    "verified",
+    "verify_record",
     "write_file",
 ]
 

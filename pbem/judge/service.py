@@ -180,7 +180,7 @@ class Judge:
                 return True
             smtp = self.config.smtp
             library.send(msg, smtp.server, smtp.security, smtp.user)
-            library.mark_shared(rep.genesis.game_id, rep.seq)
+            library.mark_mailed(rep.genesis.game_id, rep.seq)
             self.log(f"mailed {rep.genesis.game} {short} up to entry {rep.seq} to {msg['To']}"
                      + (f", cc {msg['Cc']}" if msg["Cc"] else ""))
             return True
@@ -231,7 +231,7 @@ class Judge:
                 name = library.referee_name(path, self.identity.public)
                 if name is None:
                     continue
-                rep = library.replay_file(path)
+                rep = library.open_game(path)
                 noted = done.setdefault(rep.genesis.game_id, [])
                 for item in deadlines.due(rep, now, name, set(noted)):
                     self._keep(path, rep, name, item)
@@ -240,7 +240,7 @@ class Judge:
             except library.PbemError as exc:
                 self.log(f"error {path.name}: deadlines: {exc}")
 
-    def _keep(self, path: Path, rep: library.Game, name: str, item: deadlines.Due) -> None:
+    def _keep(self, path: Path, rep: library.Replay, name: str, item: deadlines.Due) -> None:
         short = f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}"
         if item.kind == "absent":
             library.absent(path, item.party, name, str(self.config.key), int(self.clock()))

@@ -14,11 +14,11 @@ def lines(config: Config) -> list[str]:
     out = []
     for path in library.copies_in(config.games):
         try:
-            rep = library.replay_file(path)
+            rep = library.open_game(path)
         except library.PbemError as exc:
             out.append(f"{path.name}: Error: {exc}")
             continue
-        mailed = library.shared(rep.genesis.game_id)
+        mailed = library.mailed_up_to(rep.genesis.game_id)
         owed = rep.duties()
         doing = "game over" if rep.over else ", ".join(f"{d.who} to {d.what}" for d in owed[:3]) or "nothing owed"
         out.append(f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}  {', '.join(rep.players)}  "
