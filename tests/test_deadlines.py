@@ -1,4 +1,4 @@
-"""The deadline policy (pbem/deadlines.py): its validation, per-game defaults, and the times it gives."""
+"""The deadline policy (pbem/record/deadlines.py): its validation, per-game defaults, and the times it gives."""
 
 import pytest
 from pydantic import ValidationError
