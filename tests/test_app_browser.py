@@ -9,6 +9,7 @@ benchmarks/app_games.py)."""
 from __future__ import annotations
 
 import http.server
+import json
 import shutil
 import threading
 
@@ -109,6 +110,12 @@ def test_forged_posts_are_refused_and_write_nothing(sarcophagus, browser):
     assert status == 400
     status, _, _ = app.request("PUT", f"/game/{game_id}/move", b"{}", {"Cookie": app.cookie or ""})
     assert status == 405
+    genuine = {"Cookie": app.cookie or "", "Content-Type": "application/json", "X-Pbem-Csrf": app.csrf or "",
+               "Origin": app.base}
+    status, _, answer = app.request("POST", f"/game/{game_id}/move", b"[" * 200_000 + b"]" * 200_000, genuine)
+    assert (status, json.loads(answer)["message"]) == (400, "refused: the request is not a JSON object")
+    status, _, answer = app.request("POST", f"/game/{game_id}/move", b" " * (1 << 20) + b"{}", genuine)
+    assert (status, json.loads(answer)["message"]) == (413, "refused: a request over 1,048,576 bytes")
     # a page of another site, in the same browser that holds the cookie, posts in every way it can
     enter(browser, app)
     evil = _evil_site(f"{app.base}/game/{game_id}/move", move)
@@ -121,8 +128,6 @@ def test_forged_posts_are_refused_and_write_nothing(sarcophagus, browser):
 
 def _evil_site(target: str, move: dict) -> str:
     """A page on another origin (localhost, another port) that tries a form POST and two fetches."""
-    import json
-
     page = f"""<!doctype html><html><body>
 <form id="f" method="POST" action="{target}" enctype="text/plain" target="sink">
 <input name='{{"head":"{move["head"]}","action":"{move["action"]}","x":"' value='"}}'></form>

@@ -46,6 +46,24 @@ _NO_STORE = {"cache-control": "no-store"}
 
 
 _KEEP = {"cache-control": "private, max-age=86400"}
+MAX_REQUEST_BYTES = 1 << 20  # a move, a new game's roster or a passphrase: far less; more is an attack
+
+
+class _TooLarge(Exception):
+    """A request body over MAX_REQUEST_BYTES: refused before it is all read."""
+
+
+async def _bounded_body(request: Request) -> bytes:
+    """The body, read no further than MAX_REQUEST_BYTES (a content-length can lie or be missing)."""
+    if int(request.headers.get("content-length") or 0) > MAX_REQUEST_BYTES:
+        raise _TooLarge
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_REQUEST_BYTES:
+            raise _TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
 """Script, style and icon: their addresses name the run (pages.RUN), so a browser may keep them."""
 
 
@@ -80,10 +98,12 @@ def make_app(state: State, port: int) -> Guard:
     def action(work: Callable[[Request, dict[str, Any]], str]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
-                body = json.loads(await request.body() or b"{}")
+                body = json.loads(await _bounded_body(request) or b"{}")
                 if not isinstance(body, dict):
                     raise ValueError
-            except ValueError:
+            except _TooLarge:
+                return JSONResponse({"ok": False, "message": f"refused: a request over {MAX_REQUEST_BYTES:,} bytes"}, 413)
+            except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python's stack
                 return JSONResponse({"ok": False, "message": "refused: the request is not a JSON object"}, 400)
             try:
                 text = await run_in_threadpool(work, request, body)
