@@ -114,3 +114,27 @@ def test_pbem_inbox_reads_an_imap_mailbox(server, tmp_path, monkeypatch):
     wrong = CliRunner().invoke(app, ["inbox", server.url(USER)], env={**env, imap.PASSWORD_ENV: "nope"})
     assert (wrong.exit_code, wrong.output.splitlines()[-1]) == (
         1, f"Error: the IMAP server 127.0.0.1 refused {USER}: [AUTHENTICATIONFAILED] Authentication failed.")
+
+
+def test_a_message_over_the_size_limit_is_never_downloaded_and_the_next_is_read(server, tmp_path, monkeypatch):
+    box = imap.parse_url(server.url(USER), cafile=str(server.cafile))
+    local, state = tmp_path / "spool", tmp_path / "state.json"
+    with imap.Connection(box, SECRET) as conn:
+        conn.fetch_into(local, state)  # what the other tests left
+    fetched: list[str] = []
+    real_uid = imap.imaplib.IMAP4.uid
+
+    def watched(self, command, *args):
+        fetched.append(" ".join([command, *map(str, args)]))
+        return real_uid(self, command, *args)
+
+    monkeypatch.setattr(imap.imaplib.IMAP4, "uid", watched)
+    monkeypatch.setattr(imap, "MAX_MESSAGE", 1000)
+    server.deliver(USER, b"Subject: huge\r\n\r\n" + b"x" * 5000 + b"\r\n")
+    server.deliver(USER, b"Subject: small\r\n\r\nhello\r\n")
+    with imap.Connection(box, SECRET) as conn:
+        assert conn.fetch_into(local, state) == 1
+        assert conn.fetch_into(local, state) == 0  # the huge one is passed over for good, not retried
+    bodies = [m.read_bytes() for m in (local / "new").iterdir()]
+    assert any(b"Subject: small" in b for b in bodies) and not any(b"Subject: huge" in b for b in bodies)
+    assert sum("BODY.PEEK[]" in f for f in fetched) == 1  # only the small one's body was asked for

@@ -18,6 +18,7 @@ import getpass
 import imaplib
 import json
 import os
+import re
 import select
 import socket
 import ssl
@@ -131,12 +132,25 @@ class Connection:
         return sorted(u for u in (int(x) for x in (data[0] or b"").split()) if u > after)  # N:* includes the last
 
     def message(self, uid: int) -> bytes | None:
+        """The message, or None if the server has none by that UID or it is over MAX_MESSAGE: its size
+        is asked first, so an oversized one is never downloaded."""
+        if self.size(uid) > MAX_MESSAGE:
+            return None
         kind, data = self.imap.uid("FETCH", str(uid), "(BODY.PEEK[])")
         for part in data if kind == "OK" else []:
             if isinstance(part, tuple) and isinstance(part[1], bytes) and len(part[1]) <= MAX_MESSAGE:
                 body: bytes = part[1]
                 return body
         return None
+
+    def size(self, uid: int) -> int:
+        """The message's size as the server states it (0 if it states none: the fetch then checks)."""
+        kind, data = self.imap.uid("FETCH", str(uid), "(RFC822.SIZE)")
+        for part in data if kind == "OK" else []:
+            found = re.search(rb"RFC822\.SIZE (\d{1,20})", part if isinstance(part, bytes) else b"")
+            if found:
+                return int(found.group(1))
+        return 0
 
     def fetch_into(self, maildir: Path, state: Path) -> int:
         """Copy every message after the last UID copied before into `maildir`; how many were copied."""
