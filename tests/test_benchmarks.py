@@ -1,6 +1,7 @@
 """The engine benchmarks still run and print what the README says (their figures are not tested)."""
 
 import os
+import random
 import re
 import subprocess
 import sys
@@ -16,16 +17,42 @@ def run(script: str, *args: str) -> str:
     return done.stdout
 
 
-def test_engine_playouts_prints_a_row_per_configuration_and_a_checksum():
+def test_engine_playouts_prints_the_engine_and_the_plain_model_side_by_side_and_a_checksum():
     lines = run("engine_playouts.py", "--seconds", "0.1", "--pure").splitlines()
     assert lines[0] == "engine: pure Python"
     assert lines[1].split() == ["configuration", "best", "games/s", "median", "acts/game"]
-    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-1]]
-    assert labels == ["2 players (pooled)", "2 players (seats)", "3 players", "4 players"]
-    for line in lines[2:-1]:
+    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-3]]
+    assert labels == [f"{config}, {way}" for config in ("2 players (pooled)", "2 players (seats)", "3 players",
+                                                        "4 players") for way in ("random", "random, plain model")]
+    for line in lines[2:-3]:
         best, median, acts = map(int, line.split()[-3:])
         assert best >= median > 0 and 80 < acts < 140
+    assert re.fullmatch(r"mix of the four, as many games of each: \d+ games/s, plain model \d+", lines[-3])
+    assert re.fullmatch(r"engine / plain model, random games: 2 players \(pooled\) [0-9.]+, 2 players \(seats\) "
+                        r"[0-9.]+, 3 players [0-9.]+, 4 players [0-9.]+, mix [0-9.]+", lines[-2])
     assert re.fullmatch(r"checksum of 50 seeded games per configuration and 2 searches: [0-9a-f]{16}", lines[-1])
+
+
+def test_the_plain_model_plays_the_engines_games():
+    """benchmarks/sarc_plain.py, the yardstick of the engine's speed, is a model of the same rules: from
+    the same seeds it plays the same random games (as many acts) to the same scores and winners, in
+    every configuration."""
+    sys.path.insert(0, str(BENCHMARKS))
+    import sarc_plain
+    from test_rules_properties import CONFIGS, PLAYERS
+
+    from engine.sarcophagus.driver import random_game
+    from engine.sarcophagus.rules import outcome
+
+    for n, options in CONFIGS:
+        players = PLAYERS[n]
+        for seed in range(25):
+            engine = random_game(players, options, random.Random(seed))
+            plain = sarc_plain.random_game(n, options.two_player, random.Random(seed), options.bottom_edge_free)
+            result = outcome(engine.state)
+            fame, _ = plain.scores()
+            assert (dict(zip(players, fame)), [players[p] for p in plain.winners()], plain.acts) == (
+                result.scores, list(result.winners), len(engine.log))
 
 
 FAKE_CALLGRIND = """#!/bin/sh
