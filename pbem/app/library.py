@@ -9,6 +9,7 @@ password, held in memory only; and one writer at a time."""
 from __future__ import annotations
 
 import os
+import shlex
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -215,8 +216,6 @@ def git_root(path: Path) -> Path | None:
 
 def commit_hint(root: Path, path: Path, game: Replay, name: str) -> str:
     """What sends a turn of a game played by git: the commands to commit and push the file."""
-    import shlex
-
     where, file = shlex.quote(str(root)), shlex.quote(str(path.resolve().relative_to(root)))
     message = shlex.quote(f"{game.genesis.game} {game.genesis.game_id[:8]} #{game.seq}: {name}")
     return (f"The game is in the git repository {root}: commit and push it: git -C {where} add {file} && "

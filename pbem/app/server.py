@@ -3,16 +3,19 @@ the Guard first (guard.py); every call into pbem goes through library.py."""
 
 from __future__ import annotations
 
+import getpass
 import json
 import signal
 import socket
 import sys
 import tempfile
+import webbrowser
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -163,7 +166,6 @@ def url_for(state: State, sock: socket.socket) -> str:
 
 def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
     """Serve until interrupted; `on_ready` gets the URL with the secret token once the socket listens."""
-    import uvicorn
 
     port = sock.getsockname()[1]
     config = uvicorn.Config(make_app(state, port), log_level="warning", access_log=False, server_header=False,
@@ -183,8 +185,6 @@ def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) ->
 def start(open_browser: bool = True) -> None:
     """`pbem app`: unlock the keys (a passphrase asked on the terminal, if there is one), listen on
     127.0.0.1 on a free port, print the URL with its secret, open it in the browser."""
-    import getpass
-
     state = State()
     interactive = sys.stdin is not None and sys.stdin.isatty()
 
@@ -202,8 +202,6 @@ def start(open_browser: bool = True) -> None:
         print(f"pbem app: open {url}{locked}", flush=True)
         print("Keep that link to yourself: it lets a browser act with your keys. Ctrl-C stops the app.", flush=True)
         if open_browser:
-            import webbrowser
-
             webbrowser.open(opener.as_uri())
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # stopped by a signal too, the file below goes

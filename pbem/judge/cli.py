@@ -7,6 +7,9 @@ printing only, over the service (service.py), the git hooks (git.py) and status 
     pbem judge pre-receive CONFIG        (run by git) refuse a push that rolls back, forks or deletes
     pbem judge post-receive CONFIG       (run by git) the referee's duties, committed
     pbem judge ci KEY [REPO]             hosted CI: check the whole history, then the referee's duties
+
+Each command imports what it runs inside itself: git runs the hooks on every push, and one command
+should not pay for loading another's modules (the mail service, IMAP, the web of the git checks).
 """
 
 from __future__ import annotations

@@ -15,11 +15,14 @@ the whole history on hosted CI where only a workflow runs.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import pbem
 from pbem.judge import library
 
 ZERO = "0" * 40
@@ -265,11 +268,6 @@ HOOK = """#!/bin/sh
 
 def install_hooks(repo: Path, config: Path) -> list[Path]:
     """Write pre-receive and post-receive into a bare repository's hooks/, running this Python."""
-    import shlex
-    import sys
-
-    import pbem
-
     hooks = repo / "hooks"
     if not hooks.is_dir():
         raise GitError(f"{repo} is not a bare git repository (no hooks/ folder)")
