@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.playing import replay_file
-from pbem.presentation.terminal import Style, board, terminal_style
+from pbem.presentation.style import Style, terminal_style
+from pbem.presentation.terminal import board
 from pbem.protocol.entries import apply_entry
 from pbem.protocol.genesis import start
 

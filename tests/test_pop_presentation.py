@@ -29,7 +29,7 @@ from pbem.errors import UsageError
 from pbem.presentation.games import path_of_pharaohs as pop
 from pbem.presentation.games import presentation
 from pbem.presentation.html import static
-from pbem.presentation.terminal import Style
+from pbem.presentation.style import Style
 
 from test_pop_scenarios import Table
 

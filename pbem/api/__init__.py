@@ -101,7 +101,8 @@ from pbem.errors import MovedOn, NoPassphrase, PbemError, UsageError
 from pbem.playing import DemoStep, TurnResult, demo, owes, parse_move, parse_policy, signer_for
 from pbem.presentation.choices import Choice
 from pbem.presentation.games import Presentation, presentation
-from pbem.presentation.terminal import Style, board, log_text, next_duty, next_line, pregame_text, result_text, terminal_style
+from pbem.presentation.style import Style, terminal_style
+from pbem.presentation.terminal import board, log_text, next_duty, next_line, pregame_text, result_text
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import Sighting, history_path, remember, sighting
 from pbem.protocol.session import Session

@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from pbem.crypto.wire import KEY_TYPE, Wire, ssh_string
 
-if TYPE_CHECKING:
-    from pbem.crypto.keys import PublicKey
-
 SIGNATURE_NAMESPACE = "pbem"
+
+
+class SignerKey(Protocol):
+    """What checking a signature needs of a public key (keys.PublicKey is one; keys.py signs with this
+    module, so this module names no class of it)."""
+
+    @property
+    def raw(self) -> bytes: ...
+
+    @property
+    def wire(self) -> bytes: ...
 
 
 def sshsig_signed_data(namespace: str, message: bytes) -> bytes:
@@ -26,7 +34,7 @@ class SignatureInvalid(Exception):
     """Raised by verify_signature; the caller turns it into a domain error with context."""
 
 
-def verify_signature(public: PublicKey, message: bytes, blob: bytes, namespace: str = SIGNATURE_NAMESPACE) -> None:
+def verify_signature(public: SignerKey, message: bytes, blob: bytes, namespace: str = SIGNATURE_NAMESPACE) -> None:
     """Check an SSHSIG blob over `message` by `public` in `namespace`; raises SignatureInvalid."""
     try:
         wire = Wire(blob)

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from engine.contract import DEALER
 from pbem.errors import PbemError, UsageError
-from pbem.presentation.terminal import Style, next_line, result_text
+from pbem.presentation.style import Style
+from pbem.presentation.terminal import next_line, result_text
 from pbem.protocol.replay import Replay
 from pbem.record.models import to_json
 from pbem.transport import contacts, copies, turns

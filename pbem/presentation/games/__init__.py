@@ -15,7 +15,7 @@ from pbem.presentation.games import generic
 if TYPE_CHECKING:
     from engine.contract import AnyGame
     from pbem.presentation.choices import Choice
-    from pbem.presentation.terminal import Style
+    from pbem.presentation.style import Style
 
 View = dict[str, Any]
 """One view (`game.view(...)`), JSON values."""

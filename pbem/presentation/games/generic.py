@@ -13,7 +13,7 @@ from pbem.presentation.choices import Choice, plain
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
-    from pbem.presentation.terminal import Style
+    from pbem.presentation.style import Style
 
 HIDDEN_ITEM = "hidden item"
 HTML_STATIC = "generic"

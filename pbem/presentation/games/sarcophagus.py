@@ -24,7 +24,7 @@ from pbem.presentation.choices import Choice, css_string, plain
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
-    from pbem.presentation.terminal import Style
+    from pbem.presentation.style import Style
 
 View = dict[str, Any]
 """One view (`game.view(...)`), JSON values."""
