@@ -63,8 +63,9 @@ def absence_act(s: State, party: str, knowledge: Mapping[int, int] | DealerKnowl
 
 def absent(s: State, party: str, act: Action | None = None, strikes: int = 1) -> tuple[State, tuple[object, ...]]:
     """The state once `party`, who owes a duty now, is recorded absent: their `Stop` or lowest-cards
-    `Discard` applied (a verifier, who cannot see the hand, checks the discard's kind and count; that its
-    cards are the lowest, whoever holds the hand can check), then the end at ABSENCES_OUT absent turns."""
+    `Discard` applied (a verifier, who cannot see the hand, checks the discard's kind and count here; that
+    its cards are the lowest, the trust layer checks by this module's `absence_act` once the dealer's seed
+    shows the hand), then the end at ABSENCES_OUT absent turns."""
     duty = _owed(s, party)
     act = Stop() if act is None and duty.what == "move" else act
     if not isinstance(act, Stop if duty.what == "move" else Discard):

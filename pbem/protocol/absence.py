@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from engine.contract import DEALER, Duty
 from pbem.errors import IllegalMove, NotOwed, UsageError
 from pbem.protocol.replay import Replay
-from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock
+from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock, now
 from pbem.record.models import Entry
 
 TABLE = "the table"
@@ -84,6 +84,8 @@ class Absence:
     time: int
     withheld: bool = False
     """The party's committed secrets may stay closed for good (an absent opening, or out of the game)."""
+    by_seed: bool = False
+    """Its act shows cards chosen by rule from a hidden hand (the lowest): checked when the seed opens."""
 
     def __str__(self) -> str:
         return (f"{self.party} recorded absent ({self.what} owed since entry {self.since}) at entry {self.seq} "
@@ -103,9 +105,15 @@ class AbsenceSigned:
                 f"sign{'s' * (len(self.waiting) == 1)} it too")
 
 
+FUTURE_TOLERANCE = HOUR
+"""How far ahead of this program's clock a signed time may be: honest clocks differ by seconds or minutes;
+a signer dating an entry forward (an absence before its time) gains at most this."""
+
+
 def check_time(rep: Replay, entry: Entry, seq: int) -> None:
     """In a game with a deadline policy every entry carries its signed time, none earlier than the entry
-    before it: a signer cannot date an entry back past what others already signed."""
+    before it (a signer cannot date an entry back past what others already signed) and none later than this
+    program's clock allows (a signer cannot date one forward: it is refused until that time comes)."""
     if policy(rep) is None:
         return
     before = signed_time(rep, seq - 1)
@@ -114,6 +122,11 @@ def check_time(rep: Replay, entry: Entry, seq: int) -> None:
     if before is not None and entry.time < before:
         raise IllegalMove(f"its signed time ({entry.time}) is earlier than the entry before it ({before})",
                           seq, entry.author)
+    mine = now()
+    if entry.time > mine + FUTURE_TOLERANCE:
+        raise IllegalMove(f"its signed time ({entry.time}) is {span(entry.time - mine)} ahead of this program's "
+                          f"clock ({mine}): a time in the future is refused (more than "
+                          f"{span(FUTURE_TOLERANCE)} ahead) until that time comes", seq, entry.author)
 
 
 def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, seq: int) -> tuple[Clock, list[str]]:
@@ -161,7 +174,7 @@ def span(seconds: int) -> str:
     return f"{seconds // (24 * HOUR)} days"
 
 
-__all__ = ["TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time", "duty_clock",
+__all__ = ["FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time", "duty_clock",
            "entitled", "note_duties", "owing", "span"]
 
 

@@ -158,7 +158,8 @@ class Audited:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The game ends against `against`: `reason` says the proof; `seq` is the entry that holds it."""
+    """The game ends against `against` (one participant, or the signers of a false absence joined by "and"):
+    `reason` says the proof; `seq` is the entry that holds it."""
 
     against: str
     reason: str
@@ -166,4 +167,5 @@ class Verdict:
     by: str
 
     def __str__(self) -> str:
-        return f"VERDICT: {self.against} forfeits: {self.reason} (entry {self.seq}, signed by {self.by})"
+        verb = "forfeit" if " and " in self.against else "forfeits"  # several signers of a false absence
+        return f"VERDICT: {self.against} {verb}: {self.reason} (entry {self.seq}, signed by {self.by})"

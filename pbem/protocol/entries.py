@@ -54,7 +54,7 @@ from pbem.protocol.commitments import SEED, Item, Seeded, addressed, check_signa
 from pbem.protocol.dealing import stock_key
 from pbem.protocol.genesis import start
 from pbem.protocol.replay import Replay, actor_for, deal_keys, may_act_for, party_names, post_deal, waiting_text
-from pbem.protocol.seeds import check_seed, deal_shape
+from pbem.protocol.seeds import ABSENT_DISCARD, check_seed, deal_shape
 from pbem.record.canonical import canonical
 from pbem.record.models import Entry, GameFile, payload
 
@@ -357,8 +357,9 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
         rep.pending = (entry.action, (rep.pending[1] if rep.pending else ()) + (author,))
         return [AbsenceSigned(party, author, tuple(waiting))]
     signers = (rep.pending[1] if rep.pending else ()) + (author,)
+    by_seed = bool(act.then and secrets.opens and rep.seed_commitment and not players_own(rep, secrets.opens))
     record = Absence(party, act.what, act.since, seq, signers, times.deadline, entry.time or 0,
-                     withheld=act.what == "open" or strikes >= ABSENCES_OUT)
+                     withheld=act.what == "open" or strikes >= ABSENCES_OUT, by_seed=by_seed)
     if party == rep.referee:
         for what in ("commitments", "sealed", "openings"):
             _expect_keys(getattr(entry, what), nothing, what, seq, author)
@@ -368,7 +369,11 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
                                      "its deadline and grace (recorded by every player); the game ends with no "
                                      "winner", seq, author)
         return [record, rep.verdict]
+    hidden = {key: item.key for key, item in rep.items.items()
+              if item.readers == (party,) and item.value is None and not item.players_own}
     _check_attachments(rep, entry, secrets, party, seq)
+    if by_seed:  # cards chosen by rule from a hand only the dealer's seed shows to all: checked when it opens
+        rep.seeded.append(Seeded(seq, " and ".join(signers), ABSENT_DISCARD, act.then, (rep.state, party, hidden)))
     rep.pending = None
     rep.state = after
     rep.strikes[party] = strikes

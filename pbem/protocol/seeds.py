@@ -48,9 +48,36 @@ def seeded_restock(rep: Replay, seed: str, number: int, values: Sequence[Value])
     return {stock_key(number, i): value for i, value in enumerate(order)}
 
 
+def seeded_values(rep: Replay, seed: str) -> dict[str, Value]:
+    """Every dealer item's value by the key it was committed under: the deal's and each reshuffle's."""
+    values = seeded_deal(rep, seed)[1]
+    for posted in rep.seeded:
+        if posted.what.startswith("reshuffle "):
+            values.update(seeded_restock(rep, seed, *posted.context))
+    return values
+
+
+ABSENT_DISCARD = "an absent player's discard"
+"""What an absence that discards hidden cards by rule posts: the lowest cards of a hand nobody else sees,
+checked when the seed opens (docs/deadlines.md)."""
+
+
+def lowest_by_seed(rep: Replay, seed: str, posted: Seeded) -> str:
+    """The act the game's rule gives an absent player, from the hand the seed says they held."""
+    state, party, hand = posted.context
+    values = seeded_values(rep, seed)
+    game = rep.game
+    act = game.absence_act(state, party, game.knowledge(state, party, {key: values[source]
+                                                                       for key, source in hand.items()}, []))
+    return "" if act is None else str(game.format_action(game.public(act)))
+
+
 def _seed_gives(rep: Replay, seed: str, posted: Seeded) -> bool:
-    """Whether the seed gives what the dealer posted (the deal, a reshuffle, a pick by chance)."""
+    """Whether the seed gives what the dealer posted (the deal, a reshuffle, a pick by chance), or what an
+    absence chose by rule from a hidden hand (its lowest cards)."""
     g = rep.genesis
+    if posted.what == ABSENT_DISCARD:
+        return posted.posted == lowest_by_seed(rep, seed, posted)
     if posted.what == "a deal":
         dealt, _, commitments = seeded_deal(rep, seed)
         return posted.posted == (dealt.first, commitments)
@@ -79,7 +106,15 @@ def check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list[objec
             raise IllegalMove("verdict deal: the posted deal is exactly what the seed gives", seq, author)
         rep.seed = seed
         return [Audited(author)]
-    rep.verdict = Verdict(false.author, f"posted {false.what} (entry {false.seq}) that the dealer's committed seed "
-                                        "does not give", seq, author)
+    rep.verdict = Verdict(false.author, false_text(rep, seed, false), seq, author)
     return [rep.verdict]
+
+
+def false_text(rep: Replay, seed: str, false: Seeded) -> str:
+    """What the opened seed proves false, in words."""
+    if false.what == ABSENT_DISCARD:
+        party = false.context[1]
+        return (f"recorded {party} absent (entry {false.seq}) with the act {false.posted!r}, but the dealer's "
+                f"committed seed shows {party}'s lowest cards then gave {lowest_by_seed(rep, seed, false)!r}")
+    return f"posted {false.what} (entry {false.seq}) that the dealer's committed seed does not give"
 

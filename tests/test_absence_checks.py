@@ -1,0 +1,169 @@
+"""What verify re-checks of an absence that a signer could lie about (docs/deadlines.md, docs/security.md):
+the lowest cards of a hand nobody else sees, and signed times in the future. The cheaters here have their
+own valid keys; the game is brought to the point by the library every front end calls, and what a user
+sees is read through the CLI as they type it. Time is injected (PBEM_NOW), never slept."""
+
+import random
+
+import pytest
+from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties
+from typer.testing import CliRunner
+
+from engine.path_of_pharaohs.actions import Discard
+from engine.path_of_pharaohs.rules import HAND_LIMIT
+from pbem.cli import app
+from pbem.protocol.entries import apply_entry
+from pbem.record.models import to_json
+
+runner = CliRunner()
+
+
+def pbem(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    return Clock(monkeypatch)
+
+
+def to_a_discard(clock, mode):
+    """A Path of Pharaohs game where a player was recorded absent from a move (they stop, are dealt 3 cards)
+    and now owes the discard down to seven."""
+    rep, sessions = game("path-of-pharaohs", mode, ("ann", "ben", "cat"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    clock.advance(ABSENT_AFTER)
+    for name in ([rep.referee] if rep.referee else others(rep, late)):
+        sessions[name].record_absence(late)
+    run_duties(rep, sessions)
+    assert rep.duties()[0].what == "discard" and rep.duties()[0].who == late
+    return rep, sessions, late
+
+
+def false_discard(rep, signer, late):
+    """The discard an entitled recorder with the hand in view would sign to hurt `late`: their HIGHEST cards,
+    each opened truly (the kind and the count are right, and the openings match the deal)."""
+    cards = signer.knowledge(as_dealer=True).cards
+    hand = rep.state.hands[rep.state.turn]
+    highest = sorted(hand, key=lambda slot: (cards[slot], slot), reverse=True)[:len(hand) - HAND_LIMIT]
+    act = Discard(tuple(cards[slot] for slot in highest), tuple(highest))
+    assert act != rep.game.absence_act(rep.state, late, signer.knowledge(as_dealer=True))
+    return rep.game.format_action(act), {f"#{slot}": signer._salt_of(f"#{slot}") for slot in highest}
+
+
+def play_to_the_end(rep, sessions, late, clock, skip=()):
+    """The others play (random bots), `late` is recorded absent at every duty until three turns in a row end
+    the game; everyone's program does what needs no decision, but those of `skip`."""
+    rng = random.Random(2)
+    for _ in range(300):
+        run_duties(rep, sessions, skip=(late, *skip))
+        if not rep.duties() or rep.duties()[0].what not in ("move", "discard"):
+            return
+        who = mover(rep)
+        if who == late:
+            clock.advance(ABSENT_AFTER)
+            for name in ([rep.referee] if rep.referee else others(rep, late)):
+                sessions[name].record_absence(late)
+        else:
+            session = sessions[who]
+            actions = list(rep.game.legal_actions(rep.state, who, session.knowledge()))
+            session.act(rep.game.policy("random")(rep.state, who, actions, rng, None))
+
+
+def test_a_referee_that_discards_an_absent_players_higher_cards_is_convicted_when_its_seed_opens(home, clock):
+    rep, sessions, late = to_a_discard(clock, "referee")
+    ref = sessions["ref"]
+    action, openings = false_discard(rep, ref, late)
+    lowest = rep.game.format_action(rep.game.absence_act(rep.state, late, ref.knowledge(as_dealer=True)))
+    clock.advance(ABSENT_AFTER)
+    false_seq = rep.seq + 1
+    apply_entry(rep, ref.sign({"action": f"absent {late} discard since={rep.began[late]} do {action}",
+                               "openings": openings}))  # the kind and the count are right: it is taken
+    (home / "game.json").write_text(to_json(rep.record))
+    shown = pbem("verify", "game.json")
+    assert shown.exit_code == 0
+    assert shown.output.splitlines()[-1] == ("    that its cards are the lowest of the hand is checked when the "
+                                            "dealer's seed opens (the end audit)")
+    play_to_the_end(rep, sessions, late, clock)  # the referee's program opens its seed at the end audit
+    assert rep.verdict is not None and rep.verdict.against == "ref" and rep.outcome() is None
+    check_replays(rep)
+    (home / "game.json").write_text(to_json(rep.record))
+    shown = pbem("verify", "game.json")
+    assert shown.exit_code == 0
+    assert shown.output.splitlines()[0] == (
+        f"game.json: valid, finished, {rep.seq} entries. Game over: VERDICT: ref forfeits: recorded {late} absent "
+        f"(entry {false_seq}) with the act '{action}', but the dealer's committed seed shows {late}'s lowest cards "
+        f"then gave '{lowest}' (entry {rep.seq}, signed by ref)")
+
+
+def install_key(name):
+    """A test identity in this home's key directory, as `pbem key new` would leave one."""
+    from pbem.crypto.keyring import key_dir
+
+    from pbem_support import identity
+
+    key_dir().mkdir(parents=True, exist_ok=True)
+    (key_dir() / name).write_bytes(identity(name).to_openssh(None))
+    (key_dir() / name).chmod(0o600)
+    (key_dir() / f"{name}.pub").write_text(identity(name).public.line() + "\n")
+
+
+def test_players_at_a_table_who_discard_an_absent_players_higher_cards_are_convicted_by_the_victim(home, clock):
+    rep, sessions, late = to_a_discard(clock, "table")
+    first, second = others(rep, late)
+    action, openings = false_discard(rep, sessions[first], late)
+    clock.advance(ABSENT_AFTER)
+    text = f"absent {late} discard since={rep.began[late]} do {action}"
+    apply_entry(rep, sessions[first].sign({"action": text}))
+    apply_entry(rep, sessions[second].sign({"action": text, "openings": openings}))
+    assert rep.absences[-1].signers == (first, second) and rep.verdict is None
+    (home / "game.json").write_text(to_json(rep.record))
+    install_key(late)
+    back = pbem("play", "game.json", "--as", late)  # the victim's program holds the table's seed: it proves it
+    assert back.exit_code == 0, back.output
+    verdict = (f"VERDICT: {first} and {second} forfeit: recorded {late} absent (entry {rep.seq}) with the act "
+               f"'{action}', but the dealer's committed seed shows {late}'s lowest cards then gave")
+    assert back.output.startswith(f"  {verdict}")
+    shown = pbem("verify", "game.json")
+    assert shown.exit_code == 0 and f"Game over: {verdict}" in shown.output.splitlines()[0]
+
+
+def test_an_absent_players_lowest_cards_pass_the_end_audit(home, clock):
+    rep, sessions, late = to_a_discard(clock, "referee")
+    clock.advance(ABSENT_AFTER)
+    sessions["ref"].record_absence(late)  # the referee's program: the lowest cards, as the rule says
+    play_to_the_end(rep, sessions, late, clock)
+    assert rep.verdict is None and rep.over and rep.seed is not None
+    check_replays(rep)
+    (home / "game.json").write_text(to_json(rep.record))
+    shown = pbem("verify", "game.json").output.splitlines()
+    assert shown.count("    its cards are the lowest of the hand, by the dealer's opened seed") >= 1
+
+
+# ---------------------------------------------------------------- signed times in the future
+
+def cli_game(home, players, referee):
+    from test_absent_cli import new_game
+
+    new_game(home, players=players, referee=referee)
+
+
+@pytest.mark.parametrize("referee", [False, True], ids=["lone-opponent", "referee"])
+def test_an_absence_dated_forward_is_refused_by_every_program_whose_clock_is_earlier(home, clock, referee):
+    players = ("ann", "ben", "cat") if referee else ("ann", "ben")
+    cli_game(home, players, referee)
+    cheat = "ref" if referee else "ann"
+    clock.set(T0 + ABSENT_AFTER)  # the cheater's own program, its clock set 3 days forward
+    assert pbem("absent", "game.json", "ben", "--as", cheat).exit_code == 0
+    entry = 3 if not referee else 5
+    clock.set(T0 + 3600)  # everyone else's clock: an hour after ben's duty began
+    refused = (f"game.json: entry {entry} by {cheat}: its signed time ({T0 + ABSENT_AFTER}) is 2 days ahead of this "
+               f"program's clock ({T0 + 3600}): a time in the future is refused (more than 1 h ahead) until that "
+               "time comes")
+    shown = pbem("verify", "game.json")
+    assert (shown.exit_code, shown.output) == (1, f"Error: {refused}\n")
+    back = pbem("play", "game.json", "--as", "ben", "3")
+    assert back.exit_code == 1 and back.output.startswith("Error: ") and "2 days ahead" in back.output
+    clock.set(T0 + ABSENT_AFTER - 3600)  # within the hour honest clocks may differ by: taken
+    assert pbem("verify", "game.json").exit_code == 0
