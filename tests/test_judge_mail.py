@@ -96,6 +96,53 @@ def test_bad_mail_is_set_aside_and_never_stops_the_good_one(base, monkeypatch):
         assert lines == [] and len(server.received) == sent
 
 
+def test_a_player_whose_mail_is_refused_is_told_why_once_an_hour_and_a_stranger_never(base, monkeypatch):
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS[:3], "judge"]}
+    with smtp_server(boxes) as (port, server):
+        config = _invitation(base, port, monkeypatch)
+        judge_box = base / "mail" / "judge"
+        now = [1_800_000_000.0]
+        lines: list[str] = []
+        judge = Judge(judge_config.load(config), log=lines.append, clock=lambda: now[0])
+        judge.once()  # ann's invitation: applied, and her address learned from it
+
+        def bad_mail(name: str, sender: str, *headers: tuple[str, str]) -> None:
+            forged = EmailMessage()  # ann's game with one entry's author changed: its signature fails
+            forged["From"], forged["Subject"], forged["Message-ID"] = sender, "[pbem path-of-pharaohs] #0", f"<{name}@x>"
+            for key, value in headers:
+                forged[key] = value
+            forged.set_content("the game")
+            forged.add_attachment((base / "game.json").read_bytes().replace(b'"author": "ann"', b'"author": "ben"', 1),
+                                  maintype="application", subtype="json", filename="game.json")
+            (judge_box / "new" / name).write_bytes(bytes(forged))
+
+        def answers() -> list[EmailMessage]:
+            from email import message_from_bytes, policy
+            return [m for m in (message_from_bytes(r, policy=policy.default) for r in server.received)
+                    if m["Auto-Submitted"] == "auto-replied"]
+
+        bad_mail("1.bad", "ann <ann@example.org>")
+        bad_mail("2.bad", "x@spam.example")  # not a participant's address: no answer to a stranger
+        bad_mail("3.bad", "ann@example.org", ("Auto-Submitted", "auto-generated"))  # a robot: no answer
+        judge.once()
+        [told] = answers()
+        assert (told["To"], told["Subject"], told["In-Reply-To"]) == ("ann@example.org", "Re: [pbem path-of-pharaohs] #0",
+                                                                     "<1.bad@x>")
+        assert told.get_content().replace("\r\n", "\n").startswith(
+            "The judge could not apply your mail \"[pbem path-of-pharaohs] #0\":\n\n    your mail (game.json): refused the "
+            "attached game: the genesis by ben: signed by a different key\n\nNothing in it was applied")
+        assert [line.split(" ", 2)[1:] for line in lines if " answered " in line] == \
+            [["answered", "ann@example.org: why 1.bad was refused"]]
+        now[0] += 3599
+        bad_mail("4.bad", "ann@example.org")
+        judge.once()
+        assert len(answers()) == 1  # within the hour: logged and set aside, not answered
+        now[0] += 1
+        bad_mail("5.bad", "ann@example.org")
+        Judge(judge_config.load(config), log=lines.append, clock=lambda: now[0]).once()  # restarted: it remembers
+        assert [m["In-Reply-To"] for m in answers()] == ["<1.bad@x>", "<5.bad@x>"]
+
+
 def test_a_judge_that_could_not_mail_mails_the_same_entries_after_a_restart(base, monkeypatch):
     boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS[:3], "judge"]}
     with smtp_server(boxes) as (port, server):

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from pbem.judge import deadlines, library
+from pbem.judge import deadlines, library, replies
 from pbem.judge.config import Config
 
 SEEN_FLAG = ":2,S"
@@ -69,6 +69,7 @@ class Judge:
         self.deadlines_path = config.home / "deadlines.json"
         self.last_sweep = float("-inf")
         self.looked: set[str] = set()
+        self.answered = replies.Answered(config.home / "answered.json")
 
     # ------------------------------------------------------------ logging and addresses
 
@@ -152,8 +153,29 @@ class Judge:
                 self.log(f"ignored mail {name}: no pbem turn or game in it")
             else:
                 self.log(f"refused mail {name}: {outcome.reason}")
+                self._answer(outcome.path, outcome.reason)
             self._set_aside(outcome.path)
         return len(files)
+
+    def _answer(self, path: Path, reason: str) -> None:
+        """Tell a participant why their mail was refused (replies.py: known addresses only, once an hour)."""
+        sender = replies.sender_of(path)
+        known = {a.lower() for names in self.learned.values() for a in names.values()} | \
+            {a.lower() for a in self.config.contacts.values()}
+        if sender is None or sender.address not in known or sender.address == self.config.address.lower():
+            return
+        now = self.clock()
+        if not self.answered.due(sender.address, now):
+            return
+        smtp = self.config.smtp
+        try:
+            said = reason.replace(str(path), "your mail")  # the judge's own paths are not the player's business
+            library.send(replies.answer(self.config.address, sender, said), smtp.server, smtp.security, smtp.user)
+        except library.PbemError as exc:
+            self.log(f"error answering {sender.address}: {exc}")
+            return
+        self.answered.note(sender.address, now)
+        self.log(f"answered {sender.address}: why {path.name} was refused")
 
     def _set_aside(self, path: Path) -> None:
         """Out of new/ into cur/, as a mail program marks a mail read: kept, not read again."""
