@@ -16,8 +16,9 @@ It says which engine it ran (pure Python, or compiled by benchmarks/compile_engi
 the pure modules even where compiled ones are built), and ends with a checksum of a fixed set of seeded
 games, every act and outcome: two builds that play alike print the same.
 
-The soak is the long run of tests/test_rules_properties.py: every invariant checked at every step of
-random games, for every player count and option (the test plays 60 per configuration).
+The soak is the long run of tests/test_rules_properties.py and tests/test_playout.py: every invariant
+checked at every step of random games, for every player count and option (the test plays 60 per
+configuration), and the lean playout playing each game as the rules do act by act.
 """
 
 from __future__ import annotations
@@ -104,8 +105,10 @@ def soak(games: int) -> None:
 
     for n_players, options in CONFIGS:
         for seed in range(games):
-            play_checked(n_players, options, seed, random_policy, look_at_views=seed < 30)
-        print(f"{n_players} players, {options}: {games} games, every invariant held")
+            game = play_checked(n_players, options, seed, random_policy, look_at_views=seed < 30)
+            lean = random_game(PLAYERS[:n_players], options, random.Random(seed))  # by the lean playout
+            assert (lean.log, lean.state, lean.values) == (game.log, game.state, game.values), f"game {seed} differs"
+        print(f"{n_players} players, {options}: {games} games, every invariant held, the lean playout the same")
 
 
 def main() -> None:

@@ -67,8 +67,9 @@ echo "==1== Collected : $((1000 + 7000000 * $(echo "$@" | sed 's/.* //')))" >&2
 
 def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
     """The script hands callgrind itself with --play WORKLOAD N (and N = 0 for the interpreter's own cost)
-    for each game (Path of Pharaohs twice: its full rules and its lean playout), and prints the
-    difference per game; without valgrind it says so."""
+    for each workload (each game's random games, its plain model's and its search's iterations; Path of
+    Pharaohs' by the full rules and the lean playout), and prints the difference per game or iteration;
+    without valgrind it says so."""
     fake = tmp_path / "bin" / "valgrind"
     fake.parent.mkdir()
     fake.write_text(FAKE_CALLGRIND)
@@ -78,8 +79,13 @@ def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
                              env={**os.environ, "PATH": f"{fake.parent}{os.pathsep}{os.environ['PATH']}"})
     assert (counted.returncode, counted.stderr) == (0, "")
     assert counted.stdout.splitlines() == [
-        f"{name}, 4 players, pure Python: 7.00 million instructions per game (2 games, seed 4)"
-        for name in ("Sarcophagus", "Path of Pharaohs, full rules", "Path of Pharaohs, lean playout")]
+        f"{name}, pure Python: 7.00 million instructions per {unit} (2 {unit}s, seed 4)" for name, unit in (
+            ("Sarcophagus, random games (2, 2, 3, 4 players in turn)", "game"),
+            ("Sarcophagus, plain model, the same games", "game"),
+            ("Sarcophagus, search, 4 players, mid-game", "iteration"),
+            ("Path of Pharaohs, full rules, 4 players", "game"), ("Path of Pharaohs, lean playout, 4 players", "game"),
+            ("Path of Pharaohs, plain model, 4 players", "game"),
+            ("Path of Pharaohs, search, 4 players, mid-game", "iteration"))]
     missing = subprocess.run(script, capture_output=True, text=True, timeout=120, check=False,
                              env={**os.environ, "PATH": str(tmp_path / "empty")})
     assert (missing.returncode, missing.stdout) == (1, "")

@@ -163,9 +163,10 @@ class FullInformation:
         """`play` with random_policy for everyone, the same game from the same `rng`, by the lean
         playout (playout.play_out) rather than act by act."""
         self.state = play_out(self.state, self.values, self.layout, rng, self.log)
-        seats, slot_seat = self.state.table.seats, self.state.slot_seat
+        known_by_seat = [self.known[seat.player] for seat in self.state.table.seats]
+        slot_seat = self.state.slot_seat
         for slot, value in self.values.items():
-            self.known[seats[slot_seat[slot]].player][slot] = value
+            known_by_seat[slot_seat[slot]][slot] = value
 
 
 def random_game(players: Sequence[str], options: Options, rng: random.Random,

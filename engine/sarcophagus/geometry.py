@@ -62,12 +62,13 @@ def _chunk_positions(chunk: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(chunk * 7 + i for i in range(7) if m >> i & 1) for m in range(128))
 
 
-_CHUNKS = tuple(_chunk_positions(k) for k in range(3))
+POSITION_CHUNKS = tuple(_chunk_positions(k) for k in range(3))
+"""The positions of each 7-bit chunk of a mask (bits 0-6, 7-13, 14-20), by its value."""
 
 
 def positions_in(mask: int) -> tuple[int, ...]:
     """The positions of a mask, in order: three table lookups, seven bits each, instead of a bit loop."""
-    low, mid, high = _CHUNKS
+    low, mid, high = POSITION_CHUNKS
     return low[mask & 127] + mid[mask >> 7 & 127] + high[mask >> 14]
 
 

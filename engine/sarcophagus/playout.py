@@ -1,11 +1,18 @@
-"""Random play to the end of the game, the search's and the benchmarks' inner loop, on the rules' own
-`Play`: one working copy of the state carried through every act, instead of a fresh State, duties,
-a list of legal acts and a policy call at each one.
+"""Random play to the end of the game: the search's and the benchmarks' inner loop.
+
+A second, lean reading of the rules of rules.py for this one purpose. `rules.Play` keeps the State's
+fields as tuples and rebuilds a tuple at every change, because each State it returns must stay as it
+is; a playout returns only the last one. So this works on one mutable copy of the state (lists
+changed in place, the rules' bit masks, each seat's hand as a mask of the values it holds), builds the
+end State once, and runs the common turn (a placement, its reveal, no claim, the next coin or seat)
+in one loop without a call per step; the rarer steps (claims and their cascade, tie-breaks, traps,
+the end) follow rules.Play method for method, in the same order.
 
 It makes the choices `driver.random_policy` would make from the same draws of the random generator
 (one draw per placement or discard, an index into the acts `legal_actions` lists), so a game played
-here is the game the driver plays (tests/test_playout.py). Reveals and openings come from the
-full knowledge given: a driver's layout or a search's sampled world.
+here is the game the driver plays act by act: tests/test_playout.py checks the same acts, the same end
+State and the same coin values over every configuration, from the start and from mid-game. Reveals and
+openings come from the full knowledge given: a driver's layout or a search's sampled world.
 """
 
 from __future__ import annotations
@@ -15,56 +22,334 @@ from collections.abc import MutableMapping
 
 from engine.contract import DEALER
 
-from .actions import Action
-from .rules import (
-    PLACES,
-    Play,
-    TileKnowledge,
-    discards,
-    opening,
-    owed_kind,
-    placement_targets,
-    placement_values,
-    reveal,
-)
-from .state import State
+from .actions import Action, Discard, Open, Reveal
+from .geometry import NEIGHBOUR_MASKS, POSITION_CHUNKS, SARCOPHAGUS_POSITIONS, forced_position, free_sides
+from .pieces import NULL
+from .rules import PLACES, TileKnowledge, most_coins
+from .state import DISCARDED, State
+
+_HAND_VALUES = tuple(tuple(v for v in range(6) if mask >> v & 1) for mask in range(64))
+"""The distinct coin values of a hand mask (bit v: the seat holds a coin of value v), ascending: the
+values a seat may place, as rules.placement_values lists them."""
+_SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
 
 
 def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledge, rng: random.Random,
              log: list[tuple[str, Action]] | None = None) -> State:
     """The end of the game from `state`, every player's choice at random. `values` holds every coin
-    slot's value and gains each coin placed; `log`, if given, gains every act as the driver logs it."""
-    play = Play(state, report=False)
-    s = play.s
-    seats = s.table.seats
-    place, settle, draw = play.place, play.settle, rng.random  # looked up once
-    while True:
-        what = owed_kind(s)
-        if what == "move":
-            targets, hand = placement_targets(s), placement_values(s, values)
-            width = len(hand)
-            target, value = divmod(int(draw() * (len(targets) * width)), width)
-            pos, value = targets[target], hand[value]
-            values[len(s.slot_seat)] = value
-            if log is not None:
-                log.append((seats[s.turn].player, PLACES[pos][value]))
-            place(pos)
-            settle()
-        elif what is None:
-            return s
-        else:
-            actor, action = _other_act(s, what, values, tiles, rng)
-            if log is not None:
-                log.append((actor, action))
-            play.act(actor, action)
+    slot's value and gains each coin placed; `log`, if given, gains every act as the driver logs it.
+    `state` itself is left as it is (it may be a search's root)."""
+    game = _Playout(state, values, tiles, rng, log)
+    game.run()
+    return game.end_state()
 
 
-def _other_act(s: State, what: str, values: MutableMapping[int, int], tiles: TileKnowledge,
-               rng: random.Random) -> tuple[str, Action]:
-    """A reveal, an opening (the dealer's, for every owner at once) or a discard: the rarer acts."""
-    if what == "reveal":
-        return DEALER, reveal(s, tiles)
-    if what == "open":
-        return DEALER, opening(s, DEALER, values)
-    choices = discards(s)
-    return s.table.seats[s.traps[0]].player, choices[int(rng.random() * len(choices))]
+class _Playout:
+    """One game being played out: the State's fields as mutable lists, and what a playout adds."""
+
+    __slots__ = ("bottom", "changed", "claimed", "coins", "counts", "entombed", "face_up", "full", "hand", "hands",
+                 "log", "out", "placed", "players", "present", "pyramid", "reveal", "rng", "slot_back", "slot_seat",
+                 "slot_value", "start", "tie", "tiles", "traps", "turn", "under", "under_owner", "under_tiles",
+                 "values")
+
+    def __init__(self, s: State, values: MutableMapping[int, int], tiles: TileKnowledge, rng: random.Random,
+                 log: list[tuple[str, Action]] | None):
+        self.start = s
+        self.values, self.rng, self.log = values, rng, log
+        self.pyramid, self.under_tiles = tiles.pyramid, tiles.under
+        seats = s.table.seats
+        self.players = [seat.player for seat in seats]
+        self.bottom = s.table.options.bottom_edge_free
+        self.present, self.face_up, self.full = s.present, s.face_up, s.full
+        self.tiles = list(s.tiles)
+        self.coins = [list(coins) for coins in s.coins]
+        self.under, self.under_owner, self.entombed = list(s.under), list(s.under_owner), list(s.entombed)
+        self.slot_seat, self.slot_value, self.slot_back = list(s.slot_seat), list(s.slot_value), list(s.slot_back)
+        self.hands = list(s.hands)
+        self.out = [list(out) for out in s.out]
+        self.claimed = [list(held) for held in s.claimed]
+        self.turn, self.placed, self.reveal, self.tie, self.traps = s.turn, s.placed, s.reveal, s.tie, list(s.traps)
+        self.changed = True
+        self.counts = []
+        """How many coins of each value each seat holds (pooled suits hold two of a value)..."""
+        self.hand = []
+        """...and the mask of the values it holds: an index into _HAND_VALUES."""
+        for i, seat in enumerate(seats):
+            count = [0] * 6
+            for value in seat.coins:
+                count[value] += 1
+            for slot in s.out[i]:
+                count[values[slot]] -= 1
+            self.counts.append(count)
+            self.hand.append(sum(1 << v for v in range(6) if count[v]))
+
+    def end_state(self) -> State:
+        s = self.start
+        return State(
+            s.table, self.present, self.face_up, tuple(self.tiles), tuple(map(tuple, self.coins)), tuple(self.under),
+            tuple(self.under_owner), tuple(self.slot_seat), tuple(self.slot_value), tuple(self.slot_back),
+            tuple(self.hands), tuple(map(tuple, self.out)), tuple(map(tuple, self.claimed)), self.turn, self.placed,
+            self.reveal, self.tie, tuple(self.traps), self.full, tuple(self.entombed), s.forfeits)
+
+    # -- the acts, in the order rules.owed_kind asks for them
+
+    def run(self) -> None:
+        while True:
+            if self.reveal:
+                self._reveal_pyramid(self.reveal)
+            elif self.tie is not None:
+                self._open(self._unopened_tied(self.tie, self._leaders(self.tie)))
+            elif self.traps:
+                self._discard()
+            elif self.present:
+                claim = self._moves()
+                if claim is not None:
+                    self._assess(claim)  # the first step of the settle that follows: no other tile is claimable
+            elif None in self.under:
+                self._reveal_under()
+            elif None in self.slot_value:  # the end audit
+                self._open([slot for slot, value in enumerate(self.slot_value) if value is None])
+            else:
+                return
+            self._settle()
+
+    def _moves(self) -> int | None:
+        """Placements, as long as each needs nothing but its reveal and the next placement follows it;
+        then the general `_settle` takes over (a claim, a pass, a forced tile face down, all coins
+        played). Returns the tile to assess if a placement made one claimable.
+
+        Most acts of a game are made here, so the loop holds the state in local names (written back
+        as it returns) and does in line what rules.Play.place, reveal_tiles, settle and _advance_turn
+        do in these cases, and geometry's forced_position and positions_in: a call or an attribute
+        costs more than the work of most steps."""
+        draw, log, values, players, pyramid, tiles = self.rng.random, self.log, self.values, self.players, \
+            self.pyramid, self.tiles
+        coins, slot_seat, slot_value, slot_back = self.coins, self.slot_seat, self.slot_value, self.slot_back
+        hands, out, counts, hand = self.hands, self.out, self.counts, self.hand
+        present, face_up, full, seat, placed = self.present, self.face_up, self.full, self.turn, self.placed
+        low, mid, high = POSITION_CHUNKS
+        n_seats = len(hands)
+        while True:
+            if placed == 0:
+                targets: tuple[int, ...] = ((present & -present).bit_length() - 1,)  # the forced tile
+            else:
+                open_tiles = present & face_up & ~full
+                targets = low[open_tiles & 127] + mid[open_tiles >> 7 & 127] + high[open_tiles >> 14]
+            held = _HAND_VALUES[hand[seat]]
+            width = len(held)
+            index = int(draw() * (len(targets) * width))  # as random_policy draws from rules.Placements
+            pos, value = targets[index // width], held[index % width]
+            slot = len(slot_seat)
+            values[slot] = value
+            if log is not None:
+                log.append((players[seat], PLACES[pos][value]))
+            slot_seat.append(seat)
+            slot_value.append(None)
+            slot_back.append(None)
+            on_tile = coins[pos]
+            on_tile.append(slot)
+            hands[seat] -= 1
+            out[seat].append(slot)
+            count = counts[seat]
+            count[value] -= 1
+            if not count[value]:
+                hand[seat] ^= 1 << value
+            placed += 1
+            face_down = NEIGHBOUR_MASKS[pos] & present & ~face_up
+            if face_down:  # the dealer's reveal, an act of its own
+                shown = low[face_down & 127] + mid[face_down >> 7 & 127] + high[face_down >> 14]
+                if log is not None:
+                    log.append((DEALER, Reveal(tuple([(p, pyramid[p]) for p in shown]))))
+                for p in shown:
+                    tiles[p] = pyramid[p]
+                face_up |= face_down
+            if len(on_tile) == 4:
+                full |= 1 << pos
+                if free_sides(pos, present, self.bottom) >= 2:  # a claim: only this tile can have become claimable
+                    self.face_up, self.full, self.turn, self.placed = face_up, full, seat, placed
+                    return pos
+            if placed == 1 and hands[seat] and present & face_up & ~full:
+                continue  # the turn's second coin
+            seat = (seat + 1) % n_seats
+            placed = 0
+            if not (hands[seat] and face_up >> (present & -present).bit_length() - 1 & 1):
+                self.face_up, self.full, self.turn, self.placed = face_up, full, seat, placed
+                return None  # a pass, a forced tile to turn up, or every coin played
+
+    def _reveal_pyramid(self, positions: tuple[int, ...]) -> None:
+        pyramid = self.pyramid
+        if self.log is not None:
+            self.log.append((DEALER, Reveal(tuple([(pos, pyramid[pos]) for pos in positions]))))
+        for pos in positions:
+            self.tiles[pos] = pyramid[pos]
+            self.face_up |= 1 << pos
+        self.reveal = ()
+
+    def _reveal_under(self) -> None:
+        shown = [(pos, self.under_tiles[k]) for k, pos in enumerate(SARCOPHAGUS_POSITIONS) if self.under[k] is None]
+        if self.log is not None:
+            self.log.append((DEALER, Reveal(tuple(shown), under=True)))
+        for pos, tile in shown:
+            k = _SARCOPHAGUS_INDEX[pos]
+            self.under[k] = tile
+            owner = self.under_owner[k]
+            assert owner is not None, "every sarcophagus tile is taken or discarded before the end reveal"
+            if owner != DISCARDED:
+                self.claimed[owner].append(tile)
+                if tile.rank == NULL:
+                    self.traps.append(owner)
+
+    def _open(self, slots: list[int]) -> None:
+        """The dealer's opening of these slots (a tie-break's, or the end audit's)."""
+        opened = tuple([(slot, self.values[slot]) for slot in slots])
+        if self.log is not None:
+            self.log.append((DEALER, Open(opened)))
+        for slot, value in opened:
+            self.slot_value[slot] = value
+
+    def _discard(self) -> None:
+        seat = self.traps[0]
+        numbers = [tile for tile in self.claimed[seat] if tile.is_number]
+        tile = numbers[int(self.rng.random() * len(numbers))]  # as random_policy draws among rules.discards
+        if self.log is not None:
+            self.log.append((self.players[seat], Discard(tile)))
+        del self.traps[0]
+        self.claimed[seat].remove(tile)
+
+    # -- what the rules do on their own: rules.Play's methods of the same names
+
+    def _settle(self) -> None:
+        self.changed = True
+        while True:
+            if self.reveal:
+                return
+            if self.tie is not None:
+                tied = self._leaders(self.tie)
+                if self._unopened_tied(self.tie, tied):
+                    return
+                pos, self.tie = self.tie, None
+                self._resolve_tie(pos, tied)
+                continue
+            if self.traps:
+                if self._spring_trap():
+                    return
+                continue
+            if self.changed:
+                claimable = self._first_claimable() if self.full else None
+                if claimable is not None:
+                    self._assess(claimable)
+                    continue
+                self.changed = False
+            if not self.present:
+                return
+            if self._advance_turn():
+                return
+
+    def _advance_turn(self) -> bool:
+        seat = self.turn
+        if self.placed == 0:
+            forced = forced_position(self.present)
+            if self.hands[seat] or not any(self.hands):
+                if not self.face_up >> forced & 1:
+                    self.reveal = (forced,)
+                    return True
+                if self.hands[seat]:
+                    return True
+                self._next_seat()  # every coin played
+                self._assess(forced)
+                return False
+        elif self.placed == 1 and self.hands[seat] and self.present & self.face_up & ~self.full:
+            return True
+        self._next_seat()
+        return False
+
+    def _next_seat(self) -> None:
+        self.turn = (self.turn + 1) % len(self.hands)
+        self.placed = 0
+
+    def _leaders(self, pos: int) -> tuple[int, ...]:
+        slot_seat = self.slot_seat
+        return most_coins(tuple([slot_seat[slot] for slot in self.coins[pos]]))
+
+    def _unopened_tied(self, pos: int, tied: tuple[int, ...]) -> list[int]:
+        slot_value, slot_seat = self.slot_value, self.slot_seat
+        return [slot for slot in self.coins[pos] if slot_value[slot] is None and slot_seat[slot] in tied]
+
+    def _first_claimable(self) -> int | None:
+        full = self.full
+        while full:
+            pos = (full & -full).bit_length() - 1
+            if free_sides(pos, self.present, self.bottom) >= 2:
+                return pos
+            full &= full - 1
+        return None
+
+    def _assess(self, pos: int) -> None:
+        if not self.coins[pos]:
+            self._remove(pos, None)
+            return
+        slot_seat = self.slot_seat
+        most = most_coins(tuple([slot_seat[slot] for slot in self.coins[pos]]))
+        if len(most) == 1:
+            self._remove(pos, most[0])
+            return
+        unopened = self._unopened_tied(pos, most)
+        if unopened:  # the tie waits for the dealer's opening, the next act: made here at once
+            self._open(unopened)
+        self._resolve_tie(pos, most)
+
+    def _resolve_tie(self, pos: int, tied: tuple[int, ...]) -> None:
+        totals = dict.fromkeys(tied, 0)
+        for slot in self.coins[pos]:
+            seat = self.slot_seat[slot]
+            if seat in totals:
+                value = self.slot_value[slot]
+                assert value is not None, "a tie-break waits until the tied coins are opened"
+                totals[seat] += value
+        best = max(totals.values())
+        winners = [seat for seat, total in totals.items() if total == best]
+        self._remove(pos, winners[0] if len(winners) == 1 else None)
+
+    def _remove(self, pos: int, claimer: int | None) -> None:
+        tile = self.tiles[pos]
+        self.present &= ~(1 << pos)
+        self.full &= ~(1 << pos)
+        self.changed = True
+        k = _SARCOPHAGUS_INDEX.get(pos)
+        coins, self.coins[pos] = self.coins[pos], []
+        slot_seat, slot_back, values, hands, out, counts, hand = \
+            self.slot_seat, self.slot_back, self.values, self.hands, self.out, self.counts, self.hand
+        back = len(slot_seat)
+        for slot in coins:
+            seat = slot_seat[slot]
+            if seat == claimer and k is not None:
+                continue  # entombed with the sarcophagus tile
+            slot_back[slot] = back
+            hands[seat] += 1
+            out[seat].remove(slot)
+            value = values[slot]
+            counts[seat][value] += 1
+            hand[seat] |= 1 << value
+        if claimer is None:
+            if k is not None:
+                self.under_owner[k] = DISCARDED
+            return
+        assert tile is not None, "a claimed tile holds coins, so it is face up"
+        self.claimed[claimer].append(tile)
+        if k is not None:
+            self.under_owner[k] = claimer
+            self.entombed[k] = tuple([slot for slot in coins if slot_seat[slot] == claimer])
+        if tile.rank == NULL:
+            self.traps.append(claimer)
+
+    def _spring_trap(self) -> bool:
+        seat = self.traps[0]
+        held = self.claimed[seat]
+        if not any(t.is_god for t in held):
+            numbers = [t for t in held if t.is_number]
+            if len(numbers) > 1:
+                return True
+            if numbers:
+                held.remove(numbers[0])
+        del self.traps[0]
+        return False

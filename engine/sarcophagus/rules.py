@@ -119,11 +119,11 @@ def setup(options: Options, players: Sequence[str], first: str) -> State:
 def leaders(s: State, pos: int) -> tuple[int, ...]:
     """The seats with the most coins on a tile, in seat order: one claims it, several are tied."""
     slot_seat = s.slot_seat
-    return _most_coins(tuple([slot_seat[slot] for slot in s.coins[pos]]))
+    return most_coins(tuple([slot_seat[slot] for slot in s.coins[pos]]))
 
 
 @functools.lru_cache(maxsize=1024)
-def _most_coins(owners: tuple[int, ...]) -> tuple[int, ...]:
+def most_coins(owners: tuple[int, ...]) -> tuple[int, ...]:
     """`leaders` of one tile's coin owners in placement order, worked out once: a tile holds at most
     four coins of four seats, so few orders ever occur, and a playout asks thousands of times."""
     distinct = sorted(set(owners))
