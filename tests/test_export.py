@@ -53,7 +53,7 @@ def test_an_entry_and_its_sealed_coin_checked_by_stock_tools(game):
     assert (exported.exit_code, exported.output) == (0, (
         "out/entry-8.json, out/entry-8.json.sig, out/allowed_signers: to check the signature by ann, run\n"
         "  ssh-keygen -Y verify -f out/allowed_signers -I ann -n pbem -s out/entry-8.json.sig < out/entry-8.json\n"
-        "out/entry-8-coin-3.age: the opening of the 4th coin placed, sealed to ann; to open it, run\n"
+        "out/entry-8-coin-3.age: the opening of ann's 2nd coin, sealed to ann; to open it, run\n"
         f"  age -d -i {key} out/entry-8-coin-3.age\n"))
     check, open_coin = exported.output.splitlines()[1].strip(), exported.output.splitlines()[3].strip()
     good = run_printed(check, game)

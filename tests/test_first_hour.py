@@ -40,7 +40,8 @@ def test_the_referee_settles_a_tie_break_and_the_report_names_who_signed(referee
     tied = pbem("play", "game.json", "--as", "ben", "2", "0@1a")
     assert tied.output.splitlines()[-1] == "Next: ref (open: open the tied coins on 1a for the tie-break)"
     settled = pbem("referee", "game.json", "--as", "ref")
-    opened = "ref opens coins: the 1st placed is a 3, the 2nd placed is a 1, the 3rd placed is a 2, the 4th placed is a 0"
+    opened = ("ref opens coins: ann's 1st coin is a 3, ann's 2nd coin is a 1, ben's 1st coin is a 2, ben's 2nd coin "
+              "is a 0")
     assert settled.output.splitlines()[0] == "  " + opened
     assert "        " + opened in pbem("log", "game.json").output.splitlines()
 
@@ -48,7 +49,7 @@ def test_the_referee_settles_a_tie_break_and_the_report_names_who_signed(referee
 def test_a_two_coin_turn_in_referee_mode_writes_the_first_coin_and_says_who_must_act(refereed):
     result = pbem("play", "game.json", "--as", "ann", "3", "1@1a")
     assert (result.exit_code, result.output) == (3, (
-        "  ann placed a coin on 1a (the 1st coin placed)\n"
+        "  ann placed a coin on 1a (ann's 1st coin)\n"
         "Wrote game.json (entry 4).\n"
         "Next: ref (reveal: turn up 2a, 2b)\n"
         "Not played yet: 1@1a: the referee ref must act first (reveal: turn up 2a, 2b). Send them game.json, "

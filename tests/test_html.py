@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import random
 import re
@@ -179,3 +180,28 @@ def test_a_game_without_a_drawing_of_its_own_is_shown_through_its_view(game, mon
     last = data_of(Path("plain.html").read_text())["frames"][-1]["board"]
     coin = {"slot": 0, "owner": "ben", "seat": "ben", "value": None}
     assert last["pyramid"]["1a"] == {"tile": "sun-3", "coins": [coin]}
+
+
+def test_each_entry_is_titled_in_words_and_the_page_explains_its_marks(game):
+    """Issue 25: `pbem html` heads each entry with what it did (its notation on a line of its own), names coins
+    by their owner's count, and has a legend of the drawing's marks, the same one the app shows."""
+    from pbem.presentation.games import sarcophagus
+
+    assert pbem("html", game, "-o", "page.html").exit_code == 0
+    text = Path("page.html").read_text()
+    frames = data_of(text)["frames"]
+    assert [(f["title"], f["action"]) for f in frames] == [
+        ("ann's invitation to a new game", "new game: the invitation"),
+        ("ben joins the game", "join"),
+        ("1a turned up: sun-3", "reveal 1a=sun-3"),
+        ("ben placed a coin on 1a", "@1a"),
+        ("2a and 2b turned up: moon-4 and arms-4", "reveal 2a=moon-4 2b=arms-4"),
+        ("ben placed a coin on 2a", "@2a"),
+        ("3a and 3b turned up: crown-2 and crown-ace", "reveal 3a=crown-2 3b=crown-ace")]
+    assert frames[5]["events"] == ["ben placed a coin on 2a (ben's 2nd coin)"]
+    legend = re.search(r'<details id="legend" open><summary>Legend</summary><dl>(.*?)</dl></details>', text).group(1)
+    terms = re.findall(r'<dt data-term="([^"]+)">\1</dt><dd>([^<]+)</dd>', legend)
+    assert [(term, html.unescape(meaning)) for term, meaning in terms] == list(sarcophagus.HTML_LEGEND)
+    assert [term for term, _ in terms][:4] == ["Number tile", "Face down", "Null: a trap", "Ace: a god"]
+    assert pbem("log", game).output.splitlines()[-5:-3] == ["   5. ben      @2a",
+                                                             "        ben placed a coin on 2a (ben's 2nd coin)"]

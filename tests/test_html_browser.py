@@ -210,3 +210,55 @@ def test_a_path_of_pharaohs_page_draws_the_engine_view_at_each_entry_it_is_sent_
         assert (board["deck"], board["sands"]) == (shown["deck"], shown["sands"])
         assert sorted(board["closed"]) == sorted(shown["closed"])
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_each_entry_is_titled_in_words_and_the_legend_draws_the_marks_it_names(browser, finished):
+    _, url, positions = finished
+    browser.get(f"{url}#entry=5")
+    frame = browser.execute_script("return JSON.parse(document.getElementById('game-data').textContent).frames[5]")
+    assert browser.find_element(By.ID, "entry-title").text == f"Entry 5: {frame['title']}"
+    assert browser.find_element(By.ID, "notation").text == f"In the record: {frame['action']}"
+    assert frame["title"] != frame["action"] and read(browser)["events"] == positions[5][1]
+    samples = browser.execute_script("""return [...document.querySelectorAll('#legend dt')].map(dt => [dt.dataset.term,
+        [...dt.querySelectorAll('svg.sample .tile')].map(t => t.dataset.tile), dt.querySelectorAll('svg.sample .coin').length,
+        dt.querySelectorAll('svg.sample').length])""")
+    assert samples == [["Number tile", ["moon-4"], 0, 1], ["Face down", ["back"], 0, 1], ["Null: a trap", ["sun-null"], 0, 1],
+                       ["Ace: a god", ["crown-ace"], 0, 1], ["Position", [], 0, 0], ["Coin", ["arms-3"], 2, 1],
+                       ["Taken away", [], 0, 1], ["Sarcophagus", [], 0, 1], ["Fame", [], 0, 0]]
+
+
+def test_a_path_of_pharaohs_hand_is_drawn_as_cards(browser, tmp_path, monkeypatch):
+    """`pbem html --as ann`: ann's hand at each entry as card faces (a value, or an action card's letter and
+    name), the legend with a card of each kind."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    from test_examples import EXAMPLES
+
+    key = tmp_path / "ann"
+    shutil.copy(EXAMPLES / "test-keys" / "ann", key)
+    key.chmod(0o600)
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(app, ["html", str(EXAMPLES / "pharaohs-table-4-players.json"), "-o", "ann.html",
+                                    "--as", "ann", "--key", str(key)])
+    assert made.exit_code == 0, made.output
+    browser.get((tmp_path / "ann.html").as_uri())
+    hands = browser.execute_script("""return JSON.parse(document.getElementById('game-data').textContent).frames
+        .map(f => f.board.mine || [])""")
+    names = {"Z": "Zero", "W": "Wild", "T": "Thief", "S": "Sandstorm"}
+    chosen = [n for n, hand in enumerate(hands) if any(card in names for card, _ in hand)][:2] + [len(hands) - 1]
+    assert len(chosen) == 3 and hands[-1]  # two hands with an action card, and the last
+    for n in chosen:
+        browser.get(f"{(tmp_path / 'ann.html').as_uri()}#entry={n}")
+        cards = browser.execute_script("""return [...document.querySelectorAll('#side .mine li.card')].map(li =>
+            [li.dataset.card, Number(li.dataset.slot), li.innerText.replace(/\\s+/g, ' ')])""")
+        assert cards == [[card, slot, f"{card} {names[card]}" if card in names else card] for card, slot in hands[n]]
+        assert browser.find_element(By.CSS_SELECTOR, "#side .mine > span").text == f"Your hand: {len(hands[n])} card" + \
+            "s" * (len(hands[n]) != 1)
+    assert "#" not in browser.find_element(By.ID, "side").text  # no 1#22 T#21: the slots are not shown
+    samples = browser.execute_script("""return [...document.querySelectorAll('#legend dt .card')].map(c =>
+        [c.parentElement.dataset.term, c.dataset.card])""")
+    assert samples == [["Value card", "7"], ["Wild", "W"], ["Zero Block Value", "Z"], ["Thief", "T"],
+                       ["Sandstorm", "S"], ["Unknown card", "?"]]
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

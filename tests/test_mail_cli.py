@@ -109,7 +109,7 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     assert turn["In-Reply-To"].strip() == mail["Message-ID"] and mail["Message-ID"] in turn["References"]
     assert "-----BEGIN PBEM TURN-----" in turn.get_content() and not list(turn.iter_attachments())
     assert turn.get_content().startswith(f"ben signed entries 1-6 of Sarcophagus {short} (ann, ben).\n"
-                                         "  ben joins the game\n  1a is sun-3\n  ben placed a coin on 1a (the 1st coin placed)\n")
+                                         "  ben joins the game\n  1a is sun-3\n  ben placed a coin on 1a (ben's 1st coin)\n")
 
     back = table("ann", "inbox", f"sarcophagus-{short}-6.eml")
     assert back.output.splitlines()[0] == f"Updated {tmp_path / 'ann' / 'games-files' / copy.name}: entries 1-6."

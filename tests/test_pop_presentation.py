@@ -255,9 +255,13 @@ def test_the_html_drawing_shows_each_marker_pyramid_and_hand_of_the_view():
     assert {p: int(next(s for s in d.iter("span") if s.get("class") == "hand").get("data-hand"))
             for p, d in players.items()} == shown["hands"]
     assert "Sandstorm" in "".join(players["cat"].itertext()) and "turn" in players["ann"].get("class")
-    mine = next(s for s in root.iter("span") if s.get("class") == "mine")
-    assert mine.text == "Your hand: 1#1 7#0 Z#3"
-    assert not [s for s in drawn(GAME.view(t.state, None)).iter("span") if s.get("class") == "mine"]
+    mine = next(d for d in root.iter("div") if d.get("class") == "mine")
+    assert next(mine.iter("span")).text == "Your hand: 3 cards"
+    cards = [(li.get("class"), li.get("data-card"), li.get("data-slot"), li.get("title"), "".join(li.itertext()))
+             for li in mine.iter("li")]  # a card face each: its value, or an action card's letter and name
+    assert cards == [("card card-value", "1", "1", "a value card, 1", "1"), ("card card-value", "7", "0", "a value card, 7", "7"),
+                     ("card card-Z", "Z", "3", "Zero Block Value", "ZZero")]
+    assert not [d for d in drawn(GAME.view(t.state, None)).iter("div") if d.get("class") == "mine"]
 
 
 # ---------------------------------------------------------------- through the commands, on a real record
@@ -295,7 +299,8 @@ def test_the_html_replay_of_the_example_draws_every_frame(tmp_path, ann_key):
     data = json.loads(re.search(r'<script type="application/json" id="game-data">(.*?)</script>', text, re.S)
                       .group(1).replace("<\\/", "</"))
     assert data["meta"] == {"players": ["ann", "ben", "cat", "dan"], "colours": list(pop.HTML_COLOURS[:4]),
-                            "marks": ["a", "b", "c", "d"]}
+                            "marks": ["a", "b", "c", "d"], "cardNames": {"Z": "Zero Block Value", "W": "Wild",
+                                                                         "T": "Thief", "S": "Sandstorm"}}
     assert len(data["frames"]) == 147 and static(pop.HTML_STATIC + ".js") in text
     last = data["frames"][-1]["board"]
     assert last["winners"] == ["dan"] and last["markers"]["dan"] == [13, "A"]

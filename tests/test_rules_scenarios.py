@@ -29,7 +29,7 @@ def test_cascade_is_assessed_top_row_first_recomputing_after_each_removal():
               {"1a": "sun-2", "2a": "moon-2", "2b": "crown-2", "3a": "arms-2", "3c": "sun-3"})
     s, events = act(s, "a", "0")
     assert texts(events) == [
-        "a placed a coin on 1a (the 16th coin placed)",
+        "a placed a coin on 1a (a's 6th coin)",
         "a claims sun-2 from 1a",
         "b claims crown-2 from 2b",   # freed by 1a
         "c claims sun-3 from 3c",     # freed by 2b; 3a still has 2a above it
@@ -40,7 +40,7 @@ def test_cascade_is_assessed_top_row_first_recomputing_after_each_removal():
 def test_a_full_tile_with_one_free_side_waits():
     s = build(ABC, {"1a": ["a", "b"], "2a": ["a", "a", "b", "c"]}, {"1a": "sun-2", "2a": "moon-2", "2b": "crown-2"})
     s, events = act(s, "a", "0")
-    assert texts(events) == ["a placed a coin on 1a (the 7th coin placed)"]
+    assert texts(events) == ["a placed a coin on 1a (a's 4th coin)"]
     assert legal_actions(s, "a")  # a second coin to place; 2a stays full and unclaimed
     with pytest.raises(IllegalAction, match="2a is full"):
         act(s, "a", "0@2a")
@@ -223,7 +223,7 @@ def test_an_opening_that_contradicts_the_hand_fails_the_audit():
     s = dataclasses.replace(s, turn=1)
     s, _ = act(s, "b", "4")
     # a's coins #0 and #2 were both out of hand at once: two 5s is impossible with one 5
-    with pytest.raises(IllegalAction, match="the 3rd coin placed opened as 5, but a had no coin of that value left"):
+    with pytest.raises(IllegalAction, match="a's 2nd coin opened as 5, but a had no coin of that value left"):
         apply(s, "a", Open(((0, 5), (2, 5))))
 
 
@@ -233,8 +233,8 @@ def test_the_dealer_may_open_every_owed_coin_in_one_act():
     with pytest.raises(IllegalAction, match="dealer must open exactly #0, #1, #2, #3"):
         apply(s, "dealer", Open(((0, 2), (2, 3))))
     s, events = apply(s, "dealer", Open(((0, 2), (1, 1), (2, 3), (3, 4))))
-    assert texts(events)[:2] == ["dealer opens coins: the 1st placed is a 2, the 2nd placed is a 1, "
-                                 "the 3rd placed is a 3, the 4th placed is a 4",
+    assert texts(events)[:2] == ["dealer opens coins: a's 1st coin is a 2, b's 1st coin is a 1, "
+                                 "a's 2nd coin is a 3, b's 2nd coin is a 4",
                                  "tie on 5c: coin totals a 5, b 5"]
 
 

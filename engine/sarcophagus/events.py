@@ -19,10 +19,11 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def coin_words(slot: int) -> str:
-    """A coin as people name it: by the order it was placed in the game, never by a bare number that could
-    read as its value (the record keeps the slot number; only the words are these)."""
-    return f"the {ordinal(slot + 1)} coin placed"
+def coin_words(seat: str, nth: int) -> str:
+    """A coin as people name it: its seat's nth coin placed ("ben's 2nd coin"), never a bare number that
+    could read as its value (the record keeps the slot number, its place in the game's order of placement;
+    only the words are these)."""
+    return f"{seat}'s {ordinal(nth)} coin"
 
 
 @dataclass(slots=True)
@@ -30,9 +31,15 @@ class Placed:
     seat: str
     pos: int
     slot: int
+    nth: int
+    """The seat's how-manieth coin placed this game (1 for its first)."""
+
+    @property
+    def coin(self) -> str:
+        return coin_words(self.seat, self.nth)
 
     def __str__(self) -> str:
-        return f"{self.seat} placed a coin on {pos_name(self.pos)} ({coin_words(self.slot)})"
+        return f"{self.seat} placed a coin on {pos_name(self.pos)} ({self.coin})"
 
 
 @dataclass(slots=True)
@@ -132,9 +139,11 @@ class AllCoinsPlayed:
 class Opened:
     player: str
     values: tuple[tuple[int, int], ...]
+    coins: tuple[str, ...]
+    """Each opened coin's name, as `coin_words` says it ("ann's 2nd coin"), in the order of `values`."""
 
     def __str__(self) -> str:
-        shown = ", ".join(f"the {ordinal(slot + 1)} placed is a {value}" for slot, value in self.values)
+        shown = ", ".join(f"{coin} is a {value}" for coin, (_, value) in zip(self.coins, self.values))
         return f"{self.player} opens {'a coin' if len(self.values) == 1 else 'coins'}: {shown}"
 
 

@@ -32,7 +32,7 @@ from .events import (
     TileDiscarded,
     Trap,
     TrapDiscard,
-    ordinal,
+    coin_words,
 )
 from .geometry import ALL_MASK, APEX, NEIGHBOUR_MASKS, SARCOPHAGUS_POSITIONS, forced_position, free_sides, pos_name, positions_in
 from .notation import format_action
@@ -280,6 +280,12 @@ def _number_tiles(s: State, seat: int) -> list[Tile]:
     return [t for t in s.claimed[seat] if t.is_number]
 
 
+def coin_name(s: State, slot: int) -> str:
+    """A placed coin as people name it: "ben's 2nd coin" (its seat's count, never the slot number)."""
+    seat = s.slot_seat[slot]
+    return coin_words(s.table.seats[seat].name, s.slot_seat[:slot + 1].count(seat))
+
+
 def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None:
     """With the values known so far, was every placed coin really in the seat's hand at the time?
 
@@ -296,9 +302,8 @@ def _audit_seat(s: State, values: Sequence[int | None], seat: int) -> str | None
             out[returns.pop()[1]] -= 1
         out[value] += 1
         if out[value] > initial.count(value):
-            return (f"the {ordinal(k + 1)} coin placed opened as {value}, but {s.table.seats[seat].name} had no coin "
-                    "of that value "
-                    f"left in hand when it was placed")
+            return (f"{coin_name(s, k)} opened as {value}, but {s.table.seats[seat].name} had no coin of that value "
+                    "left in hand when it was placed")
         if back is not None:
             returns.append((back, value))
     return None
@@ -557,7 +562,7 @@ class Play:
         s.out = _with(s.out, seat, s.out[seat] + (slot,))
         s.placed += 1
         if self.events is not None:
-            self.events.append(Placed(self.seats[seat].name, pos, slot))
+            self.events.append(Placed(self.seats[seat].name, pos, slot, s.slot_seat.count(seat)))
         face_down = NEIGHBOUR_MASKS[pos] & s.present & ~s.face_up
         if face_down:
             s.reveal = positions_in(face_down)
@@ -588,7 +593,7 @@ class Play:
             slot_value[slot] = value
         s.slot_value = tuple(slot_value)
         if self.events is not None:
-            self.events.append(Opened(player, values))
+            self.events.append(Opened(player, values, tuple(coin_name(s, slot) for slot, _ in values)))
 
     def discard(self, tile: Tile) -> None:
         s = self.s

@@ -84,8 +84,9 @@ def page_choices(session: Session) -> list[Choice]:
 
 
 def legend(game: str) -> tuple[tuple[str, str], ...]:
-    """What the game's drawing shows, term by term."""
-    return presentation(game).HTML_LEGEND
+    """What the game's drawing shows, term by term (the replay page's legend), and how to pick a move."""
+    drawing = presentation(game)
+    return drawing.HTML_LEGEND + (("Your move", drawing.HOW_TO_MOVE),)
 
 
 def act(session: Session, path: Path, head: str, notation: str | None) -> tuple[list[object], int]:

@@ -119,7 +119,7 @@ def home(csrf: str, games: list[dict[str, Any]], problems: list[str], locked: li
 def game(csrf: str, info: dict[str, Any], data: dict[str, Any], log: list[tuple[int, str, str, list[str]]],
          defs: str, flash: str | None, locked: list[str]) -> str:
     """One game: the board as this player sees it, their turn, the legend and the log."""
-    terms = "".join(f"<dt>{e(term)}</dt><dd>{e(meaning)}</dd>" for term, meaning in data["legend"])
+    terms = "".join(f'<dt data-term="{e(term)}">{e(term)}</dt><dd>{e(meaning)}</dd>' for term, meaning in data["legend"])
     entries = "".join(
         f'<li value="{seq}"><span class="author">{e(author)}</span>: <span class="action">{e(action)}</span>'
         + ("<ul>" + "".join(f"<li>{e(ev)}</li>" for ev in events) + "</ul>" if events else "") + "</li>"

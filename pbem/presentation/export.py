@@ -16,6 +16,8 @@ from pbem.crypto import PublicKey, armor_signature, recipients
 from pbem.crypto.keyring import key_dir
 from pbem.errors import KeyProblem, PbemError, UsageError
 from pbem.presentation.games import presentation
+from pbem.protocol.entries import apply_entry
+from pbem.protocol.genesis import start
 from pbem.record.canonical import canonical
 from pbem.record.files import write_atomic
 from pbem.record.models import GameFile, payload
@@ -75,7 +77,9 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
             keys[name] = PublicKey.parse(line)
         except KeyProblem:
             continue
-    item = presentation(record.genesis.game).HIDDEN_ITEM  # a coin, a card: each game names its own
+    drawing = presentation(record.genesis.game)
+    item = drawing.HIDDEN_ITEM  # a coin, a card: each game names its own
+    events = _events_up_to(record, seq)
     for slot, text in sorted((signed.sealed or {}).items()):
         path = directory / f"{stem}-{slot.replace('#', item + '-')}.age"
         try:
@@ -84,7 +88,8 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
         except (ValueError, PbemError):
             raise PbemError(f"{stem}: the sealed blob for {slot} is not an age file") from None
         write_atomic(path, sealed)
-        opening = _SEALED.get(slot, f"the opening of {_item_words(slot, item)}")
+        called = drawing.hidden_item_name(events, slot) if events is not None else None
+        opening = _SEALED.get(slot, f"the opening of {called or _item_words(slot, item)}")
         what = f"{opening}, sealed to {', '.join(names) or 'nobody'}"
         if names and all(name in roster for name in names):
             out.append(Exported(f"{what}; to open it, run", [path],
@@ -95,9 +100,19 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
     return out
 
 
+def _events_up_to(record: GameFile, seq: int) -> list[object] | None:
+    """The game's events up to entry `seq`, which name what it sealed ("ann's 2nd coin"); None when the
+    record does not replay that far (export still writes a bad entry's files, for stock tools to check)."""
+    try:
+        rep = start(record.genesis)
+        return [event for entry in record.entries[:seq] for event in apply_entry(rep, entry)]
+    except PbemError:
+        return None
+
+
 def _item_words(slot: str, item: str) -> str:
-    """A sealed slot as people say it: "the 4th coin placed" for #3 (never a number that could read as the
-    coin's value)."""
+    """A sealed slot as people say it when the record does not replay: "the 4th coin placed" for #3 (never a
+    number that could read as the coin's value)."""
     _, sep, number = slot.rpartition("#")
     if item == "coin" and sep and number.isdigit():
         n = int(number) + 1

@@ -37,18 +37,25 @@ def frames(record: GameFile, observer: str | None = None, knowledge: Any = None,
     drawing = presentation(rep.genesis.game)
     session = Session(rep, *reader) if reader else None
 
-    def frame(author: str, action: str, events: list[object]) -> dict[str, Any]:
+    def frame(author: str, action: str, events: list[object], note: str | None = None) -> dict[str, Any]:
         known = knowledge if session is None else session.knowledge() if rep.state is not None else None
         shown = rep.game.view(drawn(rep), observer, known)
-        return {"author": author, "action": action, "events": [str(e) for e in events],
-                "next": next_line(rep), "board": drawing.html_board(shown)}
+        said = [f'{author} says: "{note}"'] if note else []  # a signed note, first
+        return {"author": author, "action": action, "title": title(author, action, events),
+                "events": said + [str(e) for e in events], "next": next_line(rep), "board": drawing.html_board(shown)}
 
-    out = [frame(record.genesis.author, "new game: the invitation", [])]
+    def title(author: str, action: str, events: list[object]) -> str:
+        if not events:
+            return f"{author}'s invitation to a new game" if action == INVITATION else f"{author} signs {action}"
+        return drawing.entry_title(events) or str(events[0])
+
+    out = [frame(record.genesis.author, INVITATION, [])]
     for entry in record.entries:
-        events = apply_entry(rep, entry)
-        said: list[object] = [f'{entry.author} says: "{entry.note}"'] if entry.note else []  # a signed note
-        out.append(frame(entry.author, entry.action, said + events))
+        out.append(frame(entry.author, entry.action, apply_entry(rep, entry), entry.note))
     return out
+
+
+INVITATION = "new game: the invitation"
 
 
 def drawn(rep: Replay) -> object:
@@ -79,6 +86,8 @@ def page(rep: Replay, observer: str | None = None, knowledge: Any = None, viewer
     policy = (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; img-src 'none'; "
               "base-uri 'none'; form-action 'none'")
     e = html.escape
+    legend = "".join(f'<dt data-term="{e(term)}">{e(term)}</dt><dd>{e(meaning)}</dd>'
+                     for term, meaning in drawing.HTML_LEGEND)
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -109,9 +118,11 @@ Every signature and rule was checked when this page was made (game id {e(g.game_
 <h2 id="entry-title"></h2>
 <p id="signer"></p>
 <ul id="events"></ul>
+<p id="notation"></p>
 <p id="next"></p>
 </aside>
 <section id="side"></section>
+<details id="legend" open><summary>Legend</summary><dl>{legend}</dl></details>
 </div>
 </main>
 <svg class="defs" aria-hidden="true">{static(drawing.HTML_STATIC + ".svg")}</svg>

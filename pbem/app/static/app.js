@@ -158,7 +158,7 @@
     drawBoard(areas, f.board, data.meta);
     $("turn").hidden = true;
     $("entry").hidden = false;
-    $("entry-title").textContent = n === 0 ? "The start: " + f.action : `Entry ${n}: ${f.action}`;
+    $("entry-title").textContent = n === 0 ? "The start: " + f.title : `Entry ${n}: ${f.title} (${f.action})`;
     $("signer").textContent = `Signed by ${f.author}`;
     $("events").replaceChildren(...f.events.map(text => {
       const item = document.createElement("li");
@@ -207,6 +207,12 @@
   automatic.addEventListener("click", () => act(automatic, base + "/automatic", {head: data.head}));
   const again = $("send-again");
   again.addEventListener("click", () => act(again, base + "/send", {}));
+  if (typeof legendSample === "function") {  /* the game's drawing of each mark its legend names */
+    document.querySelectorAll("#legend dt").forEach(dt => {
+      const sample = legendSample(dt.dataset.term, data.meta);
+      if (sample) dt.insertAdjacentHTML("afterbegin", sample);
+    });
+  }
   showNow();
   show(data.seq);
 })();

@@ -27,7 +27,10 @@ class Presentation(Protocol):
     HIDDEN_ITEM: str
     """What the game's hidden items are called ("coin", "card"), in export's and the log's words."""
     HTML_LEGEND: tuple[tuple[str, str], ...]
-    """What the drawing's marks mean, as (term, meaning): the legend beside the app's board."""
+    """What the drawing's marks mean, as (term, meaning): the legend of the HTML replay and of the app's
+    board. The drawing's script may draw a sample beside a term (`legendSample(term, meta)`)."""
+    HOW_TO_MOVE: str
+    """How a player picks a move on the app's board (the app's legend adds it as "Your move")."""
     HTML_STATIC: str
     """The stem of its files in pbem/presentation/static/: STEM.css (its style), STEM.svg (SVG definitions)
     and STEM.js (a script defining `drawBoard(areas, board, meta)` that draws one `html_board` into
@@ -51,11 +54,20 @@ class Presentation(Protocol):
     def referee_opening(self, detail: str) -> str:
         """An opening duty's words when the referee opens for the players (it holds every opening)."""
 
+    def entry_title(self, events: Sequence[object]) -> str | None:
+        """An entry's heading in words ("ben placed a coin on 1a"), from its events; None when its first
+        event says it as it is."""
+
     def html_board(self, shown: View) -> dict[str, Any]:
         """The part of one view the HTML replay draws, as JSON data."""
 
     def html_meta(self, shown: View) -> dict[str, Any]:
         """What the drawing needs that never changes (seats, colours)."""
+
+    def hidden_item_name(self, events: Sequence[object], key: str) -> str | None:
+        """What people call the hidden item sealed under `key` ("#3"), from the game's events up to its
+        sealing ("ann's 2nd coin": never a number that could read as its value), or None for
+        `HIDDEN_ITEM key` ("card #22")."""
 
     def html_choice(self, action: Any, me: str, notation: str) -> Choice:
         """One of ME's legal acts as the app offers it: the element of the drawing it targets, what to

@@ -19,6 +19,7 @@ HIDDEN_ITEM = "hidden item"
 HTML_STATIC = "generic"
 """Its CSS, SVG and script: pbem/presentation/static/generic.*"""
 HTML_LEGEND: tuple[tuple[str, str], ...] = (("Board", "the game's view, as text."),)
+HOW_TO_MOVE = "choose one of the moves listed, then Sign and send."
 
 WIDTH = 78
 _SKIPPED = ("players", "duties", "status")
@@ -51,6 +52,14 @@ def board_text(shown: dict[str, Any], style: Style) -> str:
 
 def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     return "Choose one: " + " | ".join(game.format_action(a) for a in choices)
+
+
+def entry_title(events: Sequence[object]) -> str | None:
+    return None
+
+
+def hidden_item_name(events: Sequence[object], key: str) -> str | None:
+    return None
 
 
 def html_choice(action: Any, me: str, notation: str) -> Choice:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.path_of_pharaohs.cards import ALEXANDRIA, DOUBLE, MUMMIES, SANDS_TO_WAKE
+from engine.path_of_pharaohs.cards import ACTION_NAMES, ALEXANDRIA, DOUBLE, MUMMIES, SANDS_TO_WAKE, card_name
 from engine.path_of_pharaohs.events import (
     BaseLeftEmpty,
     Completed,
@@ -35,16 +35,26 @@ Who = Callable[[str], str]
 HIDDEN_ITEM = "card"
 HTML_STATIC = "path-of-pharaohs"
 HTML_LEGEND: tuple[tuple[str, str], ...] = (
-    ("The path", "from the start to Alexandria (13); locations 2, 4, 6, 8 and 10 have two spaces, A above B."),
-    ("Markers", "a disc with the player's letter, in their colour; a dashed ring: moving this turn."),
-    ("Mummy", "a dark space: a B space closed by a waking mummy (Sands of Time at 3 wakes the next)."),
-    ("Pyramids", "each player's six positions: 1l 1m 1r at the base, 2l 2r, 3 on top; a number is the value "
-                 "built there, with the cards under it."),
-    ("Z", "a Zero Block Value: filling that position moves its owner 0."),
-    ("Your hand", "card#slot: digits 0-9, W wild, Z zero, T thief, S sandstorm."),
-    ("Your move", "highlighted positions and players can be chosen: click one (or Tab to it and press "
-                  "Enter), choose the cards or the action card, then Sign and send."),
+    ("The path", "from the start to Alexandria (13), where the race ends; locations 2, 4, 6, 8 and 10 have two "
+                 "spaces, A above B."),
+    ("Marker", "a disc with the player's letter, in their colour; a dashed ring: moving this turn, it takes a "
+               "space when the turn ends."),
+    ("Mummy", "a dark space: a B space closed by a waking mummy for the rest of the game."),
+    ("Sands of Time", "advance with each Sandstorm given or turned up; at 3 the next mummy wakes (2B first, then "
+                      "4B, 6B, 8B, 10B)."),
+    ("Pyramid", "each player's six positions: 1l 1m 1r at the base, 2l 2r, 3 on top. The big number is the "
+                "value built there, the cards under it (7-1: a 7 and a 1 counted minus). Filling 2l or 2r moves "
+                "1, 3 moves 2 and 2 more for the completed pyramid."),
+    ("Value card", "0 to 9: built on a position, alone or two or three counted plus or minus."),
+    ("Wild", "counts any value its player chooses, 0 to 9, when built."),
+    ("Zero Block Value", "played on an opponent's empty upper position (the Z corner there): filling it moves "
+                         "them 0."),
+    ("Thief", "takes two cards at random from an opponent's hand."),
+    ("Sandstorm", "given to an opponent: they skip their next turn; it advances the Sands of Time."),
+    ("Unknown card", "a card you held then, and no longer know (it was stolen or played away since)."),
 )
+HOW_TO_MOVE = ("highlighted positions and players can be chosen: click one (or Tab to it and press Enter), choose "
+               "the cards or the action card, then Sign and send.")
 """Its CSS, SVG and script: pbem/presentation/static/path-of-pharaohs.*"""
 
 WIDTH = 78
@@ -306,7 +316,7 @@ def html_choice(action: Any, me: str, notation: str) -> Choice:
     """A build: ME's position in their pyramid; a Zero: the opponent's position; a Thief or a Sandstorm:
     the opponent; Stop and a discard: buttons beside the board."""
     from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Stop, Thief, Zero
-    from engine.path_of_pharaohs.cards import card_name, pos_name
+    from engine.path_of_pharaohs.cards import pos_name
     from engine.path_of_pharaohs.notation import format_terms
 
     def position(owner: str, pos: str) -> str:
@@ -336,6 +346,16 @@ def html_choice(action: Any, me: str, notation: str) -> Choice:
     return plain(notation)
 
 
+def entry_title(events: Sequence[object]) -> str | None:
+    """Each entry is one act, and its first event says it."""
+    return None
+
+
+def hidden_item_name(events: Sequence[object], key: str) -> str | None:
+    """A card is named by its place in the deck ("card #22"): it says nothing of the card's value."""
+    return None
+
+
 def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:
     """Path of Pharaohs has no layout files: its deck is shuffled by the dealer."""
     from pbem.errors import UsageError
@@ -349,7 +369,8 @@ def html_meta(shown: View) -> dict[str, Any]:
     """What does not change during the game: the players in seat order, their colours and marks."""
     players = shown["players"]
     mark = marks(players)
-    return {"players": players, "colours": list(HTML_COLOURS[:len(players)]), "marks": [mark[p] for p in players]}
+    return {"players": players, "colours": list(HTML_COLOURS[:len(players)]), "marks": [mark[p] for p in players],
+            "cardNames": {card_name(card): name for card, name in ACTION_NAMES.items()}}
 
 
 def html_board(shown: View) -> dict[str, Any]:

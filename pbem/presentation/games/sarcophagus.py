@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.sarcophagus.events import (
     Claimed,
+    Opened,
+    Placed,
     PyramidEmpty,
     Revealed,
     SarcophagusTaken,
@@ -19,7 +21,7 @@ from engine.sarcophagus.events import (
     Trap,
     TrapDiscard,
 )
-from engine.sarcophagus.geometry import POSITIONS
+from engine.sarcophagus.geometry import POSITIONS, pos_name
 from pbem.presentation.choices import Choice, css_string, plain
 
 if TYPE_CHECKING:
@@ -32,16 +34,26 @@ View = dict[str, Any]
 HIDDEN_ITEM = "coin"
 HTML_STATIC = "sarcophagus"
 HTML_LEGEND: tuple[tuple[str, str], ...] = (
-    ("Tiles", "piecepack tiles: a rank (A ace, 2-5, none for a null) and a suit. Suns are red, moons black, "
-              "crowns green, arms blue. A face-down tile shows its back, a 2x2 grid."),
-    ("Positions", "rows 1 (the apex) to 6, tiles a-f from the left: 3b is row 3, second tile."),
-    ("Coins", "a disc in its owner's colour along a tile's bottom edge; its value, or ? while still hidden."),
-    ("Sarcophagus", "the three tiles under 5c, 6c and 6d (gold outline): taken by whoever claims the tiles "
-                    "above them."),
-    ("Fame", "the points of the tiles claimed so far; the final score adds the sets at the end."),
-    ("Your move", "highlighted tiles take a coin: click one (or Tab to it and press Enter), choose the value, "
-                  "then Sign and send."),
+    ("Number tile", "a rank, 2 to 5, and its suit's symbol: worth its rank in fame. Suns are red, moons black, "
+                    "crowns green, arms blue."),
+    ("Face down", "a tile's back, a 2x2 grid: not turned up yet. A coin placed on a tile turns up every "
+                  "face-down tile touching it."),
+    ("Null: a trap", "its suit's symbol alone. Whoever claims it springs a trap and discards one of their number "
+                     "tiles, unless a god protects them."),
+    ("Ace: a god", "A. Worth no fame, but it protects its holder from every later trap."),
+    ("Position", "rows 1 (the apex) to 6, tiles a to f from the left: 3b is row 3, its second tile (the small "
+                 "name in a tile's corner)."),
+    ("Coin", "a disc in its owner's suit colour along a tile's bottom edge: ? while its value (0 to 5) is "
+             "hidden, else the value. A tile with 4 coins and 2 free sides goes to whoever has most coins "
+             "there; a tie, to the highest total of the tied coins."),
+    ("Taken away", "a dashed outline: the tile there was claimed or discarded."),
+    ("Sarcophagus", "the three tiles under 5c, 6c and 6d (gold outline): whoever claims the tile above takes "
+                    "the one beneath, unseen until the end, and their coins from above are entombed on it."),
+    ("Fame", "the ranks of the number tiles claimed so far; the final score adds a bonus for each suit held: "
+             "2 tiles +1, 3 tiles +2, 4 tiles +4."),
 )
+HOW_TO_MOVE = ("highlighted tiles take a coin: click one (or Tab to it and press Enter), choose the value, then "
+               "Sign and send.")
 """Its CSS, SVG and script: pbem/presentation/static/sarcophagus.*"""
 
 TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "blue"}
@@ -211,7 +223,6 @@ def html_board(shown: View) -> dict[str, Any]:
 def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     """The legal choices as a person reads them: coin values and tiles apart, not every pairing."""
     from engine.sarcophagus.actions import Discard, Place
-    from engine.sarcophagus.geometry import pos_name
 
     places = [a for a in choices if isinstance(a, Place)]
     tiles = [str(a.tile) for a in choices if isinstance(a, Discard)]
@@ -230,7 +241,6 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
 def html_choice(action: Any, me: str, notation: str) -> Choice:
     """A placement: the tile on the board; a trap's discard: the tile among ME's claims."""
     from engine.sarcophagus.actions import Discard, Place
-    from engine.sarcophagus.geometry import pos_name
 
     if isinstance(action, Place) and action.pos is not None:
         pos = pos_name(action.pos)
@@ -243,6 +253,32 @@ def html_choice(action: Any, me: str, notation: str) -> Choice:
                       target=f"#side .player[data-name={css_string(me)}] .claimed .tile[data-tile={css_string(tile)}]",
                       says=f"Give up your {tile} to the trap.")
     return plain(notation)
+
+
+def entry_title(events: Sequence[object]) -> str | None:
+    """A placement without its coin's name, and tiles turned up or coins opened in one phrase."""
+    first = events[0] if events else None
+    if isinstance(first, Placed):
+        return f"{first.seat} placed a coin on {pos_name(first.pos)}"
+    if isinstance(first, Revealed):
+        shown = [e for e in events if isinstance(e, Revealed)]
+        where, what = _and([pos_name(e.pos) for e in shown]), _and([str(e.tile) for e in shown])
+        if first.under:
+            return f"the sarcophagus tile{'s' * (len(shown) > 1)} under {where} turned up: {what}"
+        return f"{where} turned up: {what}"
+    if isinstance(first, Opened):
+        return f"{first.player} opens {'a coin' if len(first.values) == 1 else f'{len(first.values)} coins'}"
+    return None
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def hidden_item_name(events: Sequence[object], key: str) -> str | None:
+    """A coin sealed under "#3" as its placing said it: "ann's 2nd coin"."""
+    slot = int(key[1:]) if re.fullmatch(r"#\d+", key) else None
+    return next((e.coin for e in events if isinstance(e, Placed) and e.slot == slot), None)
 
 
 def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:

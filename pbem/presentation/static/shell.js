@@ -16,8 +16,9 @@
     board.dataset.entry = String(n);
     drawBoard(areas, f.board, data.meta);
     $("where").textContent = `Entry ${n} of ${last}`;
-    $("entry-title").textContent = n === 0 ? "The start: " + f.action : `Entry ${n}: ${f.action}`;
+    $("entry-title").textContent = n === 0 ? "The start: " + f.title : `Entry ${n}: ${f.title}`;
     $("signer").textContent = `Signed by ${f.author}`;
+    $("notation").textContent = n === 0 ? "" : `In the record: ${f.action}`;
     const events = $("events");
     events.replaceChildren(...f.events.map(text => {
       const item = document.createElement("li");
@@ -44,5 +45,14 @@
     e.preventDefault();
     show(to);
   });
+  drawLegend(data.meta);
   show(fromHash(), true);
 })();
+function drawLegend(meta) {
+  /* a sample of each mark the game's drawing defines one for, beside its term in the legend */
+  if (typeof legendSample !== "function") return;
+  document.querySelectorAll("#legend dt").forEach(dt => {
+    const sample = legendSample(dt.dataset.term, meta);
+    if (sample) dt.insertAdjacentHTML("afterbegin", sample);
+  });
+}
