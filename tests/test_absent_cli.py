@@ -1,6 +1,9 @@
 """`pbem absent` and deadlines as a user types them (docs/deadlines.md): exact output and exit codes, the
 clock injected through PBEM_NOW (no sleeps)."""
 
+import shutil
+import types
+
 import pytest
 from typer.testing import CliRunner
 
@@ -118,3 +121,109 @@ def test_a_game_without_deadlines_has_no_absences(home, clock):
     result = pbem("absent", "g.json", owing, "--as", other)
     assert (result.exit_code, result.output) == (1, "Error: this game has no deadline policy: nobody can be "
                                                     "recorded absent\n")
+
+
+TO_A_TIE = [("ann", "3", "5@1a"), ("ben", "0", "0@2a"), ("ann", "4", "5@2a"), ("ben", "1", "1@2b"),
+            ("ann", "4", "3@2b")]
+"""At a table, on the fixed layout: ann claims sun-3, then ann and ben tie on 2a with 2 coins each; ann's
+program opens hers, ben must open his (and ann's 3@2b waits for it)."""
+
+
+def test_at_a_table_a_player_who_will_not_open_for_a_tie_break_loses_it(home, clock, monkeypatch):
+    new_game(home, first="ann")
+    for turn in TO_A_TIE:
+        assert pbem("play", "game.json", "--as", *turn).exit_code in (0, 3)
+    since = from_json((home / "game.json").read_bytes()).entries[-1].seq
+    clock(T0 + 47 * HOUR)
+    result = pbem("absent", "game.json", "ben", "--as", "ann")
+    assert (result.exit_code, result.output) == (1, f"Error: too early: ben has owed an open since entry {since} "
+                                                    "(24 h, then 24 h of grace): they may be recorded absent in 1 h\n")
+    clock(T0 + 48 * HOUR)
+    status = pbem("status", "--games", ".")
+    assert status.output.splitlines()[0].endswith(
+        "#15  you (ben) to open for 2 days LATE, may be recorded absent; you (ann) may record ben absent: "
+        "pbem absent game.json ben --as ann")
+    monkeypatch.setenv("PBEM_HOME", str(home / "ann-home"))  # ann's machine: her key alone
+    (home / "ann-home").mkdir()
+    shutil.copytree(home / "home" / "keys", home / "ann-home" / "keys", ignore=shutil.ignore_patterns("ben*"))
+    assert pbem("show", "game.json").output.splitlines()[-2:] == [
+        "Deadlines: ben to open for 2 days LATE, may be recorded absent.",
+        "You may record ben absent (ann): pbem absent game.json ben --as ann"]
+    offered = pbem("play", "game.json", "--as", "ann")
+    assert (offered.exit_code, offered.output) == (0, (
+        "Nothing written: ann owes nothing now.\n"
+        "Next: ben (open: open your coins on 2a for the tie-break)\n"
+        f"ben may be recorded absent now (open owed since entry {since}, past its deadline and grace): "
+        "pbem absent game.json ben --as ann\n"))
+    result = pbem("absent", "game.json", "ben", "--as", "ann")
+    assert (result.exit_code, result.output) == (0, (
+        f"  ben recorded absent (open owed since entry {since}) at entry {since + 1} by ann\n"
+        "  ben is recorded absent (open): loses the tie-break on 2a: 2 coins go back unopened\n"
+        "  ann claims moon-4 from 2a\n"
+        f"Wrote game.json (entry {since + 1}).\n"
+        "Next: ann (move: place your second coin on any face-up tile with room)\n"))
+    assert pbem("play", "game.json", "--as", "ann", "3@2b").exit_code == 0  # the game goes on
+    assert pbem("verify", "game.json").exit_code == 0
+    assert "ben is recorded absent (open): loses the tie-break on 2a" in pbem("log", "game.json").output
+
+
+def test_in_referee_mode_a_tie_break_nobody_opens_is_the_referees_absence(home, clock):
+    """The referee holds every opening, so status puts the tie-break on its clock, not on the tied players';
+    if it never opens, the players record it absent and the game ends with no winner, the referee blamed."""
+    new_game(home, first="ann", referee=True)
+    for turn in [("play", "ann", "3"), ("referee", "ref"), ("play", "ann", "1@1a"), ("play", "ben", "2", "0@1a")]:
+        assert pbem(turn[0], "game.json", "--as", *turn[1:]).exit_code == 0
+    clock(T0 + 6 * HOUR)
+    assert "Deadlines: ref to open for 6 h, due in 6 h." in pbem("show", "game.json").output.splitlines()
+    clock(T0 + 36 * HOUR)
+    status = pbem("status", "--games", ".")
+    assert status.output.splitlines()[0].endswith(
+        "#8  you (ref) to open for 36 h LATE, may be recorded absent; you (ann) may record ref absent: "
+        "pbem absent game.json ref --as ann")
+    result = pbem("absent", "game.json", "ann", "--as", "ref")
+    assert (result.exit_code, result.output) == (1, "Error: ann owes nothing that an absence can be recorded "
+                                                    "for now\n")
+    result = pbem("absent", "game.json", "ref", "--as", "ben")
+    assert (result.exit_code, result.output) == (1, "Error: ann signs ref's absence first\n")
+    offered = pbem("play", "game.json", "--as", "ann")  # ann's program opens her own coins, and offers the rest
+    assert (offered.exit_code, offered.output) == (0, (
+        "  ann opens coins: the 1st placed is a 3, the 2nd placed is a 1\n"
+        "Wrote game.json (entry 9).\n"
+        "Next: ref (open: open the tied coins on 1a for the tie-break)\n"
+        "ref may be recorded absent now (open owed since entry 8, past its deadline and grace): "
+        "pbem absent game.json ref --as ann\n"))
+    result = pbem("absent", "game.json", "ref", "--as", "ann")
+    assert result.output.splitlines()[0] == "  ann records ref absent; it takes effect when ben signs it too"
+    result = pbem("absent", "game.json", "ref", "--as", "ben")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == (
+        "Game over: VERDICT: ref forfeits: the referee was absent: it owed open since entry 8, past its deadline "
+        "and grace (recorded by every player); the game ends with no winner (entry 11, signed by ben)")
+    verified = pbem("verify", "game.json")
+    assert verified.exit_code == 0 and "absence: ref recorded absent (open owed since entry 8) at entry 11 by ann " \
+                                       "and ben" in verified.output
+
+
+def test_play_on_a_terminal_asks_whether_to_record_an_absence_once_the_grace_has_passed(home, clock, monkeypatch):
+    new_game(home)
+    clock(T0 + 72 * HOUR)
+    terminal = types.SimpleNamespace(stdin=types.SimpleNamespace(isatty=lambda: True))
+    monkeypatch.setattr("pbem.cli.turns.sys", terminal)  # play sees a terminal; the answers come from `input`
+    declined = pbem_input("n\n", "play", "game.json", "--as", "ann")
+    assert declined.output.splitlines()[-1] == "Record ben absent now? [y/N]: n"
+    assert len(from_json((home / "game.json").read_bytes()).entries) == 2
+    accepted = pbem_input("y\n", "play", "game.json", "--as", "ann")
+    assert (accepted.exit_code, accepted.output) == (0, (
+        "Nothing written: ann owes nothing now.\n"
+        "Next: ben (move: place a coin on 1a (forced))\n"
+        "ben may be recorded absent now (move owed since entry 2, past its deadline and grace): "
+        "pbem absent game.json ben --as ann\n"
+        "Record ben absent now? [y/N]: y\n"
+        "  ben recorded absent (move owed since entry 2) at entry 3 by ann\n"
+        "  ben is recorded absent (move): passes\n"
+        "Wrote game.json (entry 3).\n"
+        "Next: ann (move: place a coin on 1a (forced))\n"))
+
+
+def pbem_input(typed, *args):
+    return runner.invoke(app, [str(a) for a in args], input=typed)

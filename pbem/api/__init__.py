@@ -54,6 +54,7 @@ from pbem.api.hosting import (
     unsent,
 )
 from pbem.api.mail import (
+    absences_offered,
     absent,
     add_contact,
     address_book,
@@ -134,6 +135,7 @@ __all__ = [
     "TurnResult",
     "UsageError",
     "VerifyReport",
+    "absences_offered",
     "absent",
     "act",
     "add_contact",

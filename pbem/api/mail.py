@@ -193,6 +193,16 @@ def duty_clocks(game: Replay) -> dict[str, tuple[str, int, Clock]]:
     return found
 
 
+def absences_offered(game: Replay, name: str, at: int | None = None) -> list[tuple[str, str, int]]:
+    """The absences NAME may record at `at` (default now): each absent party, the kind of duty they owe and
+    the entry it is owed since; what `play`, `show` and `status` offer once a deadline and its grace have
+    passed (docs/deadlines.md)."""
+    from pbem.protocol.absence import offered
+    from pbem.record.deadlines import now
+
+    return [(party, duty.what, since) for party, duty, since in offered(game, name, now() if at is None else at)]
+
+
 def absent(path: Path, party: str, name: str, key: str | None = None,
            at: int | None = None) -> tuple[Replay, list[object]]:
     """NAME records PARTY absent from the duty they answer for, once its deadline and grace have passed

@@ -134,9 +134,29 @@ def play(path: GameFileArg, name: MyName = None,
                   os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
     elif turn.written:
         warn(api.unsent_line(turn.rep, str(dest)))
+    _offer_absences(turn.rep, dest, name, key, interactive)
     if owed:
         typer.echo(owed)
         raise typer.Exit(PARTLY_DONE)
+
+
+def _offer_absences(rep: api.Replay, path: Path, name: str, key: str | None, interactive: bool) -> None:
+    """A duty `play` offers once a deadline and its grace have passed: recording an absent party, for one
+    entitled to (asked on a terminal; otherwise the command that does it)."""
+    import shlex
+
+    from pbem import api  # loaded when a command runs, so --help and option errors stay fast
+
+    for party, what, since in api.absences_offered(rep, name):
+        typer.echo(f"{party} may be recorded absent now ({what} owed since entry {since}, past its deadline and "
+                   f"grace): pbem absent {shlex.quote(str(path))} {party} --as {name}")
+        if interactive and typer.confirm(f"Record {party} absent now?", default=False):
+            rep, events = api.absent(path, party, name, key)
+            for event in events:
+                typer.echo(f"  {event}")
+            typer.echo(f"Wrote {path} (entry {rep.seq}).")
+            typer.echo(api.next_line(rep))
+            return
 
 
 @app.command("referee")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty
 from pbem.errors import IllegalMove, NotOwed, UsageError
+from pbem.protocol.acts import Absent, parse_act
 from pbem.protocol.replay import Replay
 from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock, now
 from pbem.record.models import Entry
@@ -144,7 +145,7 @@ def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, 
         raise NotOwed(f"{text}: a game not joined has not started; nobody is absent from it", seq, author)
     began = rep.began.get(party, rep.seq)
     if what != duty.what or since != began:
-        raise IllegalMove(f"{text}: {party} owes a {duty.what} since entry {began}", seq, author)
+        raise IllegalMove(f"{text}: {party} owes {a(duty.what)} since entry {began}", seq, author)
     signers = entitled(rep, party)
     done = list(rep.pending[1]) if rep.pending and rep.pending[0] == text else []
     if rep.pending and rep.pending[0] != text:
@@ -165,6 +166,11 @@ def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, 
     return times, signers[len(done) + 1:]
 
 
+def a(what: str) -> str:
+    """A kind of duty with its article: a move, an open(ing), an audit."""
+    return f"an {what}" if what[:1] in "aeiou" else f"a {what}"
+
+
 def span(seconds: int) -> str:
     """A time span in words: minutes, hours or days."""
     if seconds < HOUR:
@@ -174,8 +180,9 @@ def span(seconds: int) -> str:
     return f"{seconds // (24 * HOUR)} days"
 
 
-__all__ = ["FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time", "duty_clock",
-           "entitled", "note_duties", "owing", "span"]
+__all__ = ["FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time",
+           "duty_clock", "entitled", "next_recorder", "note_duties", "offered", "owing", "recordable", "span",
+           "still_pending"]
 
 
 def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, int, bool]:
@@ -199,7 +206,47 @@ def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, i
     if times is None:
         raise UsageError(f"the entry {party}'s duty began with has no signed time")
     if when < times.absent_from:
-        raise UsageError(f"too early: {party} has owed a {duty.what} since entry {since} ({times.hours} h, "
+        raise UsageError(f"too early: {party} has owed {a(duty.what)} since entry {since} ({times.hours} h, "
                          f"then {times.policy.grace_hours} h of grace): they may be recorded absent in "
                          f"{span(times.absent_from - when)}")
     return duty, since, len(pending) + 1 == len(signers)
+
+
+def still_pending(rep: Replay) -> bool:
+    """Whether the absence being signed still stands after an entry that is not part of it: its party
+    still owes that duty, owed since the same entry. Their own act starts their clock afresh, so it lapses
+    (they came back); another participant's act (a player opening their own coins while the referee is
+    being recorded absent from the tie-break) leaves it standing."""
+    if rep.pending is None:
+        return False
+    act = parse_act(rep.pending[0])
+    if not isinstance(act, Absent):
+        return False
+    duty = owing(rep).get(act.party)
+    return duty is not None and duty.what == act.what and rep.began.get(act.party) == act.since
+
+
+def next_recorder(rep: Replay, party: str) -> str | None:
+    """Who signs `party`'s absence next, once it may be recorded: the referee, or the next player in seat
+    order of those entitled who has not signed it yet; None without a policy or for a duty no absence
+    answers for (the table's, a join)."""
+    duty = owing(rep).get(party)
+    if (policy(rep) is None or duty is None or party not in rep.roster or duty.what == "join"
+            or (rep.state is None and party != rep.referee)):
+        return None
+    signers = entitled(rep, party)
+    done = len(rep.pending[1]) if rep.pending else 0
+    return signers[done] if done < len(signers) else None
+
+
+def offered(rep: Replay, signer: str, when: int) -> list[tuple[str, Duty, int]]:
+    """Every absence `signer` may record at `when` (a duty `play` offers once the grace has passed): the
+    absent party, the duty they owe and the entry it is owed since."""
+    found = []
+    for party in owing(rep):
+        try:
+            duty, since, _ = recordable(rep, party, signer, when)
+        except UsageError:
+            continue
+        found.append((party, duty, since))
+    return found

@@ -33,7 +33,7 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
-from pbem.protocol.absence import Absence, AbsenceSigned, check_absence, check_time, note_duties
+from pbem.protocol.absence import Absence, AbsenceSigned, check_absence, check_time, note_duties, still_pending
 from pbem.protocol.acts import (
     Absent,
     Act,
@@ -83,12 +83,13 @@ def apply_entry(rep: Replay, entry: Entry) -> list[object]:
         events = _apply_move(rep, entry, seq)
     if not entry.action.startswith("absent "):
         rep.strikes.pop(author, None)  # their own act: no longer absent in a row
-        rep.pending = None  # an absence still being signed lapses: whoever was absent came back
     rep.entries.append(entry)
     rep.head = crypto.sha256(signed_bytes).hex()
     rep.hashes.append(rep.head)
     rep.events += [(seq, e) for e in events]
     note_duties(rep, author)
+    if rep.pending and not entry.action.startswith("absent ") and not still_pending(rep):
+        rep.pending = None  # an absence still being signed lapses: whoever was absent came back (or is done)
     return list(events)
 
 

@@ -26,6 +26,9 @@ class OwedDuty(_Model):
     reminder_due: Annotated[bool, Field(description="A reminder time has come and the duty is not yet late.")] = False
     absent_due: Annotated[bool, Field(description="Past the deadline and the grace: an absence may be "
                                                   "recorded (`pbem absent`).")] = False
+    recorder: Annotated[str | None, Field(description="Who records the party absent next (`pbem absent`) once "
+                                                      "it is due: the referee, or the next of the other players "
+                                                      "in seat order.")] = None
     mine: bool = False
 
 

@@ -12,7 +12,9 @@ import shlex
 from pathlib import Path
 
 from pbem.crypto.keyring import list_keys
+from pbem.protocol.absence import offered
 from pbem.protocol.replay import TABLE_DEALS, Replay
+from pbem.record.deadlines import now
 from pbem.record.models import GameFile
 from pbem.transport import copies
 
@@ -107,6 +109,9 @@ def next_command(rep: Replay, path: str, holders: list[str]) -> str | None:
             return f"Your turn ({name}): pbem play {game} --as {name}{flag}"
     if unsent(rep) is not None and mine:
         return f"Send your turn: {mail_command(path, _sender(rep, mine))}"
+    for name in mine:  # a duty once a deadline and its grace have passed: recording an absent party
+        for party, _, _ in offered(rep, name, now()):
+            return f"You may record {party} absent ({name}): pbem absent {game} {party} --as {name}"
     waiting = ", ".join(holders)
     if by_mail(rep.genesis.game_id):
         return f"Waiting for {waiting}: when their mail comes, pbem inbox"

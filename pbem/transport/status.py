@@ -4,6 +4,7 @@ keyed by each file's size and time keeps `pbem status` fast over many games."""
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +31,12 @@ TABLE = "the table"
 
 
 def holders(rep: Replay) -> dict[str, str]:
-    """Who owes now, by name, and what: the referee deals in referee mode, the table otherwise."""
-    from engine.contract import DEALER
+    """Who answers for a duty now, by name, and what: the referee deals in referee mode, the table
+    otherwise; in referee mode a player's opening is the referee's (it holds every opening), as the
+    deadlines count it (pbem.protocol.absence.answerable)."""
+    from pbem.protocol.absence import owing
 
-    out: dict[str, str] = {}
-    for duty in rep.duties():
-        who = duty.who if duty.who != DEALER else (rep.dealer_signer or TABLE)
-        out.setdefault(who, duty.what)
-    return out
+    return {who: duty.what for who, duty in owing(rep).items()}
 
 
 @dataclass
@@ -79,23 +78,24 @@ def summary(rep: Replay, since: Since, path: str = "") -> GameSummary:
     times = [g.time] + [e.time for e in rep.entries]
     people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
     over = rep.over
+    began = rep.began if g.deadlines else since.began  # under a policy: the start its clocks count from
     return GameSummary(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
                 keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
                 result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,
                 deadlines=g.deadlines is not None, absences=[str(a) for a in rep.absences],
-                duties=[_owed(rep, who, what, since.began[who], times[since.began[who]])
-                        for who, what in holders(rep).items()])
+                duties=[_owed(rep, who, what, began[who], times[began[who]]) for who, what in holders(rep).items()])
 
 
 def _owed(rep: Replay, who: str, what: str, since_entry: int, since: int | None) -> OwedDuty:
     """A duty as status shows it, with its deadline, reminders and absence time under a deadline policy."""
-    from pbem.protocol.absence import duty_clock
+    from pbem.protocol.absence import duty_clock, next_recorder
 
     times = duty_clock(rep, who) if not rep.over else None
     if times is None:
         return OwedDuty(party=who, what=what, since_entry=since_entry, since=since)
     return OwedDuty(party=who, what=what, since_entry=since_entry, since=since, deadline=times.deadline,
-                    absent_from=times.absent_from, reminders=times.reminders_due(times.deadline))
+                    absent_from=times.absent_from, reminders=times.reminders_due(times.deadline),
+                    recorder=next_recorder(rep, who))
 
 
 def summarize(record: GameFile, path: str = "") -> GameSummary:
@@ -116,7 +116,7 @@ def note(path: Path, game: GameSummary) -> None:
 
 _NEW_FIELDS: dict[str, Any] = {"deadlines": False, "absences": []}
 _NEW_DUTY_FIELDS: dict[str, Any] = {"deadline": None, "absent_from": None, "reminders": [], "reminder_due": False,
-                                    "absent_due": False}
+                                    "absent_due": False, "recorder": None}
 
 
 def _dump(game: GameSummary) -> dict[str, Any]:
@@ -225,7 +225,19 @@ def line(game: GameSummary, now: int) -> str:
     if game.finished:
         return f"{head}  finished: {game.result}"
     deadline = f"  (deadline {game.deadline_hours} h)" if game.deadline_hours and not game.deadlines else ""
-    return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline + unsent_text(game)
+    return f"{head}  " + "; ".join(duty_text(d, now) for d in game.duties) + deadline + offer_text(game) + \
+        unsent_text(game)
+
+
+def offers(game: GameSummary) -> list[OwedDuty]:
+    """The duties whose party one of my names may record absent now (`pbem absent`)."""
+    return [d for d in game.duties if d.absent_due and d.recorder in game.me]
+
+
+def offer_text(game: GameSummary) -> str:
+    """What a status line adds when I may record someone absent: the command to do it."""
+    return "".join(f"; you ({d.recorder}) may record {d.party} absent: pbem absent {shlex.quote(game.path)} "
+                   f"{d.party} --as {d.recorder}" for d in offers(game))
 
 
 def unsent_text(game: GameSummary) -> str:
