@@ -187,7 +187,7 @@ def test_in_referee_mode_a_tie_break_nobody_opens_is_the_referees_absence(home, 
     assert (result.exit_code, result.output) == (1, "Error: ann signs ref's absence first\n")
     offered = pbem("play", "game.json", "--as", "ann")  # ann's program opens her own coins, and offers the rest
     assert (offered.exit_code, offered.output) == (0, (
-        "  ann opens coins: the 1st placed is a 3, the 2nd placed is a 1\n"
+        "  ann opens coins: ann's 1st coin is a 3, ann's 2nd coin is a 1\n"
         "Wrote game.json (entry 9).\n"
         "Next: ref (open: open the tied coins on 1a for the tie-break)\n"
         "ref may be recorded absent now (open owed since entry 8, past its deadline and grace): "
