@@ -191,14 +191,16 @@ def test_a_game_by_the_start_of_its_id_and_as_left_out(table, tmp_path):
     assert table("ben", "show", short[:5]).output.splitlines()[-1] == f"Send your turn: pbem mail {short[:5]} --as ben"
     assert table("ben", "mail", short).exit_code == 0
     unknown = table("ben", "play", "ffff", "1")
-    assert (unknown.exit_code, unknown.output) == (1, f"Error: ffff: no such file, and no game in {copy.parent} has "
-                                                      "an id starting with ffff (pbem status lists them)\n")
+    assert (unknown.exit_code, unknown.output) == (1, "Error: ffff: no such file, and no game known here has an id "
+                                                      f"starting with ffff (looked in the current folder, in "
+                                                      f"{copy.parent} and where this home last read or wrote each "
+                                                      "game)\n")
     (copy.parent / f"sarcophagus-{short[:4]}0000.json").write_bytes(copy.read_bytes().replace(
         short.encode(), (short[:4] + "0000").encode()))  # another file whose id starts the same way
     both = table("ben", "log", short[:4])
     assert both.exit_code == 1
-    assert both.output.startswith(f"Error: {short[:4]}: more than one game has an id starting with {short[:4]} (")
-    assert both.output.endswith("): type more of it\n")
+    assert both.output.startswith(f"Error: {short[:4]}: 2 games have an id starting with {short[:4]}: ")
+    assert both.output.endswith(". Type more of the id\n")
 
 
 def test_as_is_needed_when_this_home_holds_two_keys_of_the_game(tmp_path, monkeypatch):
@@ -276,3 +278,47 @@ def test_a_signed_note_is_on_the_html_page(table, tmp_path):
     assert made.exit_code == 0, made.output
     page = (tmp_path / "page.html").read_text()
     assert 'ben says: \\"see you <\\/script> at 1a\\"' in page and note not in page
+
+
+def test_a_game_by_the_start_of_its_id_wherever_this_home_played_it(tmp_path, monkeypatch):
+    """A prefix finds a game this home read or wrote in another folder (a git clone), the current folder's
+    game files, and the newest version of a game found in several places; two games alike are listed."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PBEM_GAMES", raising=False)
+    for name in ("ann", "ben"):
+        runner.invoke(app, ["key", "new", name, "--no-passphrase"])
+    (tmp_path / "repo").mkdir()
+    made = runner.invoke(app, ["new", "sarcophagus", "-o", "repo/g.json", "--as", "ann", "--player", "ann",
+                               "--player", "ben"])
+    assert made.exit_code == 0, made.output
+    game_id = json.loads((tmp_path / "repo" / "g.json").read_text())["genesis"]["game_id"]
+    (tmp_path / "old.json").write_bytes((tmp_path / "repo" / "g.json").read_bytes())  # a copy left here
+    joined = runner.invoke(app, ["play", game_id[:4], "--as", "ben"])  # the newest: the one ben has not joined yet
+    assert joined.exit_code in (0, 3) and f"Wrote {tmp_path / 'repo' / 'g.json'} (entr" in joined.output, joined.output
+    assert runner.invoke(app, ["log", game_id[:6]]).output.splitlines()[:2] == [
+        '[Game "sarcophagus"]', f'[GameId "{game_id}"]']
+    shown = runner.invoke(app, ["show", game_id[:4]])  # repo/g.json has more entries than ./old.json
+    assert shown.exit_code == 0 and "entry 0;" not in shown.output.splitlines()[0]
+    # another home, no history: the current folder's game file
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "stranger"))
+    assert runner.invoke(app, ["verify", game_id[:4]]).output.startswith("old.json: valid, in progress, 0 entries.")
+    # a second game whose id starts the same way: both are listed, with what tells them apart
+    twin = game_id[:4] + "0" * 28
+    (tmp_path / "twin.json").write_text((tmp_path / "old.json").read_text().replace(game_id, twin))
+    both = runner.invoke(app, ["show", game_id[:4]])
+    listed = sorted([f"{game_id[:8]} (sarcophagus: ann, ben; 0 entries) in old.json",
+                     f"{twin[:8]} (sarcophagus: ann, ben; 0 entries) in twin.json"])
+    assert (both.exit_code, both.output) == (1, f"Error: {game_id[:4]}: 2 games have an id starting with "
+                                                f"{game_id[:4]}: {'; '.join(listed)}. Type more of the id\n")
+    assert runner.invoke(app, ["show", game_id[:5]]).exit_code == 0  # typed far enough, the one game
+    # the home's own game moved away: said, not silently ignored
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path / "repo")
+    (tmp_path / "repo" / "g.json").rename(tmp_path / "moved.json")
+    lost = runner.invoke(app, ["show", game_id[:4]])
+    assert (lost.exit_code, lost.output) == (1, f"Error: {game_id[:4]}: no such file, and no game known here has an "
+                                                f"id starting with {game_id[:4]} (looked in the current folder, in "
+                                                f"{tmp_path / 'home' / 'games-files'} and where this home last read "
+                                                f"or wrote each game; this home saw {game_id[:8]} but no longer "
+                                                "finds its file)\n")

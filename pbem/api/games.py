@@ -29,7 +29,7 @@ from pbem.protocol.verify import Checked, VerifyReport
 from pbem.protocol.verify import verify_files as _verify_files
 from pbem.record.gamefile import armor
 from pbem.record.models import GameFile, to_json
-from pbem.transport import advice, copies
+from pbem.transport import advice, lookup
 from pbem.transport.status import late_line
 
 if TYPE_CHECKING:
@@ -177,9 +177,10 @@ def export_entry(path: Path, entry: int | None, directory: Path) -> list[Exporte
 
 
 def game_path(given: Path, games: Path | None = None) -> Path:
-    """A game as named on the command line: a file (a game file or a saved mail), else a game in the folder
-    of local copies by the start of its id (`25f0`); UsageError when no game or several match."""
-    return copies.resolve(given, games)
+    """A game as named on the command line: a file (a game file or a saved mail), else a game known here by
+    the start of its id (`25f0`: in the current folder, the folder of copies, or where this home last saw
+    it; pbem/transport/lookup.py); UsageError when no game or several match."""
+    return lookup.resolve(given, games)
 
 
 def my_name(path: Path, given: str | None = None, key: str | None = None) -> str:

@@ -115,6 +115,20 @@ def check_not_stale(rep: Replay) -> None:
         raise StaleFile(problem)
 
 
+def seen_where(prefix: str) -> dict[str, str | None]:
+    """Every game this machine has seen whose id starts with `prefix`, and where its latest version was read
+    or written, when known (a history that cannot be read: where unknown)."""
+    found: dict[str, str | None] = {}
+    folder = home() / "games"
+    for path in sorted(folder.glob(f"{prefix}*.json")) if folder.is_dir() else ():
+        try:
+            history = _read_all(path)
+        except HistoryDamaged:
+            history = None
+        found[path.stem] = history[1] if history else None
+    return found
+
+
 def remember_quietly(game: Replay, where: Path | None = None) -> str | None:
     """Looking at a game must work where nothing can be written (a read-only home, a CI sandbox): say so."""
     try:

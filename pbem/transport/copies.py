@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 from pbem.crypto.keyring import home
@@ -48,25 +47,6 @@ def game_id_of(path: Path) -> str | None:
         return game_id if isinstance(game_id, str) else None
     except (PbemError, ValueError, KeyError, TypeError):
         return None
-
-
-def resolve(given: Path, directory: Path | None = None) -> Path:
-    """A game named on the command line: a file that exists, else a game in the folder of local copies
-    whose id starts with what was typed (`pbem play 25f0`). A clear error when none or several match."""
-    from pbem.errors import UsageError
-
-    text = str(given)
-    if given.exists() or not re.fullmatch(r"[0-9a-f]{4,32}", text):  # fewer than 4: a file's name, surely
-        return given
-    where = folder(directory)
-    matches = [p for p in all_copies(where) if (game_id_of(p) or "").startswith(text)]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise UsageError(f"{text}: no such file, and no game in {where} has an id starting with {text} "
-                         "(pbem status lists them)")
-    names = ", ".join(p.name for p in matches)
-    raise UsageError(f"{text}: more than one game has an id starting with {text} ({names}): type more of it")
 
 
 def all_copies(directory: Path) -> list[Path]:
