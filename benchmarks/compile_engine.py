@@ -37,7 +37,8 @@ MODULES = (
     "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.playout", "engine.sarcophagus.driver",
     "engine.sarcophagus.search",
     "engine.path_of_pharaohs.cards", "engine.path_of_pharaohs.state", "engine.path_of_pharaohs.actions",
-    "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules",
+    "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.playout",
+    "engine.path_of_pharaohs.lean",
 )
 """The modules that playouts and the search bot spend their time in, for both games (an interpreted
 class cannot subclass a compiled one: engine.lazy's LazySequence takes both games' rules with it). The

@@ -7,19 +7,21 @@ the full rules, the lean playout and a plain model, side by side.
 
 "full rules" is the driver act by act, as a game is played: the duties, the legal acts, a policy's
 choice and `apply` at every act (without the events of a game report, which nobody reads here).
-"lean" is the lean playout (engine/path_of_pharaohs/playout.py), which random games and the search
-bot's playouts use. "plain model" is benchmarks/pop_plain.py, the same rules written plainly, the
-yardstick of issue 26 (the full rules at least twice as fast). All three play the same games from the
-same seeds, and each round measures the three in turn, so that a neighbour's load falls on all three
-alike.
+"lean" is the lean playout (engine/path_of_pharaohs/lean.py), which the search bot's random playouts
+use: it tells who wins, without the log and end state the driver's random games keep
+(`FullInformation.play_at_random`, through playout.py). "plain model" is benchmarks/pop_plain.py, the
+same rules written plainly, the yardstick of issue 26 (the full rules at least twice as fast). All
+three play the same games from the same seeds, and each round measures the three in turn, so that a
+neighbour's load falls on all three alike.
 
 Like engine_playouts.py, it says which engine it ran (`--pure`: the pure modules even where compiled
 ones are built) and ends with checksums of seeded games: two builds that play alike print the same, and
-the lean playout the same as the full rules.
+the lean playout the same as the full rules (its acts, replayed through the full rules for the outcome).
 
-The soak is the long run of tests/test_pop_properties.py and tests/test_pop_playout.py: every card
-accounted for at every step, markers on the path, every game ends, and the lean playout plays each
-random game as the full rules do (the same acts and end state).
+The soak is the long run of tests/test_pop_properties.py, tests/test_pop_playout.py and
+tests/test_pop_lean.py: every card accounted for at every step, markers on the path, every game ends,
+and the driver's random game (playout.py) and the lean playout (lean.py) play each random game as the
+full rules do (the same acts, end state and winners).
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ from compile_engine import engine_build, prefer_pure_engine
 if "--pure" in sys.argv[1:]:
     prefer_pure_engine()  # before the engine's first import
 
+from engine.path_of_pharaohs.actions import Action
 from engine.path_of_pharaohs.driver import FullInformation, Policy, greedy_policy, random_policy, shuffled_deck
-from engine.path_of_pharaohs.rules import card_total, duties, outcome
-from engine.path_of_pharaohs.state import Options
+from engine.path_of_pharaohs.lean import random_winners
+from engine.path_of_pharaohs.rules import apply, card_total, duties, outcome
+from engine.path_of_pharaohs.state import Options, State
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 CHECKED_GAMES = 20
@@ -63,9 +67,9 @@ def greedy(n_players: int, rng: random.Random) -> int:
 
 
 def lean(n_players: int, rng: random.Random) -> int:
+    """One game by the lean playout; its winners (it counts no acts: the column shows the full rules')."""
     game = new_game(n_players, rng)
-    game.play_at_random()
-    return len(game.log)
+    return len(random_winners(game.state, game.cards, game.deck, rng))
 
 
 def plain(n_players: int, rng: random.Random) -> int:
@@ -91,6 +95,21 @@ def games_per_second(ways: list[Callable[[int, random.Random], int]], n_players:
     return [(max(r), statistics.median(r), a / g) for r, a, g in zip(rates, acts, games)]
 
 
+def lean_game(n_players: int, seed: int) -> tuple[list[tuple[str, Action]], State]:
+    """A seeded random game by the lean playout: its acts, and the end state they lead to by the full
+    rules (checked as a verifier checks a record, without secrets), which must have its winners."""
+    rng = random.Random(seed)
+    game = new_game(n_players, rng)
+    trace: list[tuple[str, Action]] = []
+    winners = random_winners(game.state, game.cards, game.deck, rng, trace)
+    state = game.state
+    for actor, action in trace:
+        state = apply(state, actor, action)[0]
+    end = outcome(state)
+    assert end is not None and end.winners == winners, f"game {seed}: the lean playout's winners differ"
+    return trace, state
+
+
 def checksum(lean_random: bool, games: int = CHECKED_GAMES) -> str:
     """A digest of `games` seeded games per player count and policy: every act, and the outcome;
     with `lean_random`, the random games by the lean playout."""
@@ -98,13 +117,14 @@ def checksum(lean_random: bool, games: int = CHECKED_GAMES) -> str:
     for n in (3, 4, 6):
         for policy in (random_policy, greedy_policy):
             for seed in range(games):
-                rng = random.Random(seed)
-                game = new_game(n, rng)
                 if lean_random and policy is random_policy:
-                    game.play_at_random()
+                    log, end = lean_game(n, seed)
                 else:
+                    rng = random.Random(seed)
+                    game = new_game(n, rng)
                     game.play(dict.fromkeys(PLAYERS[:n], policy), rng)
-                digest.update(repr((game.log, outcome(game.state))).encode())
+                    log, end = game.log, game.state
+                digest.update(repr((log, outcome(end))).encode())
     return digest.hexdigest()[:16]
 
 
@@ -127,11 +147,12 @@ def soak(games: int) -> None:
                     game.step(policies, rng)
                 else:
                     raise AssertionError(f"game {seed} with {n} players did not end")
-                if policy is random_policy:  # the lean playout plays the same game
+                if policy is random_policy:  # the driver's random game and the lean playout play the same game
                     rng, players = random.Random(seed), PLAYERS[:n]
-                    lean = FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
-                    lean.play_at_random()
-                    assert (lean.log, lean.state) == (game.log, game.state), f"game {seed}: the lean playout differs"
+                    logged = FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
+                    logged.play_at_random()
+                    assert (logged.log, logged.state) == (game.log, game.state), f"game {seed}: playout.py differs"
+                    assert lean_game(n, seed) == (game.log, game.state), f"game {seed}: the lean playout differs"
                 ends[outcome(game.state).how] += 1
                 longest = max(longest, len(game.log))
             print(f"{f'{n} players ({label})':<24}{games:>8}{ends['alexandria']:>8}{ends['stalled']:>9}{longest:>10}")
@@ -150,15 +171,18 @@ def main() -> None:
     print(f"engine: {engine_build()}")
     if not args.checksum:
         print(f"{'configuration':<34}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
-        ratios = []
+        ratios, lean_ratios = [], []
         for n in (3, 4, 6):
             rows = games_per_second([full_rules, lean, plain], n, args.seconds)
+            rows[1] = (*rows[1][:2], rows[0][2])  # the same games as the full rules' (the lean playout counts no acts)
             for label, (best, median, acts) in zip(("random", "random, lean", "random, plain model"), rows):
                 print(f"{f'{n} players ({label})':<34}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
             ratios.append(f"{n} players {rows[0][0] / rows[2][0]:.2f}")
+            lean_ratios.append(f"{n} players {rows[1][0] / rows[2][0]:.2f}")
             best, median, acts = games_per_second([greedy], n, args.seconds)[0]
             print(f"{f'{n} players (greedy)':<34}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
         print(f"full rules / plain model, random games: {', '.join(ratios)}")
+        print(f"lean playout / plain model, random games: {', '.join(lean_ratios)}")
     print(f"checksum of {CHECKED_GAMES} seeded games per player count and policy: {checksum(False)} "
           f"(full rules), {checksum(True)} (the random ones by the lean playout)")
 

@@ -12,7 +12,7 @@ full knowledge given: a driver's secrets or a search's sampled world.
 from __future__ import annotations
 
 import random
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 
 from engine.contract import DEALER
 
@@ -23,16 +23,18 @@ from .state import State
 
 def play_out(state: State, cards: MutableMapping[int, int], deck: list[int], rng: random.Random,
              log: list[tuple[str, Action]] | None = None,
-             known: MutableMapping[str, dict[int, int]] | None = None) -> State:
+             known: MutableMapping[str, dict[int, int]] | None = None,
+             until: Callable[[State], bool] | None = None) -> State:
     """The end of the game from `state`, every player's choice at random. `cards` holds the card of
     every slot in a hand and gains each card dealt; `deck` (top first) loses the cards revealed and
     dealt and is shuffled anew from the discards. `log`, if given, gains every act as the driver logs
-    it; `known`, if given, each player's own cards as the driver keeps them."""
+    it; `known`, if given, each player's own cards as the driver keeps them. With `until`, it stops
+    at the first state that satisfies it (lean.py takes the game on from there)."""
     play = Play(state, report=False)
     s = play.s
     names = s.table.players
     perform, settle, draw = play.perform, play.settle, rng.random  # looked up once
-    while True:
+    while until is None or not until(s):
         what = owed_kind(s)
         actor = DEALER
         action: Action
@@ -57,6 +59,7 @@ def play_out(state: State, cards: MutableMapping[int, int], deck: list[int], rng
             log.append((actor, action))
         perform(action)
         settle()
+    return s
 
 
 def _rarer_act(s: State, what: str, cards: MutableMapping[int, int], deck: list[int], rng: random.Random,

@@ -591,13 +591,10 @@ def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     needs = _needs(s.pyramids[me])
     builds = _NO_BUILDS
     if needs != (None, None, None, None):
-        # a combination uses at most MAX_TERMS copies of a card: hands differing beyond that fill alike
-        held: list[int] = []
+        counts = [0] * len(CARD_KINDS)
         for card, slots in by_card.items():
-            if card <= 9 or card == WILD:
-                held += [card] * min(len(slots), MAX_TERMS)
-        held.sort()
-        builds = _builds(needs, tuple(held))
+            counts[card] = len(slots)
+        builds = builds_for(needs, counts)
     others: list[Action] = []
     if ZERO in by_card or THIEF in by_card or SANDSTORM in by_card:
         others = _action_cards(s, by_card)
@@ -643,24 +640,57 @@ def _needs(pyramid: Pyramid) -> tuple[int | None, int | None, int | None, int | 
     )
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _builds(needs: tuple[int | None, ...], held: tuple[int, ...]) -> Builds:
-    """Every way to fill each position that can be filled (`needs`, as `_needs` says) from the `held`
-    cards."""
+def builds_for(needs: tuple[int | None, int | None, int | None, int | None], counts: Sequence[int]) -> Builds:
+    """Every way to fill each position that can be filled (`needs`, as `_needs` says) from a hand
+    holding `counts[card]` of each card. Not remembered whole (hands and pyramids seldom meet twice):
+    each position's ways are, by what tells hands apart for it."""
     out = []
-    for pos, need in zip((L1_MIDDLE, *UPPER), needs):
+    total = 0
+    if needs[0] is not None:
+        fillings = _middles(bytes(counts[:10]).translate(_AT_MOST_ONE), counts[WILD] > 0)
+        if fillings:
+            out.append((L1_MIDDLE, fillings))
+            total += len(fillings)
+    for pos, need in zip(UPPER, needs[1:]):
         if need is not None:
-            fillings = _middles(held) if pos == L1_MIDDLE else _bridgings(need, _bridging_cards(need, held))
+            fillings = _fillings(need, counts)
             if fillings:
                 out.append((pos, fillings))
-    return tuple(out), sum(len(fillings) for _, fillings in out)
+                total += len(fillings)
+    return tuple(out), total
+
+
+_AT_MOST_ONE = bytes(min(n, 1) for n in range(256))
+_AT_MOST_TWO = bytes(min(n, 2) for n in range(256))
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _middles(held: tuple[int, ...]) -> Fillings:
-    """Every way to fill the level-1 middle with one of the held cards (value cards or a Wild)."""
-    singles = tuple(((v, v),) for v in range(10) if v in held)
-    return singles + (tuple(((WILD, v),) for v in range(10)) if WILD in held else ())
+def _middles(present: bytes, wild: bool) -> Fillings:
+    """Every way to fill the level-1 middle with one of the held cards: the value cards `present`
+    (one byte each for 0-9, 1 if held), or a Wild."""
+    singles = tuple(((v, v),) for v in range(10) if present[v])
+    return singles + (tuple(((WILD, v),) for v in range(10)) if wild else ())
+
+
+_FILLINGS: dict[tuple[int, bytes, int, bool, bool], Fillings] = {}
+_FILLINGS_KEPT = 1 << 17
+
+
+def _fillings(need: int, counts: Sequence[int]) -> Fillings:
+    """`_bridgings` for a hand holding `counts[card]` of each card. Tuned: remembered by what tells
+    hands apart for this need (`_bridging_cards` says why), put in bytes and flags, which costs a
+    tenth of listing the cards that take part."""
+    third = need // 3 if need % 3 == 0 else 0
+    key = (need, bytes(counts[1:10]).translate(_AT_MOST_TWO), min(counts[WILD], MAX_TERMS),
+           third > 0 and counts[third] >= 3, need == 0 and counts[0] > 0)
+    found = _FILLINGS.get(key)
+    if found is None:
+        if len(_FILLINGS) >= _FILLINGS_KEPT:
+            _FILLINGS.clear()
+        held = tuple(card for card in range(len(counts)) if card <= 9 or card == WILD
+                     for _ in range(min(counts[card], MAX_TERMS)))
+        found = _FILLINGS[key] = _bridgings(need, _bridging_cards(need, held))
+    return found
 
 
 def _bridging_cards(need: int, held: tuple[int, ...]) -> tuple[int, ...]:
@@ -764,15 +794,16 @@ class Discards(LazySequence[Discard]):
     `_card_choices` lists them; a random player takes one, so they are counted and the one taken
     is found by its index (`_nth_choice`) rather than all listed (a hand of twelve has hundreds)."""
 
-    __slots__ = ("by_card", "held", "k")
+    __slots__ = ("by_card", "held", "k", "ways")
 
     def __init__(self, by_card: dict[int, list[int]], k: int):
         self.by_card, self.k = by_card, k
         self.held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
-        self.size = _choice_count(self.held, k)
+        self.ways = _choice_ways(self.held, k)
+        self.size = self.ways[0][k]
 
     def _item(self, i: int) -> Discard:
-        cards = _nth_choice(self.held, self.k, i)
+        cards = _nth_choice(self.held, self.k, i, self.ways)
         used: dict[int, int] = {}
         slots = []
         for card in cards:
@@ -797,24 +828,34 @@ def _card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int,
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+def _choice_ways(held: tuple[tuple[int, int], ...], k: int) -> list[list[int]]:
+    """ways[j][m]: how many multisets of m cards (m <= k) `held[j:]` allows. Worked out for each
+    discard (tuned: remembered, hands of every shape crowded each other out of the cache)."""
+    row = [1] + [0] * k
+    ways = [row]
+    for _, copies in reversed(held):
+        row = [sum(row[m - n] for n in range(min(copies, m) + 1)) for m in range(k + 1)]
+        ways.append(row)
+    ways.reverse()
+    return ways
+
+
 def _choice_count(held: tuple[tuple[int, int], ...], k: int) -> int:
     """len(_card_choices(held, k)), without listing them."""
-    if k == 0:
-        return 1
-    if not held:
-        return 0
-    copies, rest = held[0][1], held[1:]
-    return sum(_choice_count(rest, k - n) for n in range(min(copies, k) + 1))
+    return _choice_ways(held, k)[0][k]
 
 
-def _nth_choice(held: tuple[tuple[int, int], ...], k: int, i: int) -> tuple[int, ...]:
-    """_card_choices(held, k)[i], without listing the others."""
+def _nth_choice(held: tuple[tuple[int, int], ...], k: int, i: int, ways: list[list[int]] | None = None) -> tuple[int, ...]:
+    """_card_choices(held, k)[i], without listing the others (`ways`: _choice_ways(held, k))."""
+    if ways is None:
+        ways = _choice_ways(held, k)
     out: tuple[int, ...] = ()
+    j = 0
     while k:
-        (card, copies), held = held[0], held[1:]
+        card, copies = held[j]
+        j += 1
         for n in range(min(copies, k), -1, -1):
-            count = _choice_count(held, k - n)
+            count = ways[j][k - n]
             if i < count:
                 out += (card,) * n
                 k -= n

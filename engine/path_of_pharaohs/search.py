@@ -19,7 +19,7 @@ A Wild fills a position dozens of ways, so the tree tries only the acts greedy (
 rates best (`_candidates`), and the playouts are greedy, act by act through the full rules.
 benchmarks/pop_bot_strength.py measures it: at 1 s a move on the same loaded machine, greedy playouts
 won 0.44 of 92 three-player and 0.40 of 93 four-player games against greedy players, where the lean
-random playout (playout.play_out, `playout=None`) won 0.345 of 200 each, at about as many iterations
+random playout (lean.random_winners, `playout=None`) won 0.345 of 200 each, at about as many iterations
 a second (random games run longer: 147 acts from the start against greedy's 105 with 3 players).
 Greedy playouts play the worlds out as greedy opponents would. (A variant that kept greedy's act
 unless the search found another better by two standard errors won less: 0.35 against 0.48 of
@@ -37,7 +37,7 @@ from engine.ismcts import Node, Result, credit, search, select
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
 from .driver import greedy_policy, greedy_rating
-from .playout import play_out
+from .lean import random_winners
 from .rules import DealerKnowledge, apply_checked, duties, legal_actions, outcome, public_counts
 from .state import State
 
@@ -163,14 +163,14 @@ def _iterate(root: Node[Action], state: State, world: World, rng: random.Random,
         path.append(child)
         node = child
         state, duty = world.advance(world.act(state, who, options[i], rng), rng)
-    if playout is None:
-        if duty is not None:
-            state = play_out(state, world.cards, world.deck, rng)
-    else:
-        while duty is not None:
-            options = legal_actions(state, duty.who, world.cards)
-            action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
-            state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
+    if playout is None and duty is not None:
+        credit(path, random_winners(state, world.cards, world.deck, rng))
+        return
+    while duty is not None:
+        assert playout is not None
+        options = legal_actions(state, duty.who, world.cards)
+        action = options[0] if len(options) == 1 else playout(state, duty.who, options, rng)
+        state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
     result = outcome(state)
     assert result is not None, "a playout ends with the game"
     credit(path, result.winners)
