@@ -92,9 +92,9 @@ def test_a_referee_that_discards_an_absent_players_higher_cards_is_convicted_whe
     shown = pbem("verify", "game.json")
     assert shown.exit_code == 0
     assert shown.output.splitlines()[0] == (
-        f"game.json: valid, finished, {rep.seq} entries. Game over: VERDICT: ref forfeits: recorded {late} absent "
-        f"(entry {false_seq}) with the act '{action}', but the dealer's committed seed shows {late}'s lowest cards "
-        f"then gave '{lowest}' (entry {rep.seq}, signed by ref)")
+        f"game.json: valid, finished, {rep.seq} entries. Game over: VERDICT: ref forfeits: signed {late}'s absence "
+        f"(from entry {false_seq}) with the act '{action}', but the dealer's committed seed shows {late}'s lowest "
+        f"cards then gave '{lowest}' (entry {rep.seq}, signed by ref)")
 
 
 def install_key(name):
@@ -122,8 +122,8 @@ def test_players_at_a_table_who_discard_an_absent_players_higher_cards_are_convi
     install_key(late)
     back = pbem("play", "game.json", "--as", late)  # the victim's program holds the table's seed: it proves it
     assert back.exit_code == 0, back.output
-    verdict = (f"VERDICT: {first} and {second} forfeit: recorded {late} absent (entry {rep.seq}) with the act "
-               f"'{action}', but the dealer's committed seed shows {late}'s lowest cards then gave")
+    verdict = (f"VERDICT: {first} and {second} forfeit: signed {late}'s absence (from entry {rep.seq - 1}) with "
+               f"the act '{action}', but the dealer's committed seed shows {late}'s lowest cards then gave")
     assert back.output.startswith(f"  {verdict}")
     shown = pbem("verify", "game.json")
     assert shown.exit_code == 0 and f"Game over: {verdict}" in shown.output.splitlines()[0]
@@ -167,3 +167,26 @@ def test_an_absence_dated_forward_is_refused_by_every_program_whose_clock_is_ear
     assert back.exit_code == 1 and back.output.startswith("Error: ") and "2 days ahead" in back.output
     clock.set(T0 + ABSENT_AFTER - 3600)  # within the hour honest clocks may differ by: taken
     assert pbem("verify", "game.json").exit_code == 0
+
+
+def test_a_false_discard_a_co_signer_will_not_sign_is_proven_by_their_program_before_it_takes_effect(home, clock):
+    rep, sessions, late = to_a_discard(clock, "table")
+    first, second = others(rep, late)
+    action, _ = false_discard(rep, sessions[first], late)
+    clock.advance(ABSENT_AFTER)
+    text = f"absent {late} discard since={rep.began[late]} do {action}"
+    apply_entry(rep, sessions[first].sign({"action": text}))  # the first signer's false claim: not yet in effect
+    (home / "game.json").write_text(to_json(rep.record))
+    install_key(second)
+    refused = pbem("absent", "game.json", late, "--as", second)
+    assert refused.exit_code == 1
+    assert refused.output.startswith(f"Error: {first} signed {late}'s absence as '{text}', but the rule gives "
+                                     f"'absent {late} discard since={rep.began[late]} do discard ")
+    assert refused.output.endswith("': this program does not sign it (pbem play proves it false)\n")
+    proven = pbem("play", "game.json", "--as", second)
+    assert proven.exit_code == 0, proven.output
+    assert proven.output.startswith(f"  VERDICT: {first} forfeits: signed {late}'s absence (from entry {rep.seq}) "
+                                    f"with the act '{action}', but the dealer's committed seed shows")
+    lines = proven.output.splitlines()
+    assert lines[0].endswith(f"(entry {rep.seq + 1}, signed by {second})")
+    assert lines[1:] == [f"Wrote game.json (entry {rep.seq + 1}).", f"Game over: {lines[0].strip()}"]

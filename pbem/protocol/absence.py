@@ -199,6 +199,10 @@ def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, i
     if signer not in signers:
         raise UsageError(f"{signer} may not record {party} absent: only {' and '.join(signers)} may")
     since = rep.began.get(party, rep.seq)
+    other = parse_act(rep.pending[0]) if rep.pending else None
+    if rep.pending and isinstance(other, Absent) and other.party != party:
+        raise UsageError(f"{other.party}'s absence is being signed ({' and '.join(rep.pending[1])} so far): it is "
+                         "signed to the end, or lapses, first")
     pending = rep.pending[1] if rep.pending else ()
     if signers[len(pending)] != signer:
         raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}")

@@ -352,13 +352,17 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
             after, events = game.absent(rep.state, party, public, strikes)
         except (IllegalAction, NotationError) as exc:
             raise IllegalMove(f"{entry.action}: {exc}", seq, author) from None
+    signers = (rep.pending[1] if rep.pending else ()) + (author,)
+    by_seed = bool(act.then and secrets.opens and rep.seed_commitment and not players_own(rep, secrets.opens))
+    hidden = {key: item.key for key, item in rep.items.items()
+              if item.readers == (party,) and item.value is None and not item.players_own}
     if waiting:  # one of several signers: the last one carries what the act shows
         for what in ("commitments", "sealed", "openings"):
             _expect_keys(getattr(entry, what), nothing, what, seq, author)
-        rep.pending = (entry.action, (rep.pending[1] if rep.pending else ()) + (author,))
+        rep.pending = (entry.action, signers)
+        if by_seed:
+            _post_discard(rep, seq, signers, act, hidden)
         return [AbsenceSigned(party, author, tuple(waiting))]
-    signers = (rep.pending[1] if rep.pending else ()) + (author,)
-    by_seed = bool(act.then and secrets.opens and rep.seed_commitment and not players_own(rep, secrets.opens))
     record = Absence(party, act.what, act.since, seq, signers, times.deadline, entry.time or 0,
                      withheld=act.what == "open" or strikes >= ABSENCES_OUT, by_seed=by_seed)
     if party == rep.referee:
@@ -370,16 +374,26 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
                                      "its deadline and grace (recorded by every player); the game ends with no "
                                      "winner", seq, author)
         return [record, rep.verdict]
-    hidden = {key: item.key for key, item in rep.items.items()
-              if item.readers == (party,) and item.value is None and not item.players_own}
     _check_attachments(rep, entry, secrets, party, seq)
-    if by_seed:  # cards chosen by rule from a hand only the dealer's seed shows to all: checked when it opens
-        rep.seeded.append(Seeded(seq, " and ".join(signers), ABSENT_DISCARD, act.then, (rep.state, party, hidden)))
+    if by_seed:
+        _post_discard(rep, seq, signers, act, hidden)
     rep.pending = None
     rep.state = after
     rep.strikes[party] = strikes
     rep.absences.append(record)
     return [record, *events]
+
+
+def _post_discard(rep: Replay, seq: int, signers: tuple[str, ...], act: Absent, hidden: dict[str, str]) -> None:
+    """Cards an absence discards by rule from a hand only the dealer's seed shows to all: checked when the
+    seed opens, against everyone who has signed it (from its first signer's entry on, so a co-signer's
+    program that holds the seed can convict a false one before it takes effect)."""
+    found = [i for i, posted in enumerate(rep.seeded) if posted.what == ABSENT_DISCARD and len(signers) > 1
+             and posted.context[1] == act.party and posted.posted == act.then]
+    if found:  # a co-signer: the same claim, now theirs too
+        rep.seeded[found[-1]] = replace(rep.seeded[found[-1]], author=" and ".join(signers))
+    else:
+        rep.seeded.append(Seeded(seq, " and ".join(signers), ABSENT_DISCARD, act.then, (rep.state, act.party, hidden)))
 
 
 def replay(record: GameFile) -> Replay:

@@ -114,7 +114,7 @@ def false_text(rep: Replay, seed: str, false: Seeded) -> str:
     """What the opened seed proves false, in words."""
     if false.what == ABSENT_DISCARD:
         party = false.context[1]
-        return (f"recorded {party} absent (entry {false.seq}) with the act {false.posted!r}, but the dealer's "
+        return (f"signed {party}'s absence (from entry {false.seq}) with the act {false.posted!r}, but the dealer's "
                 f"committed seed shows {party}'s lowest cards then gave {lowest_by_seed(rep, seed, false)!r}")
     return f"posted {false.what} (entry {false.seq}) that the dealer's committed seed does not give"
 

@@ -259,8 +259,11 @@ class Session:
                 then = game.format_action(game.public(act))
                 if last:  # the last signer carries what the act shows
                     openings = {key: self._salt_of(key) for key, _ in game.secrets(rep.state, party, act).opens}
-        return self.sign({"action": format_act(Absent(party, duty.what, since, then)), "openings": openings},
-                         at=when)
+        text = format_act(Absent(party, duty.what, since, then))
+        if rep.pending and rep.pending[0] != text:  # a co-signer signs only what its own program finds
+            raise UsageError(f"{' and '.join(rep.pending[1])} signed {party}'s absence as {rep.pending[0]!r}, but "
+                             f"the rule gives {text!r}: this program does not sign it (pbem play proves it false)")
+        return self.sign({"action": text, "openings": openings}, at=when)
 
     def record_absence(self, party: str, at: int | None = None) -> list[object]:
         """Sign and apply `absence`; returns what happened."""
