@@ -6,14 +6,18 @@ sees is read through the CLI as they type it. Time is injected (PBEM_NOW), never
 import random
 
 import pytest
-from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties
+from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
 from typer.testing import CliRunner
 
 from engine.path_of_pharaohs.actions import Discard
 from engine.path_of_pharaohs.rules import HAND_LIMIT
 from pbem.cli import app
+from pbem.crypto.keyring import load_identity
+from pbem.errors import IllegalMove
 from pbem.protocol.entries import apply_entry
-from pbem.record.models import to_json
+from pbem.protocol.session import Session
+from pbem.protocol.verify import verify
+from pbem.record.models import from_json, to_json
 
 runner = CliRunner()
 
@@ -167,6 +171,16 @@ def test_an_absence_dated_forward_is_refused_by_every_program_whose_clock_is_ear
     assert back.exit_code == 1 and back.output.startswith("Error: ") and "2 days ahead" in back.output
     clock.set(T0 + ABSENT_AFTER - 3600)  # within the hour honest clocks may differ by: taken
     assert pbem("verify", "game.json").exit_code == 0
+    record = from_json((home / "game.json").read_bytes())
+    rep = verify(record)
+    nxt = mover(rep)
+    early = signed_at(Session(rep, nxt, load_identity(nxt)), {"action": "3"}, T0 + ABSENT_AFTER - 1)  # before it
+    with pytest.raises(IllegalMove, match=f"its signed time \\({T0 + ABSENT_AFTER - 1}\\) is earlier than the "
+                                          f"entry before it \\({T0 + ABSENT_AFTER}\\)"):
+        apply_entry(rep, early)
+    assert pbem("play", "game.json", "--as", nxt, "3").exit_code in (0, 3)  # an honest program: never earlier
+    assert from_json((home / "game.json").read_bytes()).entries[entry].time == T0 + ABSENT_AFTER
+
 
 
 def test_a_false_discard_a_co_signer_will_not_sign_is_proven_by_their_program_before_it_takes_effect(home, clock):
