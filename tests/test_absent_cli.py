@@ -227,3 +227,29 @@ def test_play_on_a_terminal_asks_whether_to_record_an_absence_once_the_grace_has
 
 def pbem_input(typed, *args):
     return runner.invoke(app, [str(a) for a in args], input=typed)
+
+
+@pytest.mark.parametrize("game", ["sarcophagus", "path-of-pharaohs"])
+def test_a_referee_that_never_deals_is_recorded_absent_by_every_player_and_blamed(home, clock, game):
+    players = ("ann", "ben") if game == "sarcophagus" else ("ann", "ben", "cat")
+    make_keys(*players, "ref")
+    made = pbem("new", game, "-o", "game.json", "--as", "ref", *[a for p in players for a in ("--player", p)],
+                "--referee", "ref", "--deadlines", "default")
+    assert made.exit_code == 0, made.output
+    for player in players:
+        assert pbem("play", "game.json", "--as", player).exit_code == 0
+    joined = len(players)
+    clock(T0 + 35 * HOUR)
+    result = pbem("absent", "game.json", "ref", "--as", "ann")
+    assert (result.exit_code, result.output) == (1, f"Error: too early: ref has owed a deal since entry {joined} (12 "
+                                                    "h, then 24 h of grace): they may be recorded absent in 1 h\n")
+    clock(T0 + 36 * HOUR)
+    assert "you (ref) to deal for 36 h LATE, may be recorded absent; you (ann) may record ref absent" in \
+        pbem("status", "--games", ".").output
+    for player in players:
+        result = pbem("absent", "game.json", "ref", "--as", player)
+    assert (result.exit_code, result.output.splitlines()[-1]) == (0, (
+        f"Game over: VERDICT: ref forfeits: the referee was absent: it owed deal since entry {joined}, past its "
+        f"deadline and grace (recorded by every player); the game ends with no winner (entry {2 * joined}, signed "
+        f"by {players[-1]})"))
+    assert pbem("verify", "game.json").exit_code == 0
