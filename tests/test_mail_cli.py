@@ -87,7 +87,7 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     assert read.exit_code == 0, read.output
     assert read.output.splitlines()[:2] == [f"Updated {copy}: the invitation.", "Read 1 mail: 1 game updated."]
     assert read.output.splitlines()[2].startswith(f"* sarcophagus {short}  ann, ben  #0  you (ben) to join for ")
-    assert read.output.splitlines()[3] == f"    pbem play {copy} --as ben --mail"
+    assert read.output.splitlines()[3] == f"    pbem play {short} --as ben --mail"
     before = copy.read_bytes()
     monkeypatch.setenv("PBEM_MAIL", str(tmp_path / "first.eml"))  # where the mail is by default
     twice = table("ben", "inbox")

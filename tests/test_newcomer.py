@@ -58,25 +58,36 @@ def test_show_ends_with_the_command_to_type(table, tmp_path):
     assert theirs.output.splitlines()[-1] == "Waiting for ben: when their mail comes, pbem inbox"
 
 
-def test_the_inbox_suggests_what_will_work(table, tmp_path):
+def test_the_inbox_suggests_what_will_work(table, tmp_path, monkeypatch):
     copy = copy_of(tmp_path, "ben")
-    plain = table("ben", "inbox", "first.eml", "--again")
-    assert plain.output.splitlines()[-1] == f"    pbem play {copy} --as ben --mail"
+    short = copy.stem.split("-")[1]  # the game named as the status line above names it
     smtp = table("ben", "inbox", "first.eml", "--again", PBEM_SMTP="localhost:2525")
-    assert smtp.output.splitlines()[-1] == f"    pbem play {copy} --as ben --send"
+    assert smtp.output.splitlines()[-1] == f"    pbem play {short} --as ben --send"
     default = table("ben", "inbox", "first.eml", "--again", PBEM_SMTP="localhost:2525", PBEM_SEND="1")
-    assert default.output.splitlines()[-1] == f"    pbem play {copy} --as ben"
+    assert default.output.splitlines()[-1] == f"    pbem play {short} --as ben"
+    plain = table("ben", "inbox", "first.eml", "--again")
+    assert plain.output.splitlines()[-1] == f"    pbem play {short} --as ben --mail"
+    typed = plain.output.splitlines()[-1].split()[1:] + ["3", "2@2a"]  # as the user copies it, from another folder
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    played = table("ben", *typed)
+    assert played.exit_code == 0, played.output
+    assert played.output.splitlines()[-3:] == [f"Wrote {copy} (entries 1-6).",
+                                               "Next: ann (move: place a coin on 1a (forced))",
+                                               f"Wrote sarcophagus-{short}-6.eml to ann <ann@example.org>: "
+                                               f"[pbem sarcophagus {short}] #6: ann to move"]
 
 
 def test_a_turn_written_and_not_sent_is_said_everywhere(table, tmp_path):
     copy = copy_of(tmp_path, "ben")
-    played = table("ben", "play", copy, "--as", "ben", "3", "2@2a")
+    short = copy.stem.split("-")[1]
+    played = table("ben", "play", short[:4], "--as", "ben", "3", "2@2a")  # the game named as typed, again
     assert played.exit_code == 0
-    assert played.stderr == f"Warning: written here, not sent: entries 1-6: pbem mail {copy} --as ben\n"
+    assert played.stderr == f"Warning: written here, not sent: entries 1-6: pbem mail {short[:4]} --as ben\n"
     status = table("ben", "status")
     assert status.exit_code == 0
-    assert status.output.startswith("  sarcophagus ") and " ann to move for 0 min" in status.output
-    assert status.output.endswith(f"; written here, not sent: pbem mail {copy} --as ben\n")
+    assert status.output.startswith(f"  sarcophagus {short}  ") and " ann to move for 0 min" in status.output
+    assert status.output.endswith(f"; written here, not sent: pbem mail {short} --as ben\n")
     shown = table("ben", "show", copy).output.splitlines()
     assert shown[-2:] == [f"Written here, not sent: entries 1-6: pbem mail {copy} --as ben",
                           f"Send your turn: pbem mail {copy} --as ben"]
@@ -107,7 +118,7 @@ def test_sending_is_the_default_with_pbem_send(table, tmp_path):
         assert played.output.splitlines()[-1].startswith("Sent to ann <ann@example.org>: [pbem sarcophagus ")
         assert len(handler.received) == 1
         back = table("ann", "inbox", tmp_path / "mail" / "ann", **env)
-        assert back.output.splitlines()[-1] == "    pbem play " + str(copy_of(tmp_path, "ann")) + " --as ann"
+        assert back.output.splitlines()[-1] == f"    pbem play {copy.stem.split('-')[1]} --as ann"
         held = table("ann", "play", copy_of(tmp_path, "ann"), "--as", "ann", "1", "--no-send", **env)
         assert held.exit_code == 0 and len(handler.received) == 1, held.output
         assert held.stderr.startswith("Warning: written here, not sent: entr")

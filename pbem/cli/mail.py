@@ -86,7 +86,7 @@ def inbox_command(
     for game in owed:
         typer.echo(api.line(game, status.now))
         me = next(d.party for d in game.duties if d.mine)
-        typer.echo(f"    pbem play {game.path} --as {me}{api.send_flag()}")
+        typer.echo(f"    pbem play {api.short_id(game.game_id)} --as {me}{api.send_flag()}")  # as the line names it
     if not owed:
         typer.echo("You owe nothing now.")
     if report.problems or report.forks:

@@ -66,8 +66,9 @@ def _report(turn: api.TurnResult, path: Path) -> None:
     typer.echo(api.next_line(turn.rep))
 
 
-def _still_owed(turn: api.TurnResult, path: Path, name: str) -> str | None:
-    """What NAME asked for or owes that this run did not do, and how to go on; None when all is done."""
+def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str) -> str | None:
+    """What NAME asked for or owes that this run did not do, and how to go on (the game `named` as the user
+    did, when it is the file written); None when all is done."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     rep = turn.rep
@@ -83,7 +84,7 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str) -> str | None:
         return None
     example = rep.game.format_action(api.legal_moves(turn.session)[0])
     return (f"{name} owes a {owed.what} now ({owed.detail}): give it on the command line, e.g. "
-            f"'pbem play {path} --as {name} {example}', or run pbem play on a terminal to be asked, or add "
+            f"'pbem play {named} --as {name} {example}', or run pbem play on a terminal to be asked, or add "
             "--bot greedy")
 
 
@@ -114,13 +115,14 @@ def play(path: GameFileArg, name: MyName = None,
     Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    path = api.game_path(path)
+    typed, path = path, api.game_path(path)
     name = api.my_name(path, name, key)
     interactive = sys.stdin.isatty()
     turn = api.play(path, name, actions, key, bot, out, ask=_prompt_turn if interactive else None, think=think,
                     seed=seed, iterations=iterations, message=message)
     dest = turn.path or out or path
-    owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name)
+    named = str(typed) if dest == path else str(dest)  # a game named by its id's start: the same words again
+    owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name, named)
     if owed and not turn.written:
         raise UsageError(owed)
     if not turn.written:
@@ -133,7 +135,7 @@ def play(path: GameFileArg, name: MyName = None,
         mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
                   os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
     elif turn.written:
-        warn(api.unsent_line(turn.rep, str(dest)))
+        warn(api.unsent_line(turn.rep, named))
     _offer_absences(turn.rep, dest, name, key, interactive)
     if owed:
         typer.echo(owed)
@@ -186,6 +188,7 @@ def absent(path: GameFileArg,
     (docs/deadlines.md)."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
+    path = api.game_path(path)
     rep, events = api.absent(path, party, name, key)
     for event in events:
         typer.echo(f"  {event}")

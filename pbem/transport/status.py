@@ -241,10 +241,11 @@ def offer_text(game: GameSummary) -> str:
 
 
 def unsent_text(game: GameSummary) -> str:
-    """What a status line adds when this machine holds entries nobody else has had by mail."""
+    """What a status line adds when this machine holds entries nobody else has had by mail (the game named by
+    its short id, as the line shows it: pbem/transport/lookup.py finds it)."""
     if not game.me or game.shared is None or game.entries <= game.shared:
         return ""
-    return f"; written here, not sent: {mail_command(game.path, game.me[0])}"
+    return f"; written here, not sent: {mail_command(copies.short_id(game.game_id), game.me[0])}"
 
 
 def late_parties(game: GameSummary) -> list[str]:
