@@ -90,6 +90,9 @@ def layout_problem(pyramid: Sequence[Tile], under: Sequence[Tile]) -> str | None
         return "it needs 21 pyramid tiles and 3 sarcophagus tiles"
     if set(pyramid).union(under) != _EVERY_TILE:  # 24 places, 24 distinct tiles: each once
         return "it must use each of the 24 piecepack tiles once"
-    if deal_problem((), shown_places(pyramid, under)):
+    # Each tile once, so six tiles of the region that are all nulls and 5s, four of them 5s, are the
+    # deal_problem check of every place in one pass (a random game deals a layout, and checks it).
+    region = [pyramid[p] for p in SARCOPHAGUS_POSITIONS] + list(under)
+    if not all(t.rank == NULL or t.rank == 5 for t in region) or sum(t.rank == 5 for t in region) != 4:
         return "the sarcophagus and the three tiles above it must be two nulls and the four 5s"
     return None

@@ -64,7 +64,12 @@ class _Playout:
         self.tiles = list(s.tiles)
         self.coins = [list(coins) for coins in s.coins]
         self.under, self.under_owner, self.entombed = list(s.under), list(s.under_owner), list(s.entombed)
-        self.slot_seat, self.slot_value, self.slot_back = list(s.slot_seat), list(s.slot_value), list(s.slot_back)
+        self.slot_seat = list(s.slot_seat)
+        # Room for every coin still to be placed, made once rather than appended at each placement: a
+        # tile takes at most 4 coins before it leaves with them (only an absence takes some back early).
+        room = [None] * sum(4 - len(coins) for pos, coins in enumerate(s.coins) if s.present >> pos & 1)
+        self.slot_value: list[int | None] = list(s.slot_value) + room
+        self.slot_back: list[int | None] = list(s.slot_back) + room
         self.hands = list(s.hands)
         self.out = [list(out) for out in s.out]
         self.claimed = [list(held) for held in s.claimed]
@@ -84,10 +89,10 @@ class _Playout:
             self.hand.append(sum(1 << v for v in range(6) if count[v]))
 
     def end_state(self) -> State:
-        s = self.start
+        s, placed = self.start, len(self.slot_seat)
         return State(
             s.table, self.present, self.face_up, tuple(self.tiles), tuple(map(tuple, self.coins)), tuple(self.under),
-            tuple(self.under_owner), tuple(self.slot_seat), tuple(self.slot_value), tuple(self.slot_back),
+            tuple(self.under_owner), tuple(self.slot_seat), tuple(self.slot_value[:placed]), tuple(self.slot_back[:placed]),
             tuple(self.hands), tuple(map(tuple, self.out)), tuple(map(tuple, self.claimed)), self.turn, self.placed,
             self.reveal, self.tie, tuple(self.traps), self.full, tuple(self.entombed), s.forfeits)
 
@@ -102,21 +107,19 @@ class _Playout:
             elif self.traps:
                 self._discard()
             elif self.present:
-                claim = self._moves()
-                if claim is not None:
-                    self._assess(claim)  # the first step of the settle that follows: no other tile is claimable
+                self._moves()
             elif None in self.under:
                 self._reveal_under()
-            elif None in self.slot_value:  # the end audit
-                self._open([slot for slot, value in enumerate(self.slot_value) if value is None])
+            elif None in self.slot_value[:len(self.slot_seat)]:  # the end audit
+                self._open([slot for slot, value in enumerate(self.slot_value[:len(self.slot_seat)]) if value is None])
             else:
                 return
             self._settle()
 
-    def _moves(self) -> int | None:
-        """Placements, as long as each needs nothing but its reveal and the next placement follows it;
-        then the general `_settle` takes over (a claim, a pass, a forced tile face down, all coins
-        played). Returns the tile to assess if a placement made one claimable.
+    def _moves(self) -> None:
+        """Placements, as long as each needs nothing but its reveal, perhaps a claim of its tile, and
+        the next placement follows it; then the general `_settle` takes over (a trap, a cascade of
+        claims, the end, a pass, a forced tile face down, all coins played).
 
         Most acts of a game are made here, so the loop holds the state in local names (written back
         as it returns) and does in line what rules.Play.place, reveal_tiles, settle and _advance_turn
@@ -124,7 +127,7 @@ class _Playout:
         costs more than the work of most steps."""
         draw, log, values, players, pyramid, tiles = self.rng.random, self.log, self.values, self.players, \
             self.pyramid, self.tiles
-        coins, slot_seat, slot_value, slot_back = self.coins, self.slot_seat, self.slot_value, self.slot_back
+        coins, slot_seat = self.coins, self.slot_seat
         hands, out, counts, hand = self.hands, self.out, self.counts, self.hand
         present, face_up, full, seat, placed = self.present, self.face_up, self.full, self.turn, self.placed
         low, mid, high = POSITION_CHUNKS
@@ -144,8 +147,6 @@ class _Playout:
             if log is not None:
                 log.append((players[seat], PLACES[pos][value]))
             slot_seat.append(seat)
-            slot_value.append(None)
-            slot_back.append(None)
             on_tile = coins[pos]
             on_tile.append(slot)
             hands[seat] -= 1
@@ -167,14 +168,17 @@ class _Playout:
                 full |= 1 << pos
                 if free_sides(pos, present, self.bottom) >= 2:  # a claim: only this tile can have become claimable
                     self.face_up, self.full, self.turn, self.placed = face_up, full, seat, placed
-                    return pos
+                    self._assess(pos)
+                    if self.traps or not self.present or (self.full and self._first_claimable() is not None):
+                        return  # a trap, the end or a cascade: the general _settle
+                    present, full = self.present, self.full
             if placed == 1 and hands[seat] and present & face_up & ~full:
                 continue  # the turn's second coin
             seat = (seat + 1) % n_seats
             placed = 0
             if not (hands[seat] and face_up >> (present & -present).bit_length() - 1 & 1):
                 self.face_up, self.full, self.turn, self.placed = face_up, full, seat, placed
-                return None  # a pass, a forced tile to turn up, or every coin played
+                return  # a pass, a forced tile to turn up, or every coin played
 
     def _reveal_pyramid(self, positions: tuple[int, ...]) -> None:
         pyramid = self.pyramid
@@ -255,17 +259,13 @@ class _Playout:
                     return True
                 if self.hands[seat]:
                     return True
-                self._next_seat()  # every coin played
+                self.turn, self.placed = (seat + 1) % len(self.hands), 0  # every coin played
                 self._assess(forced)
                 return False
         elif self.placed == 1 and self.hands[seat] and self.present & self.face_up & ~self.full:
             return True
-        self._next_seat()
+        self.turn, self.placed = (seat + 1) % len(self.hands), 0
         return False
-
-    def _next_seat(self) -> None:
-        self.turn = (self.turn + 1) % len(self.hands)
-        self.placed = 0
 
     def _leaders(self, pos: int) -> tuple[int, ...]:
         slot_seat = self.slot_seat
