@@ -67,7 +67,7 @@ class _Playout:
         self.slot_seat = list(s.slot_seat)
         # Room for every coin still to be placed, made once rather than appended at each placement: a
         # tile takes at most 4 coins before it leaves with them (only an absence takes some back early).
-        room = [None] * sum(4 - len(coins) for pos, coins in enumerate(s.coins) if s.present >> pos & 1)
+        room: list[int | None] = [None] * sum(4 - len(coins) for pos, coins in enumerate(s.coins) if s.present >> pos & 1)
         self.slot_value: list[int | None] = list(s.slot_value) + room
         self.slot_back: list[int | None] = list(s.slot_back) + room
         self.hands = list(s.hands)
