@@ -30,7 +30,7 @@ from bot_strength import iterations_per_second, label, print_progress, share_col
 from engine.path_of_pharaohs.actions import Action
 from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, shuffled_deck
 from engine.path_of_pharaohs.rules import outcome
-from engine.path_of_pharaohs.search import choose
+from engine.path_of_pharaohs.search import Tuning, choose
 from engine.path_of_pharaohs.state import Options, State
 
 OPPONENTS = ["greedy1", "greedy2", "greedy3", "greedy4", "greedy5"]
@@ -41,8 +41,8 @@ PLAYOUTS = {"greedy": greedy_policy, "random": None}
 class MeasuredSearch:
     """The search as a driver policy for one game, remembering iterations and time spent in mid-game."""
 
-    def __init__(self, think: float | None, iterations: int | None, playout: str):
-        self.think, self.iterations, self.playout = think, iterations, PLAYOUTS[playout]
+    def __init__(self, think: float | None, iterations: int | None, playout: str, tuning: Tuning | None = None):
+        self.think, self.iterations, self.playout, self.tuning = think, iterations, PLAYOUTS[playout], tuning
         self.mid_iterations, self.mid_seconds = 0, 0.0
         self.game: FullInformation | None = None
 
@@ -51,7 +51,8 @@ class MeasuredSearch:
             return actions[0]
         assert self.game is not None
         cpu = time.process_time()
-        result = choose(state, actor, self.game.known[actor], rng, self.think, self.iterations, self.playout)
+        result = choose(state, actor, self.game.known[actor], rng, self.think, self.iterations, self.playout,
+                        self.tuning)
         if 4 <= max(state.location) <= 9:
             self.mid_iterations += result.iterations
             self.mid_seconds += time.process_time() - cpu  # CPU time: the machine is shared
@@ -84,15 +85,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4], choices=[3, 4, 5, 6])
     parser.add_argument("--playout", choices=sorted(PLAYOUTS), default="greedy",
                         help="how worlds are played out: greedy (the default) or random (the lean playout)")
+    parser.add_argument("--exploration", type=float, default=Tuning().exploration, help="UCB's exploration constant")
+    parser.add_argument("--progress-weight", type=float, default=Tuning().progress,
+                        help="weight of the final location in the search's reward (0: the win alone)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = parser.parse_args()
     iterations = None if args.think else args.iterations
     budget = f"{args.think} s" if args.think else f"{args.iterations} iterations"
-    print(f"search bot vs greedy, {args.games} games each, {budget} an act, {args.playout} playouts, seed {args.seed}")
+    tuning = Tuning(args.exploration, args.progress_weight)
+    tuned = "" if tuning == Tuning() else f", exploration {tuning.exploration}, progress weight {tuning.progress}"
+    print(f"search bot vs greedy, {args.games} games each, {budget} an act, {args.playout} playouts{tuned}, "
+          f"seed {args.seed}")
     print(f"{'configuration':<26}{'win share':>10}{'95% interval':>18}{'fair':>7}{'iterations/s':>14}{'minutes':>9}")
     for n in args.players:
-        bot = MeasuredSearch(args.think, iterations, args.playout)
+        bot = MeasuredSearch(args.think, iterations, args.playout, tuning)
         start = time.perf_counter()
         shares = play(n, args.games, bot, args.seed, args.progress)
         print(f"{label(n):<26}{share_columns(shares)}{1 / n:>7.3f}{iterations_per_second(bot):>14.0f}"

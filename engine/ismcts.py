@@ -41,7 +41,7 @@ class Result:
     moves: dict[Any, tuple[int, float]] = field(default_factory=dict)
 
 
-def select(node: Node[K], keys: Sequence[K]) -> tuple[int, Node[K]]:
+def select(node: Node[K], keys: Sequence[K], exploration: float = EXPLORATION) -> tuple[int, Node[K]]:
     """UCB over the children available in this world (`keys`, each a child already), each counted
     against its availability (how often it could be chosen, not how often its parent was visited)."""
     best = -1
@@ -51,7 +51,7 @@ def select(node: Node[K], keys: Sequence[K]) -> tuple[int, Node[K]]:
     for i, key in enumerate(keys):
         child = children[key]
         child.available += 1
-        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        score = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
         if score > best_score:
             best, best_child, best_score = i, child, score
     assert best_child is not None, "every option has a child with a positive score"
@@ -66,6 +66,14 @@ def credit(path: Sequence[Node[K]], winners: Sequence[str]) -> None:
         node.visits += 1
         if node.mover in winners:
             node.reward += share
+
+
+def credit_rewards(path: Sequence[Node[K]], rewards: dict[str, float]) -> None:
+    """`credit` with a reward in [0, 1] for each player (their share of the win, or more graded)."""
+    for node in path[1:]:
+        node.visits += 1
+        if node.mover is not None:
+            node.reward += rewards.get(node.mover, 0.0)
 
 
 def search(iterate: Callable[[Node[K]], None], seconds: float | None, iterations: int | None) -> Result:

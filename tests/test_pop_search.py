@@ -128,3 +128,13 @@ def test_the_search_can_play_its_worlds_out_by_the_lean_playout():
     assert (found.action, found.iterations) == (again.action, again.iterations) and found.iterations == 40
     assert found.action in list(legal_actions(state, "ann", known))
     assert game.state == state  # the playouts worked on their own copies
+
+
+def test_a_graded_reward_credits_each_mover_their_own_reward_along_the_path():
+    """The Path of Pharaohs search's `progress` tuning credits each node's mover a reward in [0, 1]
+    (part win, part final location) instead of their share of the win; the root, nobody's move, none."""
+    from engine.ismcts import Node, credit_rewards
+
+    path = [Node(None), Node("ann"), Node("ben"), Node("ann")]
+    credit_rewards(path, {"ann": 0.25, "ben": 0.75})
+    assert [(n.visits, n.reward) for n in path] == [(0, 0.0), (1, 0.25), (1, 0.75), (1, 0.25)]

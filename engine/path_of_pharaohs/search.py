@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.contract import DEALER, Duty
-from engine.ismcts import Node, Result, credit, search, select
+from engine.ismcts import EXPLORATION, Node, Result, credit, credit_rewards, search, select
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
 from .driver import greedy_policy, greedy_rating
@@ -45,6 +45,17 @@ FILLINGS = 2
 """The tree tries the best few ways to fill each position (by greedy's rating), not the hundred a Wild allows."""
 DISCARDS = 4
 """And the best few discards."""
+
+@dataclass(frozen=True)
+class Tuning:
+    """What the search weighs (benchmarks/pop_bot_strength.py --exploration, --progress compare)."""
+
+    exploration: float = EXPLORATION
+    """UCB's exploration constant."""
+    progress: float = 0.0
+    """The weight of a player's final location (out of 13) in their reward, the rest their share of the
+    win: a graded reward tells close acts apart in fewer iterations than a win or a loss."""
+
 
 Playout = Callable[[State, str, Sequence[Action], random.Random], Action]
 """A policy that plays sampled worlds out act by act (None: the lean random playout instead)."""
@@ -125,7 +136,7 @@ def _key(action: Action) -> Action:
 
 def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Random,
            seconds: float | None = 1.0, iterations: int | None = None,
-           playout: Playout | None = greedy_policy) -> Result:
+           playout: Playout | None = greedy_policy, tuning: Tuning | None = None) -> Result:
     """The act `actor` owes now (a move or a discard), by search for `seconds` (wall clock) or, if
     given, `iterations` (at least 1; then the result depends on `rng` alone, not on the machine).
     `playout` plays the sampled worlds to their end act by act (greedy by default); None plays them at
@@ -134,15 +145,17 @@ def choose(state: State, actor: str, known: Mapping[int, int], rng: random.Rando
     if len(legal) == 1:
         return Result(legal[0], 0, 0.0)
     by_key = {_key(action): action for action in legal}
+    tune = tuning or Tuning()
     def one_world(root: Node[Action]) -> None:
-        _iterate(root, state, determinize(state, known, rng), rng, playout)
+        _iterate(root, state, determinize(state, known, rng), rng, playout, tune)
 
     found = search(one_world, seconds, iterations)
     found.action = by_key[found.action]  # the tree keys acts without their slots; the act played names them
     return found
 
 
-def _iterate(root: Node[Action], state: State, world: World, rng: random.Random, playout: Playout | None) -> None:
+def _iterate(root: Node[Action], state: State, world: World, rng: random.Random, playout: Playout | None,
+             tune: Tuning) -> None:
     """One iteration: select and expand in this world, play it out, credit the path."""
     path = [root]
     node = root
@@ -159,7 +172,7 @@ def _iterate(root: Node[Action], state: State, world: World, rng: random.Random,
             child.available = 1
             expanded = True
         else:
-            i, child = select(node, keys)
+            i, child = select(node, keys, tune.exploration)
         path.append(child)
         node = child
         state, duty = world.advance(world.act(state, who, options[i], rng), rng)
@@ -173,7 +186,12 @@ def _iterate(root: Node[Action], state: State, world: World, rng: random.Random,
         state, duty = world.advance(world.act(state, duty.who, action, rng), rng)
     result = outcome(state)
     assert result is not None, "a playout ends with the game"
-    credit(path, result.winners)
+    if tune.progress:
+        share = 1 / len(result.winners)
+        credit_rewards(path, {player: (1 - tune.progress) * (share if player in result.winners else 0.0)
+                              + tune.progress * location / 13 for player, location in result.scores.items()})
+    else:
+        credit(path, result.winners)
 
 
 class _Steady(random.Random):
@@ -210,15 +228,16 @@ class SearchPolicy:
     """The search as a driver Policy (and a bot's): `seconds` or `iterations` an act."""
 
     def __init__(self, seconds: float | None = 1.0, iterations: int | None = None,
-                 playout: Playout | None = greedy_policy):
-        self.seconds, self.iterations, self.playout = seconds, iterations, playout
+                 playout: Playout | None = greedy_policy, tuning: Tuning | None = None):
+        self.seconds, self.iterations, self.playout, self.tuning = seconds, iterations, playout, tuning
 
     def __call__(self, state: State, actor: str, actions: Sequence[Action], rng: random.Random,
                  known: Mapping[int, int]) -> Action:
         if len(actions) == 1:
             return actions[0]
-        chosen: Action = choose(state, actor, known, rng, self.seconds, self.iterations, self.playout).action
+        chosen: Action = choose(state, actor, known, rng, self.seconds, self.iterations, self.playout,
+                                self.tuning).action
         return chosen
 
 
-__all__ = ["SearchPolicy", "World", "choose", "determinize"]
+__all__ = ["SearchPolicy", "Tuning", "World", "choose", "determinize"]
