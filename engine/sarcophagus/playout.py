@@ -28,9 +28,10 @@ from .pieces import NULL
 from .rules import PLACES, TileKnowledge, most_coins
 from .state import DISCARDED, State
 
-_HAND_VALUES = tuple(tuple(v for v in range(6) if mask >> v & 1) for mask in range(64))
-"""The distinct coin values of a hand mask (bit v: the seat holds a coin of value v), ascending: the
-values a seat may place, as rules.placement_values lists them."""
+_HAND_VALUES = tuple((values, len(values)) for values in (tuple(v for v in range(6) if mask >> v & 1)
+                                                          for mask in range(64)))
+"""The distinct coin values of a hand mask (bit v: the seat holds a coin of value v), ascending, and
+how many: the values a seat may place, as rules.placement_values lists them."""
 _SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
 
 
@@ -47,9 +48,9 @@ def play_out(state: State, values: MutableMapping[int, int], tiles: TileKnowledg
 class _Playout:
     """One game being played out: the State's fields as mutable lists, and what a playout adds."""
 
-    __slots__ = ("bottom", "changed", "claimed", "coins", "counts", "entombed", "face_up", "full", "hand", "hands",
+    __slots__ = ("bottom", "changed", "claimed", "coins", "entombed", "face_up", "full", "hand",
                  "log", "out", "placed", "players", "present", "pyramid", "reveal", "rng", "slot_back", "slot_seat",
-                 "slot_value", "start", "tie", "tiles", "traps", "turn", "under", "under_owner", "under_tiles",
+                 "slot_value", "spare", "start", "tie", "tiles", "traps", "turn", "under", "under_owner", "under_tiles",
                  "values")
 
     def __init__(self, s: State, values: MutableMapping[int, int], tiles: TileKnowledge, rng: random.Random,
@@ -70,30 +71,31 @@ class _Playout:
         room: list[int | None] = [None] * sum(4 - len(coins) for pos, coins in enumerate(s.coins) if s.present >> pos & 1)
         self.slot_value: list[int | None] = list(s.slot_value) + room
         self.slot_back: list[int | None] = list(s.slot_back) + room
-        self.hands = list(s.hands)
         self.out = [list(out) for out in s.out]
         self.claimed = [list(held) for held in s.claimed]
         self.turn, self.placed, self.reveal, self.tie, self.traps = s.turn, s.placed, s.reveal, s.tie, list(s.traps)
         self.changed = True
-        self.counts = []
-        """How many coins of each value each seat holds (pooled suits hold two of a value)..."""
-        self.hand = []
-        """...and the mask of the values it holds: an index into _HAND_VALUES."""
+        self.hand: list[int] = []
+        """The values each seat holds, a mask (bit v: a coin of value v); it holds coins if it is not 0.
+        Each seat's hand is counted from these at the end: fewer steps at each placement..."""
+        self.spare: list[int] = []
+        """...and the values of which it holds a second coin (pooled suits: two of each value)."""
         for i, seat in enumerate(seats):
             count = [0] * 6
             for value in seat.coins:
                 count[value] += 1
             for slot in s.out[i]:
                 count[values[slot]] -= 1
-            self.counts.append(count)
             self.hand.append(sum(1 << v for v in range(6) if count[v]))
+            self.spare.append(sum(1 << v for v in range(6) if count[v] > 1))
 
     def end_state(self) -> State:
         s, placed = self.start, len(self.slot_seat)
         return State(
             s.table, self.present, self.face_up, tuple(self.tiles), tuple(map(tuple, self.coins)), tuple(self.under),
             tuple(self.under_owner), tuple(self.slot_seat), tuple(self.slot_value[:placed]), tuple(self.slot_back[:placed]),
-            tuple(self.hands), tuple(map(tuple, self.out)), tuple(map(tuple, self.claimed)), self.turn, self.placed,
+            tuple([held.bit_count() + spare.bit_count() for held, spare in zip(self.hand, self.spare)]),
+            tuple(map(tuple, self.out)), tuple(map(tuple, self.claimed)), self.turn, self.placed,
             self.reveal, self.tie, tuple(self.traps), self.full, tuple(self.entombed), s.forfeits)
 
     # -- the acts, in the order rules.owed_kind asks for them
@@ -128,18 +130,17 @@ class _Playout:
         draw, log, values, players, pyramid, tiles = self.rng.random, self.log, self.values, self.players, \
             self.pyramid, self.tiles
         coins, slot_seat = self.coins, self.slot_seat
-        hands, out, counts, hand = self.hands, self.out, self.counts, self.hand
+        out, hand, spare = self.out, self.hand, self.spare
         present, face_up, full, seat, placed = self.present, self.face_up, self.full, self.turn, self.placed
         low, mid, high = POSITION_CHUNKS
-        n_seats = len(hands)
+        n_seats = len(hand)
         while True:
             if placed == 0:
                 targets: tuple[int, ...] = ((present & -present).bit_length() - 1,)  # the forced tile
             else:
                 open_tiles = present & face_up & ~full
                 targets = low[open_tiles & 127] + mid[open_tiles >> 7 & 127] + high[open_tiles >> 14]
-            held = _HAND_VALUES[hand[seat]]
-            width = len(held)
+            held, width = _HAND_VALUES[hand[seat]]
             index = int(draw() * (len(targets) * width))  # as random_policy draws from rules.Placements
             pos, value = targets[index // width], held[index % width]
             slot = len(slot_seat)
@@ -149,12 +150,12 @@ class _Playout:
             slot_seat.append(seat)
             on_tile = coins[pos]
             on_tile.append(slot)
-            hands[seat] -= 1
             out[seat].append(slot)
-            count = counts[seat]
-            count[value] -= 1
-            if not count[value]:
-                hand[seat] ^= 1 << value
+            bit = 1 << value
+            if spare[seat] & bit:
+                spare[seat] ^= bit
+            else:
+                hand[seat] ^= bit
             placed += 1
             face_down = NEIGHBOUR_MASKS[pos] & present & ~face_up
             if face_down:  # the dealer's reveal, an act of its own
@@ -172,11 +173,11 @@ class _Playout:
                     if self.traps or not self.present or (self.full and self._first_claimable() is not None):
                         return  # a trap, the end or a cascade: the general _settle
                     present, full = self.present, self.full
-            if placed == 1 and hands[seat] and present & face_up & ~full:
+            if placed == 1 and hand[seat] and present & face_up & ~full:
                 continue  # the turn's second coin
             seat = (seat + 1) % n_seats
             placed = 0
-            if not (hands[seat] and face_up >> (present & -present).bit_length() - 1 & 1):
+            if not (hand[seat] and face_up >> (present & -present).bit_length() - 1 & 1):
                 self.face_up, self.full, self.turn, self.placed = face_up, full, seat, placed
                 return  # a pass, a forced tile to turn up, or every coin played
 
@@ -253,18 +254,18 @@ class _Playout:
         seat = self.turn
         if self.placed == 0:
             forced = forced_position(self.present)
-            if self.hands[seat] or not any(self.hands):
+            if self.hand[seat] or not any(self.hand):
                 if not self.face_up >> forced & 1:
                     self.reveal = (forced,)
                     return True
-                if self.hands[seat]:
+                if self.hand[seat]:
                     return True
-                self.turn, self.placed = (seat + 1) % len(self.hands), 0  # every coin played
+                self.turn, self.placed = (seat + 1) % len(self.hand), 0  # every coin played
                 self._assess(forced)
                 return False
-        elif self.placed == 1 and self.hands[seat] and self.present & self.face_up & ~self.full:
+        elif self.placed == 1 and self.hand[seat] and self.present & self.face_up & ~self.full:
             return True
-        self.turn, self.placed = (seat + 1) % len(self.hands), 0
+        self.turn, self.placed = (seat + 1) % len(self.hand), 0
         return False
 
     def _leaders(self, pos: int) -> tuple[int, ...]:
@@ -317,19 +318,20 @@ class _Playout:
         self.changed = True
         k = _SARCOPHAGUS_INDEX.get(pos)
         coins, self.coins[pos] = self.coins[pos], []
-        slot_seat, slot_back, values, hands, out, counts, hand = \
-            self.slot_seat, self.slot_back, self.values, self.hands, self.out, self.counts, self.hand
+        slot_seat, slot_back, values, out, hand, spare = \
+            self.slot_seat, self.slot_back, self.values, self.out, self.hand, self.spare
         back = len(slot_seat)
         for slot in coins:
             seat = slot_seat[slot]
             if seat == claimer and k is not None:
                 continue  # entombed with the sarcophagus tile
             slot_back[slot] = back
-            hands[seat] += 1
             out[seat].remove(slot)
-            value = values[slot]
-            counts[seat][value] += 1
-            hand[seat] |= 1 << value
+            bit = 1 << values[slot]
+            if hand[seat] & bit:
+                spare[seat] |= bit
+            else:
+                hand[seat] |= bit
         if claimer is None:
             if k is not None:
                 self.under_owner[k] = DISCARDED
