@@ -99,9 +99,40 @@ def parse_json(data: bytes | str, max_depth: int = 64) -> Any:
         raise RecordError(f"not valid JSON ({exc})") from None
 
 
+_SAFE_INTEGER = 2**53 - 1
+"""RFC 8785 writes numbers as IEEE doubles: integers beyond this are not exact there."""
+
+
+def _plain(value: object) -> bool:
+    """Whether json.dumps writes `value` exactly as RFC 8785 does: only strings, safe integers, booleans,
+    null, lists and objects with ASCII keys (sorting those by code point is sorting them by UTF-16 code
+    unit, as RFC 8785 does), and no float (whose shortest form differs)."""
+    kind = type(value)
+    if kind is str or value is None or kind is bool:
+        return True
+    if kind is int:
+        return -_SAFE_INTEGER <= value <= _SAFE_INTEGER  # type: ignore[operator]
+    if kind is dict:
+        return all(type(k) is str and k.isascii() and _plain(v) for k, v in value.items())  # type: ignore[attr-defined]
+    if kind is list:
+        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
+    return False
+
+
 def canonical(value: object) -> bytes:
-    """RFC 8785 canonical bytes: what is hashed and signed."""
-    return rfc8785.dumps(value)  # type: ignore[arg-type]  # a record's JSON values, checked on reading
+    """RFC 8785 canonical bytes: what is hashed and signed.
+
+    A record's values (checked on reading: integers only, ASCII keys) are written by the standard
+    library's C encoder, whose escaping of strings (short forms for \\b \\t \\n \\f \\r, \\u00xx for the other
+    control characters, nothing else escaped) is RFC 8785's: ten times faster than the rfc8785 package,
+    which stays the judge of anything else (a float, a lone surrogate, a large integer).
+    tests/test_canonical.py holds the two to the same bytes."""
+    if _plain(value):
+        try:
+            return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: rfc8785 decides
+            pass
+    return rfc8785.dumps(value)  # type: ignore[arg-type]
 
 
 def pretty(value: object) -> str:
