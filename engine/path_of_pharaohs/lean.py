@@ -27,10 +27,14 @@ from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, S
 from .cards import (
     ALEXANDRIA,
     BUMP_BACK,
+    CARD_KINDS,
     COMPLETION_BONUS,
     DOUBLE,
     L1_LEFT,
+    L1_MIDDLE,
     L1_RIGHT,
+    L2_LEFT,
+    L2_RIGHT,
     L3,
     MUMMIES,
     POINTS,
@@ -42,12 +46,28 @@ from .cards import (
     B,
 )
 from .playout import play_out
-from .rules import DRAW_COUNT, HAND_LIMIT, STEAL_COUNT, Builds, _choice_ways, _nth_choice, builds_for, owed_kind
+from .rules import (
+    CARD_BITS,
+    DRAW_COUNT,
+    HAND_LIMIT,
+    STEAL_COUNT,
+    _choice_ways,
+    _counts,
+    _nth_choice,
+    bridge_fillings,
+    card_bit,
+    hand_key,
+    middle_fillings,
+    owed_kind,
+)
 from .state import DISCARD, PLAY, SETUP, State, Term
 
 Trace = list[tuple[str, Action]]
-_NO_NEEDS = (None, None, None, None)
-_NO_BUILDS: Builds = ((), 0)
+_BITS = tuple(card_bit(card) for card in CARD_KINDS)
+_MASKS = tuple(bit * ((1 << CARD_BITS) - 1) for bit in _BITS)
+"""Where a packed hand (rules.hand_key) counts each card."""
+_ACTION_CARDS = _MASKS[ZERO] | _MASKS[THIEF] | _MASKS[SANDSTORM]
+_NO_ACTS: list[tuple[int, int, int]] = []
 NONE = -1
 """An empty position's value, and the space of a marker at the start or on the move."""
 
@@ -86,7 +106,7 @@ class LeanGame:
     hand is a list of cards (`hands`) beside the list of its slots (`slots`), both in dealing order,
     so that finding the lowest slot holding a card (the one an act names) is `list.index`."""
 
-    __slots__ = ("counts", "deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot", "rng",
+    __slots__ = ("deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot", "packed", "rng",
                  "sands", "slots", "space", "start", "storms", "terms", "trace", "turn", "values", "winners", "zeros")
 
     def __init__(self, s: State, cards: Mapping[int, int], deck: list[int], rng: random.Random,
@@ -102,8 +122,8 @@ class LeanGame:
         self.discards = list(s.discards)
         self.slots = [sorted(hand) for hand in s.hands]
         self.hands = [[cards[slot] for slot in slots] for slots in self.slots]
-        self.counts = [[hand.count(card) for card in range(14)] for hand in self.hands]
-        """How many of each card each hand holds."""
+        self.packed = [hand_key([hand.count(card) for card in CARD_KINDS]) for hand in self.hands]
+        """How many of each card each hand holds, packed in one int (rules.hand_key)."""
         self.next_slot = len(s.slot_card)
         self.values = [[NONE if filled is None else filled[0] for filled in pyramid] for pyramid in s.pyramids]
         self.terms: list[list[tuple[Term, ...]]] = [[() if filled is None else filled[1] for filled in pyramid]
@@ -181,60 +201,60 @@ class LeanGame:
 
     def _moves(self, built: bool) -> bool:
         """The mover's acts, each drawn at random among the legal ones in the order rules.moves lists
-        them (builds by position, Zero Block Values, Thieves, Sandstorms, stop), until they stop or
-        hold no card; whether they built."""
+        them (builds by position: the level-1 middle, 2l, 2r, 3; Zero Block Values, Thieves,
+        Sandstorms; stop), until they stop or hold no card; whether they built."""
         me = self.turn
-        hand, counts, values, zeros = self.hands[me], self.counts[me], self.values[me], self.zeros
+        hand, values, packed = self.hands[me], self.values[me], self.packed
         draw, trace = self.rng.random, self.trace
         while hand:
             left, middle, right, upper_left, upper_right, top = values
-            needs = (  # rules._needs, over values
-                -1 if middle == NONE else None,
-                abs(left - middle) if upper_left == NONE and left != NONE and middle != NONE else None,
-                abs(middle - right) if upper_right == NONE and middle != NONE and right != NONE else None,
-                abs(upper_left - upper_right) if top == NONE and upper_left != NONE and upper_right != NONE else None,
-            )
-            builds, count = builds_for(needs, counts) if needs != _NO_NEEDS else _NO_BUILDS
-            others: list[tuple[int, int, int]] = []
-            if counts[ZERO] or counts[THIEF] or counts[SANDSTORM]:
-                others = self._action_cards(counts)
-            i = int(draw() * (count + len(others) + 1))
-            if i < count:
-                for pos, fillings in builds:
-                    if i < len(fillings):
-                        self._build(pos, fillings[i])
-                        break
-                    i -= len(fillings)
-                built = True
-                continue
-            i -= count
-            if i == len(others):
-                if trace is not None:
-                    trace.append((self.names[me], Stop()))
-                return built
-            card, target, pos = others[i]
-            slot = self._play(card)
-            if trace is not None:
-                name = self.names[target]
-                act: Action = (Zero(name, pos, slot) if card == ZERO else Thief(name, slot) if card == THIEF
-                               else Sandstorm(name, slot))
-                trace.append((self.names[me], act))
-            if card == ZERO:
-                zeros[target] |= 1 << pos
-            elif card == THIEF:
-                self.discards.append(THIEF)
-                self._steal(target)
+            held = packed[me]
+            # rules.moves' builds (by rules._needs over values), each position's list as it is
+            middles = middle_fillings(held) if middle == NONE else ()
+            lefts = (bridge_fillings(abs(left - middle), held)
+                     if upper_left == NONE and left != NONE and middle != NONE else ())
+            rights = (bridge_fillings(abs(middle - right), held)
+                      if upper_right == NONE and middle != NONE and right != NONE else ())
+            tops = (bridge_fillings(abs(upper_left - upper_right), held)
+                    if top == NONE and upper_left != NONE and upper_right != NONE else ())
+            others = self._action_cards(held) if held & _ACTION_CARDS else _NO_ACTS
+            i = int(draw() * (len(middles) + len(lefts) + len(rights) + len(tops) + len(others) + 1))
+            for pos, fillings in ((L1_MIDDLE, middles), (L2_LEFT, lefts), (L2_RIGHT, rights), (L3, tops)):
+                if i < len(fillings):
+                    self._build(pos, fillings[i])
+                    built = True
+                    break
+                i -= len(fillings)
             else:
-                self.storms[target] = True
-                self._advance_sands()
+                if i == len(others):
+                    if trace is not None:
+                        trace.append((self.names[me], Stop()))
+                    return built
+                self._action_card(*others[i])
         return built
 
-    def _action_cards(self, counts: list[int]) -> list[tuple[int, int, int]]:
+    def _action_card(self, card: int, target: int, pos: int) -> None:
+        slot = self._play(card)
+        if self.trace is not None:
+            name = self.names[target]
+            act: Action = (Zero(name, pos, slot) if card == ZERO else Thief(name, slot) if card == THIEF
+                           else Sandstorm(name, slot))
+            self.trace.append((self.names[self.turn], act))
+        if card == ZERO:
+            self.zeros[target] |= 1 << pos
+        elif card == THIEF:
+            self.discards.append(THIEF)
+            self._steal(target)
+        else:
+            self.storms[target] = True
+            self._advance_sands()
+
+    def _action_cards(self, held: int) -> list[tuple[int, int, int]]:
         """(card, opponent, position) of each action card the mover can play, as rules._action_cards
         lists them."""
         me, n = self.turn, self.n
         out: list[tuple[int, int, int]] = []
-        if counts[ZERO]:
+        if held & _MASKS[ZERO]:
             for p in range(n):
                 if p != me:
                     left, middle, right, upper_left, upper_right, top = self.values[p]
@@ -245,9 +265,9 @@ class LeanGame:
                         out.append((ZERO, p, 4))
                     if top == NONE and upper_left != NONE and upper_right != NONE and not zeros >> 5 & 1:
                         out.append((ZERO, p, 5))
-        if counts[THIEF]:
+        if held & _MASKS[THIEF]:
             out += [(THIEF, p, 0) for p in range(n) if p != me and self.hands[p]]
-        if counts[SANDSTORM]:
+        if held & _MASKS[SANDSTORM]:
             out += [(SANDSTORM, p, 0) for p in range(n) if p != me and not self.storms[p]]
         return out
 
@@ -257,7 +277,7 @@ class LeanGame:
         hand = self.hands[me]
         i = hand.index(card)
         del hand[i]
-        self.counts[me][card] -= 1
+        self.packed[me] -= _BITS[card]
         return self.slots[me].pop(i)
 
     def _build(self, pos: int, terms: tuple[Term, ...]) -> None:
@@ -308,8 +328,8 @@ class LeanGame:
             x = bisect(my_slots, slot)
             my_slots.insert(x, slot)
             mine.insert(x, card)
-            self.counts[victim][card] -= 1
-            self.counts[me][card] += 1
+            self.packed[victim] -= _BITS[card]
+            self.packed[me] += _BITS[card]
         if self.trace is not None:
             self.trace.append((DEALER, Steal(tuple(slot for slot, _ in stolen), tuple(card for _, card in stolen))))
 
@@ -317,8 +337,8 @@ class LeanGame:
         """Down to the hand limit: rules.Discards' choice at random, found by its index."""
         me = self.turn
         k = len(self.hands[me]) - HAND_LIMIT
-        held = tuple([(card, min(n, k)) for card, n in enumerate(self.counts[me]) if n])
-        ways = _choice_ways(held, k)
+        held = tuple([(card, min(n, k)) for card, n in enumerate(_counts(self.packed[me])) if n])
+        ways = _choice_ways(tuple([n for _, n in held]), k)
         cards = _nth_choice(held, k, int(self.rng.random() * ways[0][k]), ways)
         slots = tuple([self._play(card) for card in cards])
         if self.trace is not None:
@@ -369,9 +389,7 @@ class LeanGame:
             slots = range(self.next_slot, self.next_slot + k)
             self.hands[p] += cards
             self.slots[p] += slots
-            counts = self.counts[p]
-            for card in cards:
-                counts[card] += 1
+            self.packed[p] += sum([_BITS[card] for card in cards])
             self.next_slot += k
             count -= k
             dealt = True

@@ -591,10 +591,10 @@ def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     needs = _needs(s.pyramids[me])
     builds = _NO_BUILDS
     if needs != (None, None, None, None):
-        counts = [0] * len(CARD_KINDS)
+        hand = 0
         for card, slots in by_card.items():
-            counts[card] = len(slots)
-        builds = builds_for(needs, counts)
+            hand += len(slots) << CARD_BITS * card  # hand_key
+        builds = builds_for(needs, hand)
     others: list[Action] = []
     if ZERO in by_card or THIEF in by_card or SANDSTORM in by_card:
         others = _action_cards(s, by_card)
@@ -640,56 +640,81 @@ def _needs(pyramid: Pyramid) -> tuple[int | None, int | None, int | None, int | 
     )
 
 
-def builds_for(needs: tuple[int | None, int | None, int | None, int | None], counts: Sequence[int]) -> Builds:
+def builds_for(needs: tuple[int | None, int | None, int | None, int | None], hand: int) -> Builds:
     """Every way to fill each position that can be filled (`needs`, as `_needs` says) from a hand
-    holding `counts[card]` of each card. Not remembered whole (hands and pyramids seldom meet twice):
-    each position's ways are, by what tells hands apart for it."""
+    whose counts `hand_key` packs. Not remembered whole (hands and pyramids seldom meet twice):
+    each position's ways are, by the hand's value cards and Wilds."""
     out = []
     total = 0
     if needs[0] is not None:
-        fillings = _middles(bytes(counts[:10]).translate(_AT_MOST_ONE), counts[WILD] > 0)
+        fillings = middle_fillings(hand)
         if fillings:
             out.append((L1_MIDDLE, fillings))
             total += len(fillings)
     for pos, need in zip(UPPER, needs[1:]):
         if need is not None:
-            fillings = _fillings(need, counts)
+            fillings = bridge_fillings(need, hand)
             if fillings:
                 out.append((pos, fillings))
                 total += len(fillings)
     return tuple(out), total
 
 
-_AT_MOST_ONE = bytes(min(n, 1) for n in range(256))
-_AT_MOST_TWO = bytes(min(n, 2) for n in range(256))
+CARD_BITS = 5
+"""`hand_key` packs a hand's count of each card kind in this many bits (a deck holds at most 20 copies)."""
+_VALUES_AND_WILDS = sum(((1 << CARD_BITS) - 1) << CARD_BITS * card for card in (*range(10), WILD))
+_NO_ZEROS = _VALUES_AND_WILDS & ~((1 << CARD_BITS) - 1)
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _middles(present: bytes, wild: bool) -> Fillings:
-    """Every way to fill the level-1 middle with one of the held cards: the value cards `present`
-    (one byte each for 0-9, 1 if held), or a Wild."""
-    singles = tuple(((v, v),) for v in range(10) if present[v])
-    return singles + (tuple(((WILD, v),) for v in range(10)) if wild else ())
+def hand_key(counts: Sequence[int]) -> int:
+    """A hand's count of each card kind (`counts[card]`), packed in one int: a cheap key to remember
+    a hand's ways to fill a position by, which a playout keeps up to date as cards come and go
+    (card_bit(card) per copy)."""
+    return sum(n << CARD_BITS * card for card, n in enumerate(counts))
 
 
-_FILLINGS: dict[tuple[int, bytes, int, bool, bool], Fillings] = {}
-_FILLINGS_KEPT = 1 << 17
+def card_bit(card: int) -> int:
+    """What one copy of `card` adds to a hand's `hand_key`."""
+    return 1 << CARD_BITS * card
 
 
-def _fillings(need: int, counts: Sequence[int]) -> Fillings:
-    """`_bridgings` for a hand holding `counts[card]` of each card. Tuned: remembered by what tells
-    hands apart for this need (`_bridging_cards` says why), put in bytes and flags, which costs a
-    tenth of listing the cards that take part."""
-    third = need // 3 if need % 3 == 0 else 0
-    key = (need, bytes(counts[1:10]).translate(_AT_MOST_TWO), min(counts[WILD], MAX_TERMS),
-           third > 0 and counts[third] >= 3, need == 0 and counts[0] > 0)
-    found = _FILLINGS.get(key)
+def _counts(hand: int) -> list[int]:
+    mask = (1 << CARD_BITS) - 1
+    return [hand >> CARD_BITS * card & mask for card in CARD_KINDS]
+
+
+_MIDDLES: dict[int, Fillings] = {}
+_BRIDGES: dict[int, Fillings] = {}
+_KEPT = 1 << 17
+"""Hands remembered (about 50,000 tell positions apart in thousands of random games), then forgotten at once."""
+
+
+def middle_fillings(hand: int) -> Fillings:
+    """Every way to fill the level-1 middle from the hand `hand_key` packs: one of its value cards, or a
+    Wild counting any value. Remembered by the hand's value cards and Wilds."""
+    key = hand & _VALUES_AND_WILDS
+    found = _MIDDLES.get(key)
     if found is None:
-        if len(_FILLINGS) >= _FILLINGS_KEPT:
-            _FILLINGS.clear()
-        held = tuple(card for card in range(len(counts)) if card <= 9 or card == WILD
-                     for _ in range(min(counts[card], MAX_TERMS)))
-        found = _FILLINGS[key] = _bridgings(need, _bridging_cards(need, held))
+        if len(_MIDDLES) >= _KEPT:
+            _MIDDLES.clear()
+        counts = _counts(hand)
+        singles = tuple(((v, v),) for v in range(10) if counts[v])
+        found = _MIDDLES[key] = singles + (tuple(((WILD, v),) for v in range(10)) if counts[WILD] else ())
+    return found
+
+
+def bridge_fillings(need: int, hand: int) -> Fillings:
+    """`_bridgings` for the hand `hand_key` packs. Tuned: remembered by the need and the hand's value
+    cards and Wilds (its 0s only for a need of 0) in one int, a tenth of the cost of listing the cards
+    that take part (`_bridging_cards`, which `_bridgings` is remembered by)."""
+    key = (hand & (_NO_ZEROS if need else _VALUES_AND_WILDS)) << 4 | need
+    found = _BRIDGES.get(key)
+    if found is None:
+        if len(_BRIDGES) >= _KEPT:
+            _BRIDGES.clear()
+        counts = _counts(hand)
+        held = tuple(card for card in CARD_KINDS if card <= 9 or card == WILD for _ in range(min(counts[card], MAX_TERMS)))
+        found = _BRIDGES[key] = _bridgings(need, _bridging_cards(need, held))
     return found
 
 
@@ -799,7 +824,7 @@ class Discards(LazySequence[Discard]):
     def __init__(self, by_card: dict[int, list[int]], k: int):
         self.by_card, self.k = by_card, k
         self.held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
-        self.ways = _choice_ways(self.held, k)
+        self.ways = _choice_ways(tuple([n for _, n in self.held]), k)
         self.size = self.ways[0][k]
 
     def _item(self, i: int) -> Discard:
@@ -828,27 +853,30 @@ def _card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int,
     return tuple(out)
 
 
-def _choice_ways(held: tuple[tuple[int, int], ...], k: int) -> list[list[int]]:
-    """ways[j][m]: how many multisets of m cards (m <= k) `held[j:]` allows. Worked out for each
-    discard (tuned: remembered, hands of every shape crowded each other out of the cache)."""
-    row = [1] + [0] * k
+@functools.lru_cache(maxsize=1 << 14)
+def _choice_ways(copies: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """ways[j][m]: how many multisets of m cards (m <= k) there are of cards held in these numbers of
+    `copies`, from the j-th card on. Remembered by the copies alone, not the cards (a few thousand
+    shapes of hand, where hands of every card crowded each other out of a cache)."""
+    row = (1,) + (0,) * k
     ways = [row]
-    for _, copies in reversed(held):
-        row = [sum(row[m - n] for n in range(min(copies, m) + 1)) for m in range(k + 1)]
+    for n in reversed(copies):
+        row = tuple([sum(row[max(0, m - n):m + 1]) for m in range(k + 1)])
         ways.append(row)
     ways.reverse()
-    return ways
+    return tuple(ways)
 
 
 def _choice_count(held: tuple[tuple[int, int], ...], k: int) -> int:
     """len(_card_choices(held, k)), without listing them."""
-    return _choice_ways(held, k)[0][k]
+    return _choice_ways(tuple([n for _, n in held]), k)[0][k]
 
 
-def _nth_choice(held: tuple[tuple[int, int], ...], k: int, i: int, ways: list[list[int]] | None = None) -> tuple[int, ...]:
-    """_card_choices(held, k)[i], without listing the others (`ways`: _choice_ways(held, k))."""
+def _nth_choice(held: tuple[tuple[int, int], ...], k: int, i: int,
+                ways: tuple[tuple[int, ...], ...] | None = None) -> tuple[int, ...]:
+    """_card_choices(held, k)[i], without listing the others (`ways`: _choice_ways of held's copies)."""
     if ways is None:
-        ways = _choice_ways(held, k)
+        ways = _choice_ways(tuple([n for _, n in held]), k)
     out: tuple[int, ...] = ()
     j = 0
     while k:
