@@ -38,6 +38,13 @@ def test_every_command_is_reached():
     assert {"new", "play", "show", "mail", "inbox", "status", "key new", "contact add"} <= names
 
 
+def test_no_help_text_is_cut_short_on_an_80_column_terminal():
+    """Rich shortens a word too long for its column with an ellipsis: an example no one can read."""
+    for path, _ in ALL:
+        shown = runner.invoke(app, [*path, "--help"], terminal_width=80).output
+        assert max(map(len, shown.splitlines())) <= 80 and "\u2026" not in shown, f"pbem {' '.join(path)} --help"
+
+
 @pytest.mark.parametrize("path,command", ALL, ids=[" ".join(p) or "pbem" for p, _ in ALL])
 def test_help_paragraphs_are_never_cut_mid_sentence(path, command, monkeypatch):
     monkeypatch.setattr(typer.rich_utils, "MAX_WIDTH", 2000)  # wide enough that a paragraph never wraps

@@ -34,8 +34,8 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
                                                         "'pbem status' and 'show' name who is late.")] = None,
         deadlines: Annotated[str | None, typer.Option(help="A deadline policy every join agrees to, after which "
                                                       "an absent party can be recorded (pbem absent): 'default' "
-                                                      "(the game's) or e.g. turn=48,open=24,referee=12,grace=24,"
-                                                      "remind=12 (hours).")] = None,
+                                                      "(the game's) or hours per duty, e.g. turn=48,grace=24 "
+                                                      "(turn, open, referee, grace, remind).")] = None,
         ) -> None:
     """Start a game: write the signed invitation (players, keys, options, the dealer's commitment to the
     deal). Each other participant joins with their first pbem play; the deal comes from everyone."""
