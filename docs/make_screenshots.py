@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.sarcophagus.driver import deal  # noqa: E402
+from engine.sarcophagus.hidden import layout_tiles  # noqa: E402
 from pbem.crypto import Identity  # noqa: E402
 from pbem.presentation.html import page  # noqa: E402
 from pbem.protocol.bots import play_out  # noqa: E402
@@ -34,7 +35,7 @@ def demo_game():
     """The same game every time: a fixed deal, first player and bot seed (only the game id differs)."""
     keys = {name: Identity.generate(name) for name in PLAYERS}
     rep = new_game("sarcophagus", {}, [(n, keys[n].public) for n in PLAYERS], "ann", keys["ann"],
-                   layout=deal(random.Random(2026)), first="cat")
+                   layout=layout_tiles(deal(random.Random(2026))), first="cat")
     play_out({n: Session(rep, n, keys[n]) for n in PLAYERS}, "greedy", random.Random(5))
     return rep
 
