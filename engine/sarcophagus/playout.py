@@ -67,8 +67,9 @@ class _Playout:
         self.under, self.under_owner, self.entombed = list(s.under), list(s.under_owner), list(s.entombed)
         self.slot_seat = list(s.slot_seat)
         # Room for every coin still to be placed, made once rather than appended at each placement: a
-        # tile takes at most 4 coins before it leaves with them (only an absence takes some back early).
-        room: list[int | None] = [None] * sum(4 - len(coins) for pos, coins in enumerate(s.coins) if s.present >> pos & 1)
+        # tile takes at most 4 coins before it leaves with them (only an absence takes some back early),
+        # and a tile gone from the pyramid holds none.
+        room: list[int | None] = [None] * (4 * s.present.bit_count() - sum(map(len, s.coins)))
         self.slot_value: list[int | None] = list(s.slot_value) + room
         self.slot_back: list[int | None] = list(s.slot_back) + room
         self.out = [list(out) for out in s.out]
@@ -81,13 +82,15 @@ class _Playout:
         self.spare: list[int] = []
         """...and the values of which it holds a second coin (pooled suits: two of each value)."""
         for i, seat in enumerate(seats):
-            count = [0] * 6
-            for value in seat.coins:
-                count[value] += 1
+            held, spare = (63, 63) if len(seat.coins) == 12 else (63, 0)  # every value, twice with pooled suits
             for slot in s.out[i]:
-                count[values[slot]] -= 1
-            self.hand.append(sum(1 << v for v in range(6) if count[v]))
-            self.spare.append(sum(1 << v for v in range(6) if count[v] > 1))
+                bit = 1 << values[slot]
+                if spare & bit:
+                    spare ^= bit
+                else:
+                    held ^= bit
+            self.hand.append(held)
+            self.spare.append(spare)
 
     def end_state(self) -> State:
         s, placed = self.start, len(self.slot_seat)
@@ -206,7 +209,8 @@ class _Playout:
 
     def _open(self, slots: list[int]) -> None:
         """The dealer's opening of these slots (a tie-break's, or the end audit's)."""
-        opened = tuple([(slot, self.values[slot]) for slot in slots])
+        values = self.values
+        opened = tuple([(slot, values[slot]) for slot in slots])
         if self.log is not None:
             self.log.append((DEALER, Open(opened)))
         for slot, value in opened:
@@ -313,18 +317,19 @@ class _Playout:
 
     def _remove(self, pos: int, claimer: int | None) -> None:
         tile = self.tiles[pos]
-        self.present &= ~(1 << pos)
-        self.full &= ~(1 << pos)
+        kept = ~(1 << pos)
+        self.present &= kept
+        self.full &= kept
         self.changed = True
         k = _SARCOPHAGUS_INDEX.get(pos)
         coins, self.coins[pos] = self.coins[pos], []
         slot_seat, slot_back, values, out, hand, spare = \
             self.slot_seat, self.slot_back, self.values, self.out, self.hand, self.spare
         back = len(slot_seat)
-        for slot in coins:
+        # the claimer's coins on a sarcophagus tile are entombed with the tile beneath; the rest go back
+        returning = coins if k is None else [slot for slot in coins if slot_seat[slot] != claimer]
+        for slot in returning:
             seat = slot_seat[slot]
-            if seat == claimer and k is not None:
-                continue  # entombed with the sarcophagus tile
             slot_back[slot] = back
             out[seat].remove(slot)
             bit = 1 << values[slot]
