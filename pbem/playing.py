@@ -274,8 +274,8 @@ def create_signed(game: str, me: str, identity: Identity, players: list[tuple[st
     invitation signed, the creator's automatic acts, kept as their copy in the folder `games`."""
     from pbem.errors import UsageError
     from pbem.protocol.genesis import new_game
-    from pbem.transport.inbox import Copies
     from pbem.transport.status import parse_deadline
+    from pbem.transport.store import Copies
 
     everyone = players + ([referee] if referee else [])
     if me not in [name for name, _ in everyone]:

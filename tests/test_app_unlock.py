@@ -22,7 +22,7 @@ PASSPHRASE, PASSWORD = "correct horse", "s3cret-horse"
 def test_the_page_asks_once_for_a_passphrase_and_the_smtp_password_and_uses_them(tmp_path):
     from pbem.crypto.keyring import create_key
     from pbem.transport import copies
-    from pbem.transport.inbox import Copies
+    from pbem.transport.store import Copies
 
     home = tmp_path / "ann" / "home"
     with at_home(home):

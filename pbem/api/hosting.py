@@ -36,7 +36,7 @@ def new_key(name: str, passphrase: bytes | None) -> tuple[Path, Identity]:
 
 def find_copy(game_id: str, games: Path | None = None) -> Path | None:
     """The local copy of a game, by its id (GAME-SHORTID.json in the folder of copies), or None."""
-    from pbem.transport.inbox import Copies  # the inbox's store: only this needs it
+    from pbem.transport.store import Copies  # only this needs it
 
     return Copies(games_folder(games)).find(game_id)
 

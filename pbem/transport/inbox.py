@@ -17,15 +17,15 @@ from pathlib import Path
 from pbem.crypto.keyring import list_keys
 from pbem.errors import Divergence, Equivocation, PbemError
 from pbem.protocol.replay import Replay
-from pbem.protocol.seen import remember
 from pbem.protocol.verify import compare
 from pbem.record.canonical import parse_json
-from pbem.record.gamefile import save
-from pbem.record.models import GameFile, payload_hash
+from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
 from pbem.transport import copies, turns
 from pbem.transport.mailbox import Found, Skipped, items, mailbox_messages
-from pbem.transport.status import Since, note, replay_noting, summary
+from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
+from pbem.transport.status import Since, replay_noting
+from pbem.transport.store import Copies
 
 
 @dataclass
@@ -38,82 +38,6 @@ class Report:
     forks: list[str] = field(default_factory=list)
     set_aside: int = 0
     """Mails refused on an earlier run, not read again (`again` reads them)."""
-
-
-class Copies:
-    """The local copies, each read, verified and summarized for `pbem status` at most once per run."""
-
-    def __init__(self, directory: Path):
-        self.directory = directory
-        self._paths: dict[str, Path | None] = {}
-        self._records: dict[str, GameFile] = {}
-        self._reps: dict[str, tuple[Replay, Since]] = {}
-
-    def find(self, game_id: str) -> Path | None:
-        """The copy of a game: named GAME-SHORTID.json (or GAME-FULLID.json), its id checked."""
-        if game_id not in self._paths:
-            names = [f"*-{copies.short_id(game_id)}.json", f"*-{game_id}.json"]
-            found = [p for name in names for p in sorted(self.directory.glob(name)) if copies.game_id_of(p) == game_id]
-            self._paths[game_id] = found[0] if found else None
-        return self._paths[game_id]
-
-    def record(self, game_id: str) -> GameFile | None:
-        """The copy as read, not yet verified: enough to see that a mail brings nothing new."""
-        path = self.find(game_id)
-        if game_id not in self._records and path is not None:
-            from pbem.record.gamefile import load
-
-            self._records[game_id] = load(path)[0]
-        return self._records.get(game_id)
-
-    def get(self, game_id: str) -> Replay | None:
-        """The copy, verified."""
-        if game_id not in self._reps and self.record(game_id) is not None:
-            self._reps[game_id] = replay_noting(self._records[game_id])
-        return self._reps[game_id][0] if game_id in self._reps else None
-
-    def extend(self, turn: turns.TurnBlock) -> Replay | None:
-        """Apply a turn to the copy (see turns.extend); the copy is not written."""
-        local = self.get(turn.game_id)
-        if local is None:
-            return None
-        since = self._reps[turn.game_id][1].copy()
-        new = turns.extend(local, turn, since.step)
-        if new is not None:
-            self._reps[turn.game_id] = (new, since) if turn.after == local.seq else replay_noting(new.record)
-        return new
-
-    def path(self, game_id: str) -> Path:
-        """Where the copy of a game held here is."""
-        path = self.find(game_id)
-        assert path is not None, "only a game with a copy here has a path"
-        return path
-
-    def put(self, rep: Replay, since: Since | None = None) -> Path:
-        """Write the copy, and what status shows of it when its duties were followed (`since`)."""
-        game_id = rep.genesis.game_id
-        if since is not None:
-            self._reps[game_id] = (rep, since)
-        path = self.find(game_id)
-        if path is None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            path = self._paths[game_id] = copies.path_for(self.directory, rep.genesis)
-        save(path, rep.record)
-        remember(rep, path)
-        self._records[game_id] = rep.record
-        held = self._reps.get(game_id)
-        if held is not None and held[0] is rep:
-            note(path, summary(rep, held[1], str(path)))
-        return path
-
-    def keep_rival(self, record: GameFile) -> Path:
-        """Save a history that forks from the copy, as evidence."""
-        folder = self.directory / "forks"
-        folder.mkdir(parents=True, exist_ok=True)
-        last = payload_hash(record.entries[-1]) if record.entries else payload_hash(record.genesis)
-        path = folder / f"{record.genesis.game}-{copies.short_id(record.genesis.game_id)}-{last[:12]}.json"
-        save(path, record)
-        return path
 
 
 def _note(report: Report, store: Copies, before: int, rep: Replay, since: Since | None = None) -> None:
@@ -247,8 +171,6 @@ def _load_index(directory: Path) -> Index:
 
 def _with_hint(found: Found, data: bytes, store: Copies) -> Found:
     """A damaged block in a mail of a known game says how to ask its sender for it again."""
-    from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
-
     if not isinstance(found.item, PbemError) or "damaged" not in str(found.item):
         return found
     game_id = game_of_mail(data)

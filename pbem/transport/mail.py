@@ -177,7 +177,7 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
     shared mark. Returns the line that says what was done."""
     from pbem.protocol.verify import compare
     from pbem.record.files import write_atomic
-    from pbem.transport.inbox import Copies
+    from pbem.transport.store import Copies
 
     if me not in rep.roster:
         raise UsageError(f"{me!r} is not in this game (participants: {', '.join(rep.roster)})")

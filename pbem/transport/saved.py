@@ -16,6 +16,7 @@ from pbem.protocol.verify import verify
 from pbem.record.gamefile import is_armored, load, read_bytes
 from pbem.record.models import GameFile
 from pbem.transport import copies, turns
+from pbem.transport.store import Copies
 
 _HEADER = re.compile(rb"^(From |[A-Za-z][A-Za-z0-9-]*:[ \t])")
 
@@ -39,7 +40,6 @@ def read(path: Path, folder: Path | None = None) -> Loaded:
     if not is_mail(data) or is_armored(data):
         record, armored = load(path)
         return Loaded(record, armored, None)
-    from pbem.transport.inbox import Copies
     from pbem.transport.mailbox import items
 
     found = items(str(path), data)

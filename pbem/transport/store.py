@@ -1,0 +1,88 @@
+"""The local copies as one store: each game's copy found by its id, read, verified and summarized for
+`pbem status` at most once per run, written with what was seen of it. The inbox applies mail to it; a
+saved mail, `pbem mail` and the API read through it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.protocol.replay import Replay
+from pbem.protocol.seen import remember
+from pbem.record.gamefile import load, save
+from pbem.record.models import GameFile, payload_hash
+from pbem.transport import copies, turns
+from pbem.transport.status import Since, note, replay_noting, summary
+
+
+class Copies:
+    """The local copies, each read, verified and summarized for `pbem status` at most once per run."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self._paths: dict[str, Path | None] = {}
+        self._records: dict[str, GameFile] = {}
+        self._reps: dict[str, tuple[Replay, Since]] = {}
+
+    def find(self, game_id: str) -> Path | None:
+        """The copy of a game: named GAME-SHORTID.json (or GAME-FULLID.json), its id checked."""
+        if game_id not in self._paths:
+            names = [f"*-{copies.short_id(game_id)}.json", f"*-{game_id}.json"]
+            found = [p for name in names for p in sorted(self.directory.glob(name)) if copies.game_id_of(p) == game_id]
+            self._paths[game_id] = found[0] if found else None
+        return self._paths[game_id]
+
+    def record(self, game_id: str) -> GameFile | None:
+        """The copy as read, not yet verified: enough to see that a mail brings nothing new."""
+        path = self.find(game_id)
+        if game_id not in self._records and path is not None:
+            self._records[game_id] = load(path)[0]
+        return self._records.get(game_id)
+
+    def get(self, game_id: str) -> Replay | None:
+        """The copy, verified."""
+        if game_id not in self._reps and self.record(game_id) is not None:
+            self._reps[game_id] = replay_noting(self._records[game_id])
+        return self._reps[game_id][0] if game_id in self._reps else None
+
+    def extend(self, turn: turns.TurnBlock) -> Replay | None:
+        """Apply a turn to the copy (see turns.extend); the copy is not written."""
+        local = self.get(turn.game_id)
+        if local is None:
+            return None
+        since = self._reps[turn.game_id][1].copy()
+        new = turns.extend(local, turn, since.step)
+        if new is not None:
+            self._reps[turn.game_id] = (new, since) if turn.after == local.seq else replay_noting(new.record)
+        return new
+
+    def path(self, game_id: str) -> Path:
+        """Where the copy of a game held here is."""
+        path = self.find(game_id)
+        assert path is not None, "only a game with a copy here has a path"
+        return path
+
+    def put(self, rep: Replay, since: Since | None = None) -> Path:
+        """Write the copy, and what status shows of it when its duties were followed (`since`)."""
+        game_id = rep.genesis.game_id
+        if since is not None:
+            self._reps[game_id] = (rep, since)
+        path = self.find(game_id)
+        if path is None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            path = self._paths[game_id] = copies.path_for(self.directory, rep.genesis)
+        save(path, rep.record)
+        remember(rep, path)
+        self._records[game_id] = rep.record
+        held = self._reps.get(game_id)
+        if held is not None and held[0] is rep:
+            note(path, summary(rep, held[1], str(path)))
+        return path
+
+    def keep_rival(self, record: GameFile) -> Path:
+        """Save a history that forks from the copy, as evidence."""
+        folder = self.directory / "forks"
+        folder.mkdir(parents=True, exist_ok=True)
+        last = payload_hash(record.entries[-1]) if record.entries else payload_hash(record.genesis)
+        path = folder / f"{record.genesis.game}-{copies.short_id(record.genesis.game_id)}-{last[:12]}.json"
+        save(path, record)
+        return path
