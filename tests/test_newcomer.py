@@ -205,7 +205,8 @@ def test_a_game_by_the_start_of_its_id_and_as_left_out(table, tmp_path):
     assert (unknown.exit_code, unknown.output) == (1, "Error: ffff: no such file, and no game known here has an id "
                                                       f"starting with ffff (looked in the current folder, in "
                                                       f"{copy.parent} and where this home last read or wrote each "
-                                                      "game)\n")
+                                                      f"game). Games known here: {short} (sarcophagus: ann, ben; 6 "
+                                                      f"entries) in {copy}\n")  # its newest version of the two
     (copy.parent / f"sarcophagus-{short[:4]}0000.json").write_bytes(copy.read_bytes().replace(
         short.encode(), (short[:4] + "0000").encode()))  # another file whose id starts the same way
     both = table("ben", "log", short[:4])

@@ -45,7 +45,24 @@ def resolve(given: Path, directory: Path | None = None) -> Path:
     if given.exists() or not PREFIX.fullmatch(text):
         return given
     copies = folder(directory)
-    seen = seen_where(text)
+    games, seen = _known(text, copies)
+    if len(games) == 1:
+        return games[0].path
+    if games:
+        raise UsageError(f"{text}: {len(games)} games have an id starting with {text}: {_listed(games)}. Type more "
+                         "of the id")
+    lost = [game_id[:8] for game_id in seen]
+    gone = f"; this home saw {', '.join(lost)} but no longer finds its file" if lost else ""
+    others = _known("", copies)[0]
+    known = f". Games known here: {_listed(others)}" if others else ""
+    raise UsageError(f"{text}: no such file, and no game known here has an id starting with {text} (looked in the "
+                     f"current folder, in {copies} and where this home last read or wrote each game{gone}){known}")
+
+
+def _known(prefix: str, copies: Path) -> tuple[list[Found], dict[str, str | None]]:
+    """The games whose id starts with `prefix`, each in its newest version found, in order of their ids; and
+    the games this home saw with that start whose file is not found."""
+    seen = seen_where(prefix)
     places = ([(p, 3) for p in sorted(Path().glob("*.json"))] + [(p, 2) for p in all_copies(copies)] +
               [(Path(where), 1) for where in seen.values() if where])
     games: dict[str, tuple[Found, int]] = {}
@@ -55,22 +72,18 @@ def resolve(given: Path, directory: Path | None = None) -> Path:
             continue
         read.add(path.absolute())
         found = _read(path)
-        if found is None or not found.game_id.startswith(text):
+        if found is None or not found.game_id.startswith(prefix):
             continue
         best = games.get(found.game_id)
         if best is None or (found.entries, -rank) > (best[0].entries, -best[1]):
             games[found.game_id] = (found, rank)
-    if len(games) == 1:
-        return next(iter(games.values()))[0].path
-    if not games:
-        lost = [game_id[:8] for game_id in seen if game_id not in games]
-        gone = (f"; this home saw {', '.join(lost)} but no longer finds its file" if lost else "")
-        raise UsageError(f"{text}: no such file, and no game known here has an id starting with {text} (looked in "
-                         f"the current folder, in {copies} and where this home last read or wrote each game{gone})")
-    listed = [found.described() for found, _ in sorted(games.values(), key=lambda g: g[0].game_id)]
-    more = f"; and {len(listed) - _LISTED} more" if len(listed) > _LISTED else ""
-    raise UsageError(f"{text}: {len(games)} games have an id starting with {text}: {'; '.join(listed[:_LISTED])}"
-                     f"{more}. Type more of the id")
+    lost = {game_id: where for game_id, where in seen.items() if game_id not in games}
+    return [found for _, (found, _) in sorted(games.items())], lost
+
+
+def _listed(games: list[Found]) -> str:
+    more = f"; and {len(games) - _LISTED} more" if len(games) > _LISTED else ""
+    return "; ".join(found.described() for found in games[:_LISTED]) + more
 
 
 def _read(path: Path) -> Found | None:
