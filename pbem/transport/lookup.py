@@ -4,7 +4,7 @@ Looked for, in this order: the game files of the current folder, the folder of l
 where this home last read or wrote each game it has seen (PBEM_HOME/games, pbem/protocol/seen.py). One
 game may be in several of them: its newest version is taken (the most entries; on a tie, the file this
 home used last, then a copy, then the current folder's). Two games whose ids start alike are an error
-that lists both, as is no game at all."""
+that lists both; no game, one that lists the games known here."""
 
 from __future__ import annotations
 
