@@ -13,7 +13,7 @@ from engine.path_of_pharaohs.actions import Discard
 from engine.path_of_pharaohs.rules import HAND_LIMIT
 from pbem.cli import app
 from pbem.crypto.keyring import load_identity
-from pbem.errors import IllegalMove
+from pbem.errors import BadOpening, IllegalMove
 from pbem.protocol.entries import apply_entry
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
@@ -204,3 +204,45 @@ def test_a_false_discard_a_co_signer_will_not_sign_is_proven_by_their_program_be
     lines = proven.output.splitlines()
     assert lines[0].endswith(f"(entry {rep.seq + 1}, signed by {second})")
     assert lines[1:] == [f"Wrote game.json (entry {rep.seq + 1}).", f"Game over: {lines[0].strip()}"]
+
+
+def test_the_absent_player_proves_a_referees_false_discard_at_once_by_opening_the_cards_they_held(home, clock):
+    rep, sessions, late = to_a_discard(clock, "referee")
+    ref = sessions["ref"]
+    action, openings = false_discard(rep, ref, late)
+    lowest = rep.game.format_action(rep.game.absence_act(rep.state, late, ref.knowledge(as_dealer=True)))
+    clock.advance(ABSENT_AFTER)
+    apply_entry(rep, ref.sign({"action": f"absent {late} discard since={rep.began[late]} do {action}",
+                               "openings": openings}))
+    (home / "game.json").write_text(to_json(rep.record))
+    install_key(late)
+    back = pbem("play", "game.json", "--as", late)  # their program reads their hand: it opens it as proof
+    assert back.exit_code == 0, back.output
+    verdict = (f"VERDICT: ref forfeits: signed {late}'s absence (from entry {rep.seq}) with the act '{action}', but "
+               f"{late}'s cards, opened, show their lowest cards then gave '{lowest}' (entry {rep.seq + 1}, signed "
+               f"by {late})")
+    assert back.output.splitlines() == [f"  {verdict}", f"Wrote game.json (entry {rep.seq + 1}).",
+                                        f"Game over: {verdict}"]
+    proven = from_json((home / "game.json").read_bytes()).entries[-1]
+    assert proven.action.startswith("verdict lowest #") and set(proven.openings) == {
+        key for key, _ in (pair.split("=") for pair in proven.action.split()[2:])}
+    assert pbem("verify", "game.json").output.splitlines()[0].endswith(f"Game over: {verdict}")
+
+
+def test_an_absent_player_cannot_convict_an_honest_discard_by_opening_their_cards(clock):
+    rep, sessions, late = to_a_discard(clock, "referee")
+    clock.advance(ABSENT_AFTER)
+    sessions["ref"].record_absence(late)  # the lowest cards, as the rule says
+    victim = sessions[late]
+    hand = rep.seeded[-1].context[2]
+    kept = [key for key in hand if rep.items[key].value is None]
+    values = {key: victim.known()[key] for key in kept}
+    salts = {key: victim._open_item(key)[1] for key in kept}
+    text = "verdict lowest " + " ".join(f"{key}={values[key]}" for key in kept)
+    with pytest.raises(IllegalMove, match=f"these cards prove no absent discard recorded for {late} false"):
+        apply_entry(rep, victim.sign({"action": text, "openings": salts}))
+    wrong = {**salts, kept[0]: "00" * 32}
+    with pytest.raises(BadOpening, match=f"{kept[0]}={values[kept[0]]} does not match the card the dealer committed"):
+        apply_entry(rep, victim.sign({"action": text, "openings": wrong}))
+    victim.automatic()  # an honest program finds nothing to prove
+    assert rep.verdict is None

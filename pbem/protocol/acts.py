@@ -7,6 +7,8 @@
     verdict deal                the dealer's opened seed proves something it posted false
     verdict unopenable #7       the referee's word: #7's sealed value does not open for it (or a dealt
                                 card's receiver's word, against the referee that sealed it)
+    verdict lowest #3=0 #9=4    an absent player opens the cards they held, proving that the discard
+                                recorded for them was not their lowest cards
     absent ann move since=17    ann has owed a move since entry 17, past its deadline and grace
                                 (docs/deadlines.md); `... do ACTION` adds the act the duty becomes
 
@@ -54,6 +56,14 @@ class ConvictDeal:
 
 
 @dataclass(frozen=True)
+class ConvictAbsence:
+    """An absent player opens the hidden cards of the hand they held (dealt to them, so they hold each one's
+    salt) to prove that the discard an absence recorded for them was not their lowest cards."""
+
+    values: tuple[tuple[str, Value], ...]
+
+
+@dataclass(frozen=True)
 class Unopenable:
     key: str
 
@@ -69,7 +79,7 @@ class Absent:
     then: str = ""
 
 
-Act = Join | Deal | Audit | ConvictSecrets | ConvictDeal | Unopenable | Absent
+Act = Join | Deal | Audit | ConvictSecrets | ConvictDeal | ConvictAbsence | Unopenable | Absent
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 _DUTY = re.compile(r"^[a-z]{1,16}$")
 
@@ -102,14 +112,15 @@ def parse_act(text: str) -> Act:
                                                         and len(since) < 13 and rest[:1] in ([], ["do"])
                                                         and len(rest) != 1):
             return Absent(party, what, int(since[6:]), " ".join(rest[1:]))
-        case ["verdict", "open", *pairs] if pairs:
+        case ["verdict", ("open" | "lowest") as kind, *pairs] if pairs:
             values: list[tuple[str, Value]] = []
             for pair in pairs:
                 key, eq, value = pair.partition("=")
                 if not (eq and _KEY.match(key) and _VALUE.match(value)):
                     raise UsageError(f"{text!r}: write each opened secret as key=value, e.g. #3=5")
-                values.append((key, int(value) if value.isdigit() and len(value) < 10 else value))
-            return ConvictSecrets(tuple(values))
+                number = kind == "open" and value.isdigit() and len(value) < 10  # a coin; a card is its name
+                values.append((key, int(value) if number else value))
+            return ConvictSecrets(tuple(values)) if kind == "open" else ConvictAbsence(tuple(values))
     raise UsageError(f"{text!r} is not a join, deal, audit, verdict or absence")
 
 
@@ -126,7 +137,8 @@ def format_act(act: Act) -> str:
         return f"verdict unopenable {act.key}"
     if isinstance(act, Absent):
         return f"absent {act.party} {act.what} since={act.since}" + (f" do {act.then}" if act.then else "")
-    return "verdict open " + " ".join(f"{key}={value}" for key, value in act.values)
+    kind = "lowest" if isinstance(act, ConvictAbsence) else "open"
+    return f"verdict {kind} " + " ".join(f"{key}={value}" for key, value in act.values)
 
 
 # ---------------------------------------------------------------- what they cause

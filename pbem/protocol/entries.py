@@ -38,6 +38,7 @@ from pbem.protocol.acts import (
     Absent,
     Act,
     Audit,
+    ConvictAbsence,
     ConvictDeal,
     ConvictSecrets,
     Deal,
@@ -50,11 +51,11 @@ from pbem.protocol.acts import (
     parse_act,
 )
 from pbem.protocol.acts import Dealt as DealPosted
-from pbem.protocol.commitments import SEED, Item, Seeded, addressed, check_signature, commit
-from pbem.protocol.dealing import stock_key
+from pbem.protocol.attachments import check_attachments, expect_keys
+from pbem.protocol.commitments import SEED, Seeded, addressed, check_signature, commit
 from pbem.protocol.genesis import start
 from pbem.protocol.replay import Replay, actor_for, deal_keys, may_act_for, party_names, post_deal, waiting_text
-from pbem.protocol.seeds import ABSENT_DISCARD, check_seed, deal_shape
+from pbem.protocol.seeds import ABSENT_DISCARD, check_seed, deal_shape, lowest_given
 from pbem.record.canonical import canonical
 from pbem.record.models import Entry, GameFile, payload
 
@@ -124,7 +125,7 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
                           seq, author)
     secrets = game.secrets(rep.state, actor, checked)
     pick = _chance_pick(rep, entry, checked, seq) if secrets.chance else None
-    _check_attachments(rep, entry, secrets, actor, seq)
+    check_attachments(rep, entry, secrets, actor, seq)
     if pick is not None:
         rep.seeded.append(pick)
     rep.state, applied = game.apply(rep.state, actor, checked)
@@ -136,78 +137,6 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
 
 def players_own(rep: Replay, opened: Sequence[tuple[str, Value]]) -> bool:
     return all(key in rep.items and rep.items[key].players_own for key, _ in opened)
-
-
-def _expect_keys(found: dict[str, Any] | None, wanted: set[str], what: str, seq: int, author: str) -> dict[str, Any]:
-    if set(found or {}) != wanted:
-        names = ", ".join(sorted(wanted)) or "none"
-        raise IllegalMove(f"this action carries {what} for exactly: {names}", seq, author)
-    return found or {}
-
-
-def _sealed_to(rep: Replay, blob: str, readers: Sequence[str], what: str, seq: int, author: str) -> None:
-    if not addressed(blob, [rep.roster[name] for name in readers]):
-        whom = " and ".join(f"the referee {n}" if n == rep.referee else n for n in readers)
-        raise IllegalMove(f"{what} must be sealed to {whom}, and to nobody else", seq, author)
-
-
-def _check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, seq: int) -> None:
-    """Commitments, sealed values and openings: exactly what the action's secrets need, each matching."""
-    author, g = entry.author, rep.genesis
-    if (secrets.draws or secrets.shows) and len(rep.stock) < len(secrets.draws) + len(secrets.shows):
-        raise IllegalMove(f"{entry.action}: the dealer's stock holds only {len(rep.stock)} items", seq, author)
-    if secrets.restock and rep.seed_commitment is None:
-        raise IllegalMove(f"{entry.action}: a chosen deal has no seed to shuffle from", seq, author)
-    drawn = rep.stock[:len(secrets.draws) + len(secrets.shows)]
-    number = rep.restocks + 1
-    restock_keys = [stock_key(number, i) for i in range(len(secrets.restock))]
-    new_keys = [key for key, _ in secrets.commits] + [key for key, _ in secrets.draws]
-    if any(key in rep.items for key in new_keys) or len(set(new_keys)) != len(new_keys):
-        raise IllegalMove(f"{entry.action}: an item of that name exists already", seq, author)
-    commitments = _expect_keys(entry.commitments, {k for k, _ in secrets.commits} | set(restock_keys),
-                               "commitments", seq, author)
-    sealed = _expect_keys(entry.sealed, set(new_keys) | {k for k, _ in secrets.gives}, "sealed values", seq, author)
-    shown = list(zip(drawn[len(secrets.draws):], secrets.shows))
-    salts = _expect_keys(entry.openings, {k for k, _ in secrets.opens} | {k for k, _ in shown}, "openings", seq,
-                         author)
-    for key, value in list(secrets.opens) + shown:
-        item = rep.items.get(key)
-        if item is None or item.value is not None:
-            raise IllegalMove(f"{entry.action}: {key} is not a hidden item", seq, author)
-        if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
-            raise BadOpening(f"{key}={value} does not match {_committed(rep, item)}", seq, author)
-    for key, _ in secrets.gives:
-        if key not in rep.items or rep.items[key].value is not None or rep.items[key].players_own:
-            raise IllegalMove(f"{entry.action}: {key} is not a hidden item the dealer dealt", seq, author)
-    readers = (actor,) + ((rep.referee,) if rep.referee else ())
-    for key, _ in secrets.commits:
-        _sealed_to(rep, sealed[key], readers, f"the value of {key}", seq, author)
-    for key, player in secrets.draws:
-        _sealed_to(rep, sealed[key], (player,), f"the item dealt as {key}", seq, author)
-    for key, player in secrets.gives:
-        _sealed_to(rep, sealed[key], (player,), f"the item given as {key}", seq, author)
-    # the checks are done: record what the entry commits, seals and opens (new Items, never changed in place:
-    # a copy of the replay that shares them stays as it was, turns.extend)
-    for key, _ in secrets.commits:
-        rep.items[key] = Item(commitments[key], rep.genesis_hash, rep.roster[actor].raw.hex(), key, readers,
-                              sealed[key], author)
-    for (key, player), source in zip(secrets.draws, drawn):
-        rep.items[key] = replace(rep.items.pop(source), readers=(player,), sealed=sealed[key], sealed_by=author)
-    for key, player in secrets.gives:
-        rep.items[key] = replace(rep.items[key], readers=(player,), sealed=sealed[key], sealed_by=author)
-    for key, value in list(secrets.opens) + shown:
-        rep.items[key] = replace(rep.items[key], value=value)
-    del rep.stock[:len(drawn)]
-    if secrets.restock:
-        rep.restocks = number
-        rep.seeded.append(Seeded(seq, author, f"reshuffle {number}", [commitments[k] for k in restock_keys],
-                                 (number, tuple(secrets.restock))))
-        rep.items.update({k: Item(commitments[k], g.nonce, DEALER, k) for k in restock_keys})
-        rep.stock += restock_keys
-
-
-def _committed(rep: Replay, item: Item) -> str:
-    return "the item committed in the deal" if item.owner == DEALER else "its commitment"
 
 
 def _chance_pick(rep: Replay, entry: Entry, action: Any, seq: int) -> Seeded:
@@ -231,9 +160,9 @@ def _convict(rep: Replay, entry: Entry, opened: Sequence[tuple[str, Value]], seq
     problem = rep.game.audit_problem(rep.state, opened)
     if problem is None:
         raise IllegalMove(f"{entry.action}: {why}", seq, author)
-    _expect_keys(entry.commitments, set(), "commitments", seq, author)
-    _expect_keys(entry.sealed, set(), "sealed values", seq, author)
-    salts = _expect_keys(entry.openings, set(keys), "openings", seq, author)
+    expect_keys(entry.commitments, set(), "commitments", seq, author)
+    expect_keys(entry.sealed, set(), "sealed values", seq, author)
+    salts = expect_keys(entry.openings, set(keys), "openings", seq, author)
     for key, value in opened:
         item = rep.items[key]
         if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
@@ -283,6 +212,8 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         attachments["openings"] = {SEED}
     elif isinstance(act, Absent):
         return _apply_absence(rep, entry, act, seq)
+    elif isinstance(act, ConvictAbsence):
+        return _convict_absence(rep, entry, act, seq)
     elif isinstance(act, Unopenable):
         item = rep.items.get(act.key) if rep.state is not None else None
         if (item is not None and not item.players_own and rep.referee and author != rep.referee
@@ -299,7 +230,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
                 raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee",
                                   seq, author)
     for what, wanted in attachments.items():
-        _expect_keys(getattr(entry, what), wanted, what, seq, author)
+        expect_keys(getattr(entry, what), wanted, what, seq, author)
 
     if isinstance(act, Join):
         if entry.sealed and not addressed(entry.sealed[SEED], [rep.roster[author]]):
@@ -358,7 +289,7 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
               if item.readers == (party,) and item.value is None and not item.players_own}
     if waiting:  # one of several signers: the last one carries what the act shows
         for what in ("commitments", "sealed", "openings"):
-            _expect_keys(getattr(entry, what), nothing, what, seq, author)
+            expect_keys(getattr(entry, what), nothing, what, seq, author)
         rep.pending = (entry.action, signers)
         if by_seed:
             _post_discard(rep, seq, signers, act, hidden)
@@ -367,14 +298,14 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
                      withheld=act.what == "open" or strikes >= ABSENCES_OUT, by_seed=by_seed)
     if party == rep.referee:
         for what in ("commitments", "sealed", "openings"):
-            _expect_keys(getattr(entry, what), nothing, what, seq, author)
+            expect_keys(getattr(entry, what), nothing, what, seq, author)
         rep.pending = None
         rep.absences.append(record)
         rep.verdict = Verdict(party, f"the referee was absent: it owed {act.what} since entry {act.since}, past "
                                      "its deadline and grace (recorded by every player); the game ends with no "
                                      "winner", seq, author)
         return [record, rep.verdict]
-    _check_attachments(rep, entry, secrets, party, seq)
+    check_attachments(rep, entry, secrets, party, seq)
     if by_seed:
         _post_discard(rep, seq, signers, act, hidden)
     rep.pending = None
@@ -394,6 +325,36 @@ def _post_discard(rep: Replay, seq: int, signers: tuple[str, ...], act: Absent, 
         rep.seeded[found[-1]] = replace(rep.seeded[found[-1]], author=" and ".join(signers))
     else:
         rep.seeded.append(Seeded(seq, " and ".join(signers), ABSENT_DISCARD, act.then, (rep.state, act.party, hidden)))
+
+
+def _convict_absence(rep: Replay, entry: Entry, act: ConvictAbsence, seq: int) -> list[object]:
+    """An absent player opens the hidden cards of the hand they held when an absence discarded for them
+    (each dealt to them with its salt): if the game's rule run on that hand gives another discard, the
+    absence's signers are convicted; openings that prove nothing are refused."""
+    author = entry.author
+    keys = [key for key, _ in act.values]
+    hidden = [key for key in keys if key in rep.items and rep.items[key].value is None
+              and not rep.items[key].players_own]
+    if rep.state is None or len(set(keys)) != len(keys) or hidden != keys:
+        raise IllegalMove(f"{entry.action}: open each hidden card the dealer dealt, once", seq, author)
+    for what in ("commitments", "sealed"):
+        expect_keys(getattr(entry, what), set(), what, seq, author)
+    salts = expect_keys(entry.openings, set(keys), "openings", seq, author)
+    for key, value in act.values:
+        item = rep.items[key]
+        if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
+            raise BadOpening(f"{key}={value} does not match the card the dealer committed", seq, author)
+    known = {key: item.value for key, item in rep.items.items() if item.value is not None} | dict(act.values)
+    for posted in rep.seeded:
+        if posted.what != ABSENT_DISCARD or posted.context[1] != author or not set(posted.context[2]) <= set(known):
+            continue
+        lowest = lowest_given(rep, posted, {key: known[key] for key in posted.context[2]})
+        if lowest != posted.posted:
+            rep.verdict = Verdict(posted.author, f"signed {author}'s absence (from entry {posted.seq}) with the act "
+                                                 f"{posted.posted!r}, but {author}'s cards, opened, show their lowest "
+                                                 f"cards then gave {lowest!r}", seq, author)
+            return [rep.verdict]
+    raise IllegalMove(f"{entry.action}: these cards prove no absent discard recorded for {author} false", seq, author)
 
 
 def replay(record: GameFile) -> Replay:

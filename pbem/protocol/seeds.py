@@ -64,11 +64,15 @@ checked when the seed opens (docs/deadlines.md)."""
 
 def lowest_by_seed(rep: Replay, seed: str, posted: Seeded) -> str:
     """The act the game's rule gives an absent player, from the hand the seed says they held."""
-    state, party, hand = posted.context
     values = seeded_values(rep, seed)
+    return lowest_given(rep, posted, {key: values[source] for key, source in posted.context[2].items()})
+
+
+def lowest_given(rep: Replay, posted: Seeded, hand: dict[str, Value]) -> str:
+    """The act the game's rule gives an absent player who held `hand` (each card by its key) then."""
+    state, party, _ = posted.context
     game = rep.game
-    act = game.absence_act(state, party, game.knowledge(state, party, {key: values[source]
-                                                                       for key, source in hand.items()}, []))
+    act = game.absence_act(state, party, game.knowledge(state, party, hand, []))
     return "" if act is None else str(game.format_action(game.public(act)))
 
 

@@ -10,12 +10,24 @@ from pbem import crypto
 from pbem.crypto import Identity, X25519Identity
 from pbem.errors import KeyProblem, PbemError, SealError, UsageError
 from pbem.protocol.absence import recordable, signed_time
-from pbem.protocol.acts import Absent, Act, Audit, ConvictDeal, ConvictSecrets, Deal, Join, Unopenable, format_act
+from pbem.protocol.acts import (
+    Absent,
+    Act,
+    Audit,
+    Deal,
+    Join,
+    format_act,
+)
 from pbem.protocol.commitments import SEED, b64, commit, new_salt, unb64
 from pbem.protocol.dealing import chance_pick, item_salt
 from pbem.protocol.entries import apply_entry, players_own
+from pbem.protocol.proofs import cheat_found
 from pbem.protocol.replay import Replay, actor_for, may_act_for, owes_opening, party_names, waiting_text
-from pbem.protocol.seeds import deal_shape, seed_contradiction, seeded_deal, seeded_restock
+from pbem.protocol.seeds import (
+    deal_shape,
+    seeded_deal,
+    seeded_restock,
+)
 from pbem.record.canonical import canonical, parse_json
 from pbem.record.deadlines import now
 from pbem.record.models import Entry
@@ -298,7 +310,7 @@ class Session:
         openings they hold, the end audit), after checking what they can check; returns the events."""
         events: list[object] = []
         while True:
-            verdict = self._cheat_found()
+            verdict = cheat_found(self)
             if verdict is not None:
                 act, attachments = verdict
                 return events + self._sign_act(act, **attachments)
@@ -306,43 +318,6 @@ class Session:
             if step is None:
                 return events
             events += step()
-
-    def _cheat_found(self) -> tuple[Act, dict[str, Any]] | None:
-        """A verdict this participant can prove now: something the dealer posted that its seed contradicts
-        (anyone holding the seed), or (the referee, who opens every secret a player commits) a secret that
-        does not open or was not its owner's to choose."""
-        rep = self.rep
-        if rep.verdict or rep.state is None:
-            return None
-        if rep.seed_commitment and self.can_deal() and len(rep.seeded) > self._seeded_checked:
-            seed = self.dealer_secret()["seed"]
-            false = seed_contradiction(rep, seed, self._seeded_checked)
-            if false is not None and false.author != self.name:
-                return ConvictDeal(), {"openings": {SEED: seed}}
-            self._seeded_checked = len(rep.seeded)  # what was posted never changes: checked once
-        if rep.referee and not self.is_referee:  # a card the referee dealt or moved to me must open for me
-            for key in self._readable():
-                item = rep.items[key]
-                if not item.players_own and item.value is None and item.sealed_by == rep.referee:
-                    try:
-                        self._open_item(key)
-                    except SealError:
-                        return Unopenable(key), {}
-        if self.is_referee:
-            unopened = [key for key, item in rep.items.items()
-                        if item.players_own and item.value is None and self.name in item.readers]
-            for key in unopened:
-                try:
-                    self._open_item(key)
-                except SealError:
-                    return Unopenable(key), {}
-            values = [(key, self._opened[key][0]) for key in unopened]
-            problem = rep.game.audit_problem(rep.state, values) if values else None
-            if problem:
-                owner = rep.roster[problem[0]].raw.hex()
-                theirs = tuple((key, value) for key, value in values if rep.items[key].owner == owner)
-                return ConvictSecrets(theirs), {"openings": {key: self._opened[key][1] for key, _ in theirs}}
-        return None
 
     def _next_automatic(self) -> Callable[[], list[object]] | None:
         rep, game = self.rep, self.rep.game
