@@ -7,9 +7,6 @@ every front end calls; what a participant then sees and does is typed at the CLI
 import random
 
 import pytest
-from test_absence_checks import install_key, pbem
-from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties
-from test_pop_attacks import sealed_blob
 
 from engine.contract import DEALER
 from pbem.errors import UsageError
@@ -18,6 +15,10 @@ from pbem.protocol.entries import apply_entry
 from pbem.protocol.verify import verify
 from pbem.record.deadlines import HOUR
 from pbem.record.models import GameFile, to_json
+
+from test_absence_checks import install_key, pbem
+from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties
+from test_pop_attacks import sealed_blob
 
 GAMES = ["sarcophagus", "path-of-pharaohs"]
 MODES = ["table", "referee"]

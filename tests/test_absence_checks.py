@@ -6,7 +6,6 @@ sees is read through the CLI as they type it. Time is injected (PBEM_NOW), never
 import random
 
 import pytest
-from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
 from typer.testing import CliRunner
 
 from engine.path_of_pharaohs.actions import Discard
@@ -18,6 +17,8 @@ from pbem.protocol.entries import apply_entry
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
 from pbem.record.models import from_json, to_json
+
+from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
 
 runner = CliRunner()
 

@@ -5,7 +5,6 @@ valid key would try. Time is injected (PBEM_NOW), never slept."""
 import random
 
 import pytest
-from test_pop_attacks import sealed_blob
 
 from engine.contract import DEALER
 from pbem.errors import IllegalMove, NotOwed, UsageError
@@ -19,6 +18,7 @@ from pbem.record.deadlines import HOUR, DeadlinePolicy
 from pbem.record.models import Entry, GameFile, to_json
 
 from pbem_support import identity, sessions_for
+from test_pop_attacks import sealed_blob
 
 POLICY = DeadlinePolicy(turn_hours=48, open_hours=24, referee_hours=12, reminders=[12], grace_hours=24)
 T0 = 1_800_000_000
