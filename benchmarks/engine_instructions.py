@@ -12,8 +12,8 @@ The workloads, each over the same seeded games every run:
 - sarcophagus-search: iterations of the search bot (engine/sarcophagus/search.py) from one 4-player
   mid-game position (per iteration, not per game);
 - pop, pop-lean, pop-plain: Path of Pharaohs' random 4-player games by the full rules (the driver act
-  by act: duties, legal acts, a policy, apply), by its lean playout and by its plain model
-  (benchmarks/pop_plain.py);
+  by act: duties, legal acts, a policy, apply), by its lean playout (lean.random_winners, as
+  pop_playouts.py's lean column) and by its plain model (benchmarks/pop_plain.py);
 - pop-search: iterations of its search bot (greedy playouts, the default) from one 4-player mid-game
   position (per iteration).
 Needs valgrind on PATH. For each, runs the interpreter twice (with no game, then with --games games or
@@ -82,6 +82,7 @@ def play_sarcophagus(workload: str, games: int, rng: random.Random) -> None:
 
 def play_pop(workload: str, games: int, rng: random.Random) -> None:
     from engine.path_of_pharaohs.driver import FullInformation, random_policy, shuffled_deck
+    from engine.path_of_pharaohs.lean import random_winners
     from engine.path_of_pharaohs.rules import duties, legal_actions
     from engine.path_of_pharaohs.search import choose
     from engine.path_of_pharaohs.state import Options as PopOptions
@@ -105,7 +106,7 @@ def play_pop(workload: str, games: int, rng: random.Random) -> None:
         if workload == "pop":
             game.play(policies, rng, report=False)
         else:
-            game.play_at_random()
+            random_winners(game.state, game.cards, game.deck, rng)
 
 
 def instructions(workload: str, games: int, pure: bool) -> int:
