@@ -180,11 +180,6 @@ def span(seconds: int) -> str:
     return f"{seconds // (24 * HOUR)} days"
 
 
-__all__ = ["FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time",
-           "duty_clock", "entitled", "next_recorder", "note_duties", "offered", "owing", "recordable", "span",
-           "still_pending"]
-
-
 def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, int, bool]:
     """Whether `signer` may record `party` absent at `when`: the duty owed, the entry it is owed since,
     and whether this signer is the last of those who must sign. UsageError if the game has no policy,
@@ -239,6 +234,9 @@ def next_recorder(rep: Replay, party: str) -> str | None:
             or (rep.state is None and party != rep.referee)):
         return None
     signers = entitled(rep, party)
+    pending = parse_act(rep.pending[0]) if rep.pending else None
+    if rep.pending and isinstance(pending, Absent) and pending.party != party:
+        return None  # another party's absence is being signed: it comes first
     done = len(rep.pending[1]) if rep.pending else 0
     return signers[done] if done < len(signers) else None
 
@@ -254,3 +252,8 @@ def offered(rep: Replay, signer: str, when: int) -> list[tuple[str, Duty, int]]:
             continue
         found.append((party, duty, since))
     return found
+
+
+__all__ = ["FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time",
+           "duty_clock", "entitled", "next_recorder", "note_duties", "offered", "owing", "recordable", "span",
+           "still_pending"]
