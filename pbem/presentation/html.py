@@ -1,8 +1,9 @@
 """`pbem html`: a game as one self-contained web page that replays it entry by entry.
 
 The generic shell lives here: the page, its Content-Security-Policy, the navigation (buttons, slider,
-keys, `#entry=N`), each entry's signer, action, events and who is next. The board itself is drawn by
-the game's presentation (pbem/presentation/games/). Every frame is the engine's `view()` for one observer, so
+keys, `#entry=N`), each entry's heading in words, signer, notation, events and who is next, and the
+legend. The board, the legend's words and their samples come from the game's presentation
+(pbem/presentation/games/). Every frame is the engine's `view()` for one observer, so
 the page holds exactly what that observer may see: never the dealer's secret, never another
 player's unopened coin."""
 
@@ -25,6 +26,9 @@ from pbem.protocol.genesis import start
 from pbem.protocol.replay import Replay
 from pbem.protocol.session import Session
 from pbem.record.models import GameFile
+
+INVITATION = "new game: the invitation"
+"""The genesis's place in the list of actions (it signs no action of the game)."""
 
 
 def frames(record: GameFile, observer: str | None = None, knowledge: Any = None,
@@ -54,8 +58,6 @@ def frames(record: GameFile, observer: str | None = None, knowledge: Any = None,
         out.append(frame(entry.author, entry.action, apply_entry(rep, entry), entry.note))
     return out
 
-
-INVITATION = "new game: the invitation"
 
 
 def drawn(rep: Replay) -> object:
