@@ -100,10 +100,10 @@ function popPlayer(player, b, meta) {
 function popCard(card, slot, meta, element) {
   /* one card face (an item of a hand's list, or a legend's sample `element`): its value or letter, big; an
      action card's name under it (its first word: Zero for a Zero Block Value); "?" a card no longer known */
-  const name = card === "?" ? "unknown" : meta.cardNames[card];
-  const kind = card === "?" ? "unknown" : name ? card : "value";
-  const attrs = {class: "card card-" + kind, "data-card": card, title: name ? (card === "?" ? "a card no longer known" : name)
-                 : "a value card, " + card};
+  const unknown = card === "?", name = unknown ? "unknown" : meta.cardNames[card];
+  const kind = unknown ? "unknown" : name ? card : "value";
+  const title = unknown ? "a card no longer known" : name || "a value card, " + card;
+  const attrs = {class: "card card-" + kind, "data-card": card, title: title};
   if (slot !== null) attrs["data-slot"] = slot;
   if (element) attrs["aria-hidden"] = "true";
   return popTag(element || "li", attrs, popTag("b", name ? {"aria-hidden": "true"} : {}, popEsc(card)) +
