@@ -557,20 +557,28 @@ class Steals(LazySequence[Steal]):
 
 class Moves(LazySequence[Action]):
     """A mover's legal acts, each made only when asked for: a hand with a Wild can fill a position
-    a hundred ways, and a random player looks at one of them."""
+    a hundred ways, and a random player looks at one of them. Then the action cards, as
+    (card, opponent, position) until asked for, and stop."""
 
-    __slots__ = ("builds", "by_card", "others")
+    __slots__ = ("builds", "by_card", "others", "players")
 
-    def __init__(self, builds: Builds, others: list[Action], by_card: dict[int, list[int]]):
-        self.builds, self.others, self.by_card = builds[0], others, by_card
-        self.size = builds[1] + len(others)
+    def __init__(self, builds: Builds, others: list[tuple[int, int, int]], by_card: dict[int, list[int]],
+                 players: tuple[str, ...]):
+        self.builds, self.others, self.by_card, self.players = builds[0], others, by_card, players
+        self.size = builds[1] + len(others) + 1
 
     def _item(self, i: int) -> Action:
         for pos, fillings in self.builds:
             if i < len(fillings):
                 return self._build(pos, fillings[i])
             i -= len(fillings)
-        return self.others[i]
+        if i == len(self.others):
+            return _STOP
+        card, p, pos = self.others[i]
+        slot = self.by_card[card][0]
+        if card == ZERO:
+            return Zero(self.players[p], pos, slot)
+        return Thief(self.players[p], slot) if card == THIEF else Sandstorm(self.players[p], slot)
 
     def _build(self, pos: int, terms: tuple[Term, ...]) -> Build:
         """The lowest slots holding the cards, in the order of the terms (as `check` fills them in)."""
@@ -595,28 +603,27 @@ def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
         for card, slots in by_card.items():
             hand += len(slots) << CARD_BITS * card  # hand_key
         builds = builds_for(needs, hand)
-    others: list[Action] = []
+    others: list[tuple[int, int, int]] = []
     if ZERO in by_card or THIEF in by_card or SANDSTORM in by_card:
         others = _action_cards(s, by_card)
-    others.append(_STOP)
-    return Moves(builds, others, by_card)
+    return Moves(builds, others, by_card, s.table.players)
 
 
-def _action_cards(s: State, by_card: dict[int, list[int]]) -> list[Action]:
-    """The action cards the mover can play, on each opponent they can be played on."""
-    me, players = s.turn, s.table.players
-    opponents = [p for p in range(len(players)) if p != me]
-    others: list[Action] = []
+def _action_cards(s: State, by_card: dict[int, list[int]]) -> list[tuple[int, int, int]]:
+    """The action cards the mover can play, on each opponent they can be played on: (card, opponent,
+    position), made acts only when asked for (tuned: a frozen act costs a microsecond to make)."""
+    me = s.turn
+    opponents = [p for p in range(len(s.table.players)) if p != me]
+    others: list[tuple[int, int, int]] = []
     if ZERO in by_card:
-        slot = by_card[ZERO][0]
         for p in opponents:
             for pos in UPPER:
                 if fillable(s.pyramids[p], pos) and not s.zeros[p] >> pos & 1:
-                    others.append(Zero(players[p], pos, slot))
+                    others.append((ZERO, p, pos))
     if THIEF in by_card:
-        others += [Thief(players[p], by_card[THIEF][0]) for p in opponents if s.hands[p]]
+        others += [(THIEF, p, 0) for p in opponents if s.hands[p]]
     if SANDSTORM in by_card:
-        others += [Sandstorm(players[p], by_card[SANDSTORM][0]) for p in opponents if not s.storms[p]]
+        others += [(SANDSTORM, p, 0) for p in opponents if not s.storms[p]]
     return others
 
 
