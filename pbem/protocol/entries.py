@@ -283,6 +283,7 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
             after, events = game.absent(rep.state, party, public, strikes)
         except (IllegalAction, NotationError) as exc:
             raise IllegalMove(f"{entry.action}: {exc}", seq, author) from None
+        _check_one_form(rep, entry, act, seq)
     signers = (rep.pending[1] if rep.pending else ()) + (author,)
     by_seed = bool(act.then and secrets.opens and rep.seed_commitment and not players_own(rep, secrets.opens))
     hidden = {key: item.key for key, item in rep.items.items()
@@ -313,6 +314,21 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
     rep.strikes[party] = strikes
     rep.absences.append(record)
     return [record, *events]
+
+
+def _check_one_form(rep: Replay, entry: Entry, act: Absent, seq: int) -> None:
+    """An absence whose act the rule gives from the public state (a Path of Pharaohs `stop`, a Sarcophagus
+    trap's lowest tile, nothing for a pass) is written in that one form. Co-signers sign the text their own
+    program finds: a first signer who wrote it otherwise (`absent ann move` for `... do stop`, which the
+    game reads alike) would leave an absence no honest program completes, and the game stalled."""
+    try:
+        ruled = rep.game.absence_act(rep.state, act.party, None)
+    except IllegalAction:
+        return  # it needs the hand (the lowest cards): its kind and count are checked, its cards by the seed
+    then = rep.game.format_action(rep.game.public(ruled)) if ruled is not None else ""
+    if act.then != then:
+        raise IllegalMove(f"{entry.action!r}: the record holds this absence as {format_act(replace(act, then=then))!r}",
+                          seq, entry.author)
 
 
 def _post_discard(rep: Replay, seq: int, signers: tuple[str, ...], act: Absent, hidden: dict[str, str]) -> None:

@@ -1,0 +1,213 @@
+"""Issue 22's trust features attacked as a cheater would, with their own valid keys (docs/deadlines.md,
+docs/security.md): what the other absence tests do not try. A shared absence tampered with by its signers,
+a referee recording itself or acting for the one it recorded, `since` off by one, signed times at the
+hour's edge, absences after the end, three in a row broken by an own act, an absent party back at the
+same moment as the last signature, a receiver's word given too late, a verdict or a policy carried to
+another game, and policies a creator could write. Each cheat is refused with a named error, or
+convicted, and `pbem verify` reads the same file the same way. Short hand-built games; time injected."""
+
+import pytest
+
+from pbem.errors import BadSequence, IllegalMove, NotOwed, UsageError
+from pbem.protocol.entries import apply_entry
+from pbem.record.deadlines import HOUR
+from pbem.record.models import GameFile, to_json
+
+from test_absence_checks import install_key, pbem
+from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties, signed_at
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    return Clock(monkeypatch)
+
+
+def refused(rep, entry, error, message):
+    """The entry is refused with that error and message, and the game is as it was."""
+    seq, head = rep.seq, rep.head
+    with pytest.raises(error, match=message) as caught:
+        apply_entry(rep, entry)
+    assert (rep.seq, rep.head) == (seq, head)
+    return caught.value
+
+
+def verified(home, rep):
+    """`pbem verify` on the game as the programs wrote it: exit 0 and its first line."""
+    (home / "game.json").write_text(to_json(rep.record))
+    result = pbem("verify", "game.json")
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()[0]
+
+
+def verify_refuses(home, rep, entry, message):
+    """`pbem verify` on the game with the cheater's entry appended: one `Error:` line naming it, exit 1."""
+    cheat = GameFile(genesis=rep.genesis, entries=[*rep.entries, entry])
+    (home / "cheat.json").write_text(to_json(cheat))
+    result = pbem("verify", "cheat.json")
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith(f"Error: cheat.json: entry {entry.seq} by {entry.author}: ") and message in \
+        result.output, result.output
+
+
+# ---------------------------------------------------------------- a shared absence, tampered with
+
+def test_signers_of_a_shared_absence_cannot_sign_twice_skip_a_turn_change_its_text_or_add_themselves(home, clock):
+    rep, sessions = game("path-of-pharaohs", "table", ("ann", "ben", "cat", "dan"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    first, second, third = others(rep, late)
+    since = rep.began[late]
+    bare = f"absent {late} move since={since}"
+    text = f"{bare} do stop"
+    clock.advance(ABSENT_AFTER)
+    s = sessions
+    # the game reads `bare` as `text`; a first signer who wrote it so would leave an absence no honest
+    # program co-signs (each signs the text it finds), and the game stalled: one form only
+    refused(rep, s[first].sign({"action": bare}), IllegalMove, f"the record holds this absence as '{text}'")
+    verify_refuses(home, rep, s[first].sign({"action": bare}), f"the record holds this absence as '{text}'")
+    refused(rep, s[first].sign({"action": text, "openings": {"#0": "00" * 32}}), IllegalMove,
+            "this action carries openings for exactly: none")  # a first signer shows nothing: the last one does
+    apply_entry(rep, s[first].sign({"action": text}))
+    refused(rep, s[first].sign({"action": text}), NotOwed, f"{text}: {second} signs it next")
+    refused(rep, s[third].sign({"action": text}), NotOwed, f"{text}: {second} signs it next")
+    refused(rep, s[late].sign({"action": text}), NotOwed,
+            f"{text}: {late} may not record {late} absent \\(only {first} and {second} and {third}\\)")
+    refused(rep, s[second].sign({"action": bare}), NotOwed,
+            f"'{text}' is being signed: {second} signs it next")
+    refused(rep, s[second].sign({"action": f"absent {late} move since={since + 1} do stop"}), IllegalMove,
+            f"{late} owes a move since entry {since}")
+    with pytest.raises(UsageError, match=f"{second} signs {late}'s absence next"):
+        s[third].record_absence(late)
+    s[second].record_absence(late)
+    events = s[third].record_absence(late)
+    assert events[0].signers == (first, second, third) and str(events[1]) == f"{late} is recorded absent (move): stops"
+    check_replays(rep)
+    assert verified(home, rep).startswith("game.json: valid, in progress")
+
+
+def test_an_absent_party_back_at_the_moment_of_the_last_signature_is_too_late_once_it_is_in(home, clock):
+    rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    first, second = others(rep, late)
+    clock.advance(ABSENT_AFTER)
+    sessions[first].record_absence(late)
+    back = sessions[late].entry_for(rep.game.legal_actions(rep.state, late, sessions[late].knowledge())[0], late)
+    last = sessions[second].absence(late)  # both signed on the same head: whichever is in the record first stands
+    apply_entry(rep, last)
+    refused(rep, back, BadSequence, f"seq is {rep.seq}, expected {rep.seq + 1}")
+    again = sessions[late].sign({k: getattr(back, k) for k in ("action", "commitments", "sealed", "openings")})
+    refused(rep, again, NotOwed, f"{late} may not act for ")  # re-signed on the new head: the turn has passed
+    assert rep.absences[-1].signers == (first, second)
+    check_replays(rep)
+    verified(home, rep)
+
+
+# ---------------------------------------------------------------- a referee with its own key
+
+def test_a_referee_cannot_sign_its_own_absence_nor_a_players_act_and_coming_back_voids_the_players_record(clock):
+    rep, sessions = game("sarcophagus", "referee", ("ann", "ben"))
+    for player in rep.players:
+        sessions[player].automatic()
+    ref, ann, ben = sessions["ref"], sessions["ann"], sessions["ben"]
+    since = rep.began["ref"]
+    text = f"absent ref deal since={since}"
+    clock.advance(12 * HOUR + 24 * HOUR)
+    refused(rep, ref.sign({"action": text}), NotOwed, f"{text}: ref may not record ref absent \\(only ann and ben\\)")
+    apply_entry(rep, ann.sign({"action": text}))
+    refused(rep, ref.sign({"action": text}), NotOwed, f"{text}: ref may not record ref absent")
+    stale = ben.sign({"action": text})
+    ref.automatic()  # the referee comes back and deals: the players' half-signed record lapses
+    assert rep.pending is None and rep.state is not None
+    refused(rep, ben.sign({"action": text}), (NotOwed, IllegalMove), "ref owes")
+    refused(rep, stale, BadSequence, "expected")
+    # the referee records a player absent, then tries to act for them, or to record the same turn twice
+    run_duties(rep, sessions)
+    late = mover(rep)
+    clock.advance(ABSENT_AFTER)
+    refused(rep, ref.sign({"action": f"absent {late} open since={rep.began[late]}"}), IllegalMove,
+            f"{late} owes a move since entry {rep.began[late]}")
+    since = rep.began[late]
+    ref.record_absence(late)
+    refused(rep, ref.sign({"action": f"absent {late} move since={since}"}), NotOwed, f"{late} owes nothing now")
+    place = rep.game.legal_actions(rep.state, mover(rep), sessions[mover(rep)].knowledge())[0]
+    theirs = sessions[mover(rep)].entry_for(place, mover(rep))
+    refused(rep, ref.sign({"action": theirs.action, "commitments": theirs.commitments, "sealed": theirs.sealed}),
+            NotOwed, f"ref may not act for {mover(rep)}")
+    check_replays(rep)
+
+
+# ---------------------------------------------------------------- signed times at the edges
+
+def test_signed_times_at_the_edges_an_hour_ahead_at_most_never_before_the_entry_before(home, clock):
+    rep, sessions = game("sarcophagus", "table", ("ann", "ben"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    other = sessions[others(rep, late)[0]]
+    since = rep.began[late]
+    text = f"absent {late} move since={since}"
+    start = rep.entries[since - 1].time
+    due = start + ABSENT_AFTER
+    clock.set(due)
+    refused(rep, signed_at(other, {"action": f"absent {late} move since={since + 1}"}, due), IllegalMove,
+            f"{late} owes a move since entry {since}")
+    refused(rep, signed_at(other, {"action": text}, due - 1), IllegalMove, "too early")
+    clock.set(due - HOUR - 1)  # dated forward by an hour and a second: refused until that time comes
+    refused(rep, signed_at(other, {"action": text}, due), IllegalMove, r"is 1 h ahead of this program's clock")
+    clock.set(due - HOUR)  # by an hour exactly: honest clocks differ, it is taken
+    apply_entry(rep, signed_at(other, {"action": text}, due))
+    assert rep.absences[-1].time == due
+    back = mover(rep)
+    place = rep.game.legal_actions(rep.state, back, sessions[back].knowledge())[0]
+    honest = sessions[back].entry_for(place, back)
+    body = {k: getattr(honest, k) for k in ("action", "commitments", "sealed", "openings")}
+    refused(rep, signed_at(sessions[back], body, due - 1), IllegalMove,
+            f"its signed time \\({due - 1}\\) is earlier than the entry before it \\({due}\\)")
+    apply_entry(rep, signed_at(sessions[back], body, due))  # the same second as the entry before: taken
+    clock.set(due)
+    check_replays(rep)
+    verified(home, rep)
+
+
+# ---------------------------------------------------------------- three in a row, and after the end
+
+def absent_turns(rep, sessions, clock, late, count):
+    """`late` is recorded absent from `count` turns; the others move (their first legal move) between."""
+    for _ in range(200):
+        run_duties(rep, sessions, skip=(late,))
+        if count == 0 or not rep.duties():
+            return
+        who = mover(rep)
+        if who == late:
+            clock.advance(ABSENT_AFTER)
+            sessions[others(rep, late)[0]].record_absence(late)
+            count -= 1
+        else:
+            sessions[who].act(rep.game.legal_actions(rep.state, who, sessions[who].knowledge())[0])
+
+
+def test_an_own_act_between_breaks_three_in_a_row_and_nothing_is_recorded_absent_after_the_end(home, clock):
+    rep, sessions = game("sarcophagus", "table", ("ann", "ben"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    other = sessions[others(rep, late)[0]]
+    absent_turns(rep, sessions, clock, late, 2)
+    assert rep.strikes[late] == 2
+    while mover(rep) != late:
+        sessions[mover(rep)].act(rep.game.legal_actions(rep.state, mover(rep), sessions[mover(rep)].knowledge())[0])
+    sessions[late].act(rep.game.legal_actions(rep.state, late, sessions[late].knowledge())[0])  # back once
+    assert late not in rep.strikes
+    absent_turns(rep, sessions, clock, late, 2)
+    assert rep.strikes[late] == 2 and not rep.over
+    absent_turns(rep, sessions, clock, late, 1)
+    run_duties(rep, sessions, skip=(late,))
+    assert rep.over and rep.verdict is None and late not in rep.outcome().winners
+    clock.advance(ABSENT_AFTER)
+    for since in {a.since for a in rep.absences} | {rep.seq}:
+        refused(rep, other.sign({"action": f"absent {late} move since={since}"}), NotOwed, f"{late} owes nothing now")
+    (home / "game.json").write_text(to_json(rep.record))
+    install_key(other.name)
+    result = pbem("absent", "game.json", late, "--as", other.name)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {late} owes nothing that an absence can be recorded for now\n"
+    assert verified(home, rep).startswith(f"game.json: valid, finished, {rep.seq} entries")
