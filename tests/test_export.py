@@ -102,3 +102,21 @@ def test_the_last_entry_by_default_and_a_missing_one(game):
     assert pbem("export", "g.json", "out").output.startswith("out/entry-8.json, ")
     missing = pbem("export", "g.json", "out", "--entry", "9")
     assert (missing.exit_code, missing.output) == (1, "Error: --entry 9: this game has entries 0 (the genesis) to 8\n")
+
+
+def test_a_hidden_item_is_named_by_whom_it_went_to_never_by_a_number(game, tmp_path):
+    """Issue 25: "the opening of card #5" reads as a 5. A Path of Pharaohs card is named by the deal or the theft
+    that sealed it; a coin by its owner's count (above); a record that does not replay, by its order."""
+    from test_examples import EXAMPLES
+
+    example = EXAMPLES / "pharaohs-table-4-players.json"
+    dealt = pbem("export", example, "deal", "--entry", "14").output.splitlines()
+    assert dealt[2] == "deal/entry-14-card-0.age: the opening of a card dealt to dan, sealed to dan; to open it, run"
+    stolen = pbem("export", example, "theft", "--entry", "39").output.splitlines()
+    assert stolen[2] == ("theft/entry-39-card-13.age: the opening of a card ann took from ben, sealed to ann; to open "
+                         "it, run")
+    record = json.loads((game / "g.json").read_text())
+    record["entries"][2]["signature"] = record["entries"][2]["signature"][::-1]  # entry 3 no longer replays
+    (game / "bad.json").write_text(json.dumps(record))
+    unreplayed = pbem("export", "bad.json", "bad", "--entry", "8").output.splitlines()
+    assert unreplayed[2] == "bad/entry-8-coin-3.age: the opening of the 4th coin placed, sealed to ann; to open it, run"

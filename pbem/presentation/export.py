@@ -79,7 +79,7 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
             continue
     drawing = presentation(record.genesis.game)
     item = drawing.HIDDEN_ITEM  # a coin, a card: each game names its own
-    events = _events_up_to(record, seq)
+    events = _events_of(record, seq)
     for slot, text in sorted((signed.sealed or {}).items()):
         path = directory / f"{stem}-{slot.replace('#', item + '-')}.age"
         try:
@@ -100,12 +100,15 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
     return out
 
 
-def _events_up_to(record: GameFile, seq: int) -> list[object] | None:
-    """The game's events up to entry `seq`, which name what it sealed ("ann's 2nd coin"); None when the
-    record does not replay that far (export still writes a bad entry's files, for stock tools to check)."""
+def _events_of(record: GameFile, seq: int) -> list[object] | None:
+    """What entry `seq` did, in the game's events, which name what it sealed ("ann's 2nd coin"); None when
+    the record does not replay that far (export still writes a bad entry's files, for stock tools to check)."""
     try:
         rep = start(record.genesis)
-        return [event for entry in record.entries[:seq] for event in apply_entry(rep, entry)]
+        events: list[object] = []
+        for entry in record.entries[:seq]:
+            events = apply_entry(rep, entry)
+        return events
     except PbemError:
         return None
 

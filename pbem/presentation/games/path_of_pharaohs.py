@@ -13,6 +13,7 @@ from engine.path_of_pharaohs.cards import ACTION_NAMES, ALEXANDRIA, DOUBLE, MUMM
 from engine.path_of_pharaohs.events import (
     BaseLeftEmpty,
     Completed,
+    Dealt,
     Finished,
     MummyWakes,
     Retreated,
@@ -352,7 +353,13 @@ def entry_title(events: Sequence[object]) -> str | None:
 
 
 def hidden_item_name(events: Sequence[object], key: str) -> str | None:
-    """A card is named by its place in the deck ("card #22"): it says nothing of the card's value."""
+    """A card sealed in a deal or a theft, by whom it went to ("a card dealt to ann"), never by its number,
+    which could read as its value."""
+    for event in events:
+        if isinstance(event, Dealt):
+            return f"a card dealt to {event.player}"
+        if isinstance(event, Stolen):
+            return f"a card {event.player} took from {event.target}"
     return None
 
 
