@@ -4,15 +4,16 @@ playouts and the benchmarks, where only who wins matters.
 The full rules (rules.py) build a public State act by act, with hands of opaque slots, duties and
 a list of legal acts; `playout.play_out` carries one of their `Play`s through a game for the
 driver, which keeps the log and the end state. Here a game is a few lists changed in place (cards as
-small ints, a hand as its cards in the order they were dealt, a pyramid as six values), the turn goes
+small ints, a hand as its cards in the order of their slots and its counts packed in one int, a
+pyramid as six values), the turn goes
 in the order the rules take it (bases, moves, the place taken, the draw, the discard) instead of
 being asked of the duties at each act, and nothing is built that only a record or a report reads.
 
 It plays the game the driver plays with `driver.random_policy`: the same draws of the random
 generator in the same order (an index into the acts `legal_actions` would list for each move,
 discard and steal; `shuffle` for each reshuffle), so the same acts and the same winners.
-tests/test_pop_lean.py holds it to that over a thousand seeded games, act by act (`trace` gives
-the acts as the driver logs them); `python benchmarks/pop_playouts.py --soak N` over more.
+tests/test_pop_lean.py holds it to that over 650 seeded games, act by act (`trace` gives the acts
+as the driver logs them); `python benchmarks/pop_playouts.py --soak N` over thousands more.
 """
 
 from __future__ import annotations
@@ -102,9 +103,11 @@ def lean_start(s: State) -> bool:
 
 class LeanGame:
     """One game to its end, at random, over lists changed in place (see the module's docstring).
-    Tuned for speed, as rules.Play is not: the hot loops read their lists into locals once, and a
-    hand is a list of cards (`hands`) beside the list of its slots (`slots`), both in dealing order,
-    so that finding the lowest slot holding a card (the one an act names) is `list.index`."""
+    Tuned for speed, as rules.Play is not: the hot loops read their lists into locals once; a hand
+    is a list of cards (`hands`) beside the list of their slots (`slots`), both in slot order, so
+    that finding the lowest slot holding a card (the one an act names) is `list.index`; and its
+    counts by card are packed in one int (`packed`), the key its ways to fill a position are
+    remembered by."""
 
     __slots__ = ("deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot", "packed", "rng",
                  "sands", "slots", "space", "start", "storms", "terms", "trace", "turn", "values", "winners", "zeros")
