@@ -89,7 +89,9 @@ class FullInformation:
             self.state, events = apply_checked(before, actor, action, report)
         else:
             self.state, events = apply(before, actor, action, self.knowledge(actor))
-        if isinstance(action, Reveal):
+        if actor != DEALER:  # a player's act changes no secret the driver keeps
+            pass
+        elif isinstance(action, Reveal):
             del self.deck[0]
         elif isinstance(action, Deal):
             k = len(action.slots)
