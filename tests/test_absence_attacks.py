@@ -6,8 +6,11 @@ same moment as the last signature, a receiver's word given too late, a verdict o
 another game, and policies a creator could write. Each cheat is refused with a named error, or
 convicted, and `pbem verify` reads the same file the same way. Short hand-built games; time injected."""
 
+import re
+
 import pytest
 
+from engine.contract import DEALER
 from pbem.errors import BadSequence, IllegalMove, NotOwed, UsageError
 from pbem.protocol.entries import apply_entry
 from pbem.record.deadlines import HOUR
@@ -15,6 +18,7 @@ from pbem.record.models import GameFile, to_json
 
 from test_absence_checks import install_key, pbem
 from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties, signed_at
+from test_pop_attacks import sealed_blob
 
 
 @pytest.fixture
@@ -211,3 +215,67 @@ def test_an_own_act_between_breaks_three_in_a_row_and_nothing_is_recorded_absent
     assert result.exit_code == 1
     assert result.output == f"Error: {late} owes nothing that an absence can be recorded for now\n"
     assert verified(home, rep).startswith(f"game.json: valid, finished, {rep.seq} entries")
+
+
+# ---------------------------------------------------------------- the receiver's word, given too late
+
+def held(rep, player):
+    """The unopened cards the referee sealed to `player`, in the order they were dealt."""
+    return sorted((key for key, item in rep.items.items() if item.readers == (player,) and item.value is None
+                   and item.sealed_by == rep.referee), key=lambda key: int(key[1:]))
+
+
+def test_a_card_sworn_unopenable_after_its_receiver_signed_on_is_refused_at_once_it_is_their_word(home, clock):
+    rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
+    run_duties(rep, sessions)  # an honest referee deals
+    liar = mover(rep)
+    other = others(rep, liar)[0]
+    old = held(rep, liar)[0]
+    dealt = next(entry.seq for entry in rep.entries if old in (entry.sealed or {}))
+    sessions[liar].act(rep.game.parse_action("stop"))  # they play on with the card in hand: it opened for them
+    stop = rep.seq
+    run_duties(rep, sessions)  # the referee deals them their 3 cards
+    lie = sessions[liar].sign({"action": f"verdict unopenable {old}"})
+    message = (f"verdict unopenable: {liar} has signed entry {stop} since {old} was sealed to them (entry {dealt}): "
+               "a receiver's program says so before it signs anything else")
+    refused(rep, lie, IllegalMove, re.escape(message))
+    verify_refuses(home, rep, lie, message)
+    refused(rep, sessions[liar].sign({"action": f"verdict unopenable {held(rep, other)[0]}"}), IllegalMove,
+            f"{held(rep, other)[0]} is not an unopened item sealed to {liar}")
+    # what stays the receiver's word (docs/security.md): a card just sealed to them, sworn at once
+    new = held(rep, liar)[-1]
+    events = apply_entry(rep, sessions[liar].sign({"action": f"verdict unopenable {new}"}))
+    assert str(events[0]).startswith(f"VERDICT: ref forfeits: {liar} says the card sealed to them as {new} does not "
+                                     "open (the receiver's word: nobody else can check it)")
+    check_replays(rep)
+
+
+def test_a_receiver_of_a_card_that_does_not_open_proves_it_before_recording_anyone_absent(home, clock):
+    rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
+    for player in rep.players:
+        sessions[player].automatic()
+    ref = sessions["ref"]
+    ref.deal()
+    while rep.duties()[0].what != "deal":
+        ref.act(ref.dealer_action())
+    action = ref.dealer_action()  # the first cards dealt: the referee still owes the others theirs
+    honest = ref.entry_for(action, DEALER)
+    last = f"#{action.slots[-1]}"
+    garbage = sealed_blob(rep, last, "W", "00" * 32, [action.player])
+    apply_entry(rep, ref.sign({"action": honest.action, "sealed": {**honest.sealed, last: garbage}}))
+    assert rep.duties()[0].who == DEALER  # and then the referee stops: absent
+    clock.advance(12 * HOUR + 24 * HOUR)
+    victim = action.player
+    for player in rep.players[:rep.players.index(victim)]:
+        sessions[player].record_absence("ref")
+    (home / "game.json").write_text(to_json(rep.record))
+    install_key(victim)
+    result = pbem("absent", "game.json", "ref", "--as", victim)  # signing on would forfeit the proof
+    assert (result.exit_code, result.output) == (1, "Error: this program has a cheat to prove before it signs "
+                                                    "anything else: pbem play proves it\n")
+    result = pbem("play", "game.json", "--as", victim)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"  VERDICT: ref forfeits: {victim} says the card sealed to them as {last} does "
+                                    "not open")
+    result = pbem("verify", "game.json")
+    assert result.exit_code == 0 and "Game over: VERDICT: ref forfeits" in result.output.splitlines()[0]

@@ -54,6 +54,7 @@ from pbem.protocol.acts import Dealt as DealPosted
 from pbem.protocol.attachments import check_attachments, expect_keys
 from pbem.protocol.commitments import SEED, Seeded, addressed, check_signature, commit
 from pbem.protocol.genesis import start
+from pbem.protocol.proofs import claimed_in_time
 from pbem.protocol.replay import Replay, actor_for, deal_keys, may_act_for, party_names, post_deal, waiting_text
 from pbem.protocol.seeds import ABSENT_DISCARD, check_seed, deal_shape, lowest_given
 from pbem.record.canonical import canonical
@@ -222,6 +223,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
             if item.value is not None or item.readers != (author,):
                 raise IllegalMove(f"verdict unopenable: {act.key} is not an unopened item sealed to {author}",
                                   seq, author)
+            claimed_in_time(rep, act.key, author, seq)
         else:
             if author != rep.referee:
                 raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, or "
