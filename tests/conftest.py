@@ -1,12 +1,20 @@
 """Every test runs with its own PBEM_HOME: no test reads or writes the keys and game histories of the
-person running the suite (commands that read a game record what they saw there)."""
+person running the suite (commands that read a game record what they saw there). And every test leaves
+the environment as it found it: the judge sets PBEM_HOME and PBEM_NOW for its whole process, as it
+should, and a test that runs one in-process must not hand its clock to the next test on that worker."""
+
+import os
 
 import pytest
 
 
 @pytest.fixture(autouse=True)
 def _own_pbem_home(tmp_path_factory, monkeypatch):
+    before = dict(os.environ)
     monkeypatch.setenv("PBEM_HOME", str(tmp_path_factory.mktemp("pbem-home")))
+    yield
+    os.environ.clear()
+    os.environ.update(before)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ recorded as a signed entry, mailed to everyone, after which the game goes on by 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -101,4 +100,3 @@ def test_a_vanished_player_is_reminded_then_recorded_absent_and_the_game_goes_on
             players_act(base, port, [name], seen, skip={late})
             mine = json.loads(next((base / name / "games-files").glob("*.json")).read_text())["entries"]
             assert mine[:len(final.entries)] == json.loads(next(copy.glob("*.json")).read_text())["entries"][:len(mine)]
-    os.environ.pop("PBEM_NOW", None)
