@@ -279,3 +279,29 @@ def test_a_receiver_of_a_card_that_does_not_open_proves_it_before_recording_anyo
                                     "not open")
     result = pbem("verify", "game.json")
     assert result.exit_code == 0 and "Game over: VERDICT: ref forfeits" in result.output.splitlines()[0]
+
+
+def test_a_table_duty_an_absent_players_program_does_is_no_turn_of_theirs_three_in_a_row_still_end_it(clock):
+    rep, sessions = game("path-of-pharaohs", "table", ("ann", "ben", "cat"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    absences = 0
+    for _ in range(200):
+        if rep.over:
+            break
+        duty = rep.duties()[0]
+        if duty.who == DEALER:  # the table's duty: the absent player's program does it, whenever it can
+            sessions[late].automatic()
+        elif duty.who == late:
+            clock.advance(ABSENT_AFTER)
+            for name in others(rep, late):
+                sessions[name].record_absence(late)
+            absences += duty.what == "move"
+        else:
+            run_duties(rep, sessions, skip=(late,))
+            if rep.duties()[0].who not in (late, DEALER):
+                who = mover(rep)
+                sessions[who].act(rep.game.legal_actions(rep.state, who, sessions[who].knowledge())[0])
+    assert any(e.author == late for e in rep.entries[-20:])  # their program signed the table's deals
+    assert absences == 3 and rep.over and late not in rep.outcome().winners
+    check_replays(rep)

@@ -33,7 +33,15 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
-from pbem.protocol.absence import Absence, AbsenceSigned, check_absence, check_time, note_duties, still_pending
+from pbem.protocol.absence import (
+    Absence,
+    AbsenceSigned,
+    check_absence,
+    check_time,
+    note_duties,
+    owing,
+    still_pending,
+)
 from pbem.protocol.acts import (
     Absent,
     Act,
@@ -79,12 +87,13 @@ def apply_entry(rep: Replay, entry: Entry) -> list[object]:
     if (entry.contribution is not None) != (entry.action == "join"):
         raise IllegalMove("a join, and only a join, carries a contribution to the deal", seq, author)
     check_time(rep, entry, seq)
+    turn = author in owing(rep) and not entry.action.startswith("absent ")
     if is_act(entry.action):
         events = _apply_act(rep, entry, seq)
     else:
         events = _apply_move(rep, entry, seq)
-    if not entry.action.startswith("absent "):
-        rep.strikes.pop(author, None)  # their own act: no longer absent in a row
+    if turn:  # a duty of their own done: no longer absent in a row. Not a table duty any player's program
+        rep.strikes.pop(author, None)  # does (their own deal after each absent stop would reset it forever)
     rep.entries.append(entry)
     rep.head = crypto.sha256(signed_bytes).hex()
     rep.hashes.append(rep.head)
