@@ -153,19 +153,23 @@ _POLICY_KEYS = {"turn": "turn_hours", "open": "open_hours", "referee": "referee_
 
 def parse_policy(game: str, spec: str) -> DeadlinePolicy:
     """A deadline policy from `default` (the game's own, docs/deadlines.md) or KEY=HOURS,... over it:
-    turn, open, referee, grace, remind (reminders: hours before a deadline, joined by '+', e.g. 24+2)."""
+    turn, open, referee, grace, remind (reminders: hours before a deadline, joined by '+', e.g. 24+2).
+    A key given twice is refused, not read as its last value: every join agrees to what the creator meant."""
     from pydantic import ValidationError
 
     from pbem.errors import UsageError
     from pbem.record.deadlines import default_policy
 
-    fields = default_policy(game).model_dump()
+    fields, given = default_policy(game).model_dump(), set()
     for part in ([] if spec == "default" else spec.split(",")):
         key, eq, value = part.partition("=")
         hours = value.split("+") if key == "remind" else [value]
         if not eq or key not in _POLICY_KEYS or not all(h.isdigit() and len(h) < 6 for h in hours):
             raise UsageError(f"--deadlines {spec!r}: write 'default' or KEY=HOURS joined by commas (keys: "
                              f"{', '.join(_POLICY_KEYS)}; remind=24+2), e.g. turn=48,grace=24")
+        if key in given:
+            raise UsageError(f"--deadlines {spec!r}: {key} is given twice")
+        given.add(key)
         fields[_POLICY_KEYS[key]] = [int(h) for h in hours] if key == "remind" else int(value)
     try:
         return DeadlinePolicy.model_validate(fields)

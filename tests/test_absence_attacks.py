@@ -6,16 +6,20 @@ same moment as the last signature, a receiver's word given too late, a verdict o
 another game, and policies a creator could write. Each cheat is refused with a named error, or
 convicted, and `pbem verify` reads the same file the same way. Short hand-built games; time injected."""
 
+import json
 import re
 
 import pytest
 
 from engine.contract import DEALER
 from pbem.errors import BadSequence, IllegalMove, NotOwed, UsageError
+from pbem.protocol.commitments import b64
 from pbem.protocol.entries import apply_entry
+from pbem.record.canonical import canonical
 from pbem.record.deadlines import HOUR
-from pbem.record.models import GameFile, to_json
+from pbem.record.models import GameFile, core_id, payload, to_json
 
+from pbem_support import identity
 from test_absence_checks import install_key, pbem
 from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties, signed_at
 from test_pop_attacks import sealed_blob
@@ -299,9 +303,66 @@ def test_a_table_duty_an_absent_players_program_does_is_no_turn_of_theirs_three_
             absences += duty.what == "move"
         else:
             run_duties(rep, sessions, skip=(late,))
-            if rep.duties()[0].who not in (late, DEALER):
+            if rep.duties()[0].who not in (late, DEALER):  # the others build (if all stopped, the game would stall)
                 who = mover(rep)
-                sessions[who].act(rep.game.legal_actions(rep.state, who, sessions[who].knowledge())[0])
+                actions = rep.game.legal_actions(rep.state, who, sessions[who].knowledge())
+                sessions[who].act(next((a for a in actions if rep.game.format_action(a) != "stop"), actions[0]))
     assert any(e.author == late for e in rep.entries[-20:])  # their program signed the table's deals
     assert absences == 3 and rep.over and late not in rep.outcome().winners
     check_replays(rep)
+
+
+# ---------------------------------------------------------------- policies a creator could write
+
+@pytest.mark.parametrize("spec,why", [
+    ("turn=-1", "write 'default' or KEY=HOURS"),
+    ("turn=999999", "write 'default' or KEY=HOURS"),
+    ("turn=9000", "Input should be less than or equal to 8760"),
+    ("grace=", "write 'default' or KEY=HOURS"),
+    ("turn=48,", "write 'default' or KEY=HOURS"),
+    ("remind=12+12", "reminders are distinct hours before the deadline, longest first"),
+    ("remind=2+12", "reminders are distinct hours before the deadline, longest first"),
+    ("remind=", "write 'default' or KEY=HOURS"),
+    ("remind=60", "a reminder comes before a deadline: shorter than the longest duty's time"),
+    ("remind=40+30+20+10+5", "List should have at most 4 items"),
+    ("turn=48,turn=1", "turn is given twice"),
+])
+def test_a_creator_cannot_make_a_policy_of_absurd_or_ambiguous_hours(home, spec, why):
+    install_key("cat")
+    install_key("ann")
+    made = pbem("new", "sarcophagus", "-o", "g.json", "--as", "cat", "--player", "cat", "--player", "ann",
+                "--deadlines", spec)
+    assert made.exit_code == 1 and made.output.startswith(f"Error: --deadlines '{spec}': ") and why in made.output, \
+        made.output
+    assert made.output.count("\n") == 1 and not (home / "g.json").exists()
+
+
+def genesis_signed_anew(rep, creator, keep_id=False, **policy):
+    """The game's file with its genesis's policy changed and signed again by its creator (with the game id
+    derived anew, or kept), and the entries the others signed under the first one."""
+    body = payload(rep.genesis)
+    body["deadlines"] = {**body["deadlines"], **policy}
+    if not keep_id:
+        body["game_id"] = core_id(body)
+    signed = {**body, "signature": b64(identity(creator).sign(canonical(body)))}
+    return json.dumps({**json.loads(to_json(rep.record)), "genesis": signed})
+
+
+@pytest.mark.parametrize("keep_id,message", [
+    (False, "entry 1 by ann: this entry belongs to another game"),
+    (True, "the game id is not derived from the genesis (it must hash the invitation)"),
+])
+def test_a_policy_changed_after_the_joins_is_not_the_game_they_joined(home, clock, keep_id, message):
+    rep, sessions = game("sarcophagus", "table", ("cat", "ann"))
+    run_duties(rep, sessions)  # ann joined the invitation as made: 48 h a turn
+    (home / "game.json").write_text(genesis_signed_anew(rep, "cat", keep_id, turn_hours=1, grace_hours=0))
+    result = pbem("verify", "game.json")
+    assert result.exit_code == 1 and message in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_a_policy_nobody_could_have_made_with_pbem_new_is_refused_as_the_file_is_read(home, clock):
+    rep, _ = game("sarcophagus", "table", ("cat", "ann"))
+    (home / "game.json").write_text(genesis_signed_anew(rep, "cat", turn_hours=0))
+    result = pbem("verify", "game.json")
+    assert result.exit_code == 1 and result.output.startswith("Error: game.json: ") and \
+        "greater than or equal to 1" in result.output and result.output.count("\n") == 1, result.output
