@@ -227,3 +227,31 @@ def test_the_ways_to_bridge_a_value_are_every_pair_and_triple_tried_in_order():
         ways = fillings(need, counts)
         assert list(_bridgings.__wrapped__(need, tuple(held))) == ways, (need, held)
         assert list(_bridgings.__wrapped__(need, _bridging_cards(need, tuple(held)))) == ways, (need, held)
+
+
+def test_the_ways_remembered_by_a_packed_hand_are_the_plain_models():
+    """The rules and the lean playout look a hand's ways to fill a position up by its counts packed in
+    one int (`hand_key`), 0s, action cards and copies past what can take part left in: for hands of
+    every shape (up to twenty Wilds, as a deck option allows), the ways of the plain model
+    (benchmarks/pop_plain.py) that lists every pair and triple, and every value card or Wild for the
+    level-1 middle, asked twice (the second time remembered)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    from pop_plain import fillings
+
+    from engine.path_of_pharaohs.rules import bridge_fillings, hand_key, middle_fillings
+
+    rng = random.Random(8)
+    for _ in range(1500):
+        counts = [0] * 14
+        for _ in range(rng.randint(0, 12)):
+            counts[rng.choice([*range(14), WILD, WILD])] += 1
+        if rng.random() < 0.05:
+            counts[WILD] = rng.randint(4, 20)
+        need, hand = rng.randint(0, 9), hand_key(counts)
+        middles = [((v, v),) for v in range(10) if counts[v]] + [((WILD, v),) for v in range(10) if counts[WILD]]
+        for _ in range(2):
+            assert list(bridge_fillings(need, hand)) == fillings(need, counts), (need, counts)
+            assert list(middle_fillings(hand)) == middles, counts
