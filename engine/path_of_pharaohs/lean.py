@@ -163,15 +163,14 @@ class LeanGame:
         me = self.turn
         values = self.values[me]
         skipped = self.storms[me] or not self.hands[me]
-        empty = [base for base in (L1_LEFT, L1_RIGHT) if values[base] == NONE]
+        if skipped and self._take_place():  # a skipped turn ends before its empty bases are dealt
+            return True
+        if values[L1_LEFT] == NONE:
+            self._deal_base(me, L1_LEFT)
+        if values[L1_RIGHT] == NONE:
+            self._deal_base(me, L1_RIGHT)
         if skipped:
-            if self._take_place():
-                return True
-            for base in empty:
-                self._deal_base(me, base)
             return self._draw(False)
-        for base in empty:
-            self._deal_base(me, base)
         return self._end_turn(self._moves(False))
 
     def _end_turn(self, built: bool) -> bool:
