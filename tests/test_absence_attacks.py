@@ -21,7 +21,7 @@ from pbem.record.models import GameFile, core_id, payload, to_json
 
 from pbem_support import identity
 from test_absence_checks import install_key, pbem
-from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties, signed_at
+from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
 from test_pop_attacks import sealed_blob
 
 
@@ -366,3 +366,20 @@ def test_a_policy_nobody_could_have_made_with_pbem_new_is_refused_as_the_file_is
     result = pbem("verify", "game.json")
     assert result.exit_code == 1 and result.output.startswith("Error: game.json: ") and \
         "greater than or equal to 1" in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_an_invitation_dated_forward_is_refused_by_whoever_would_join_it(home, clock):
+    clock.set(T0 + 10 * 24 * HOUR)  # the creator's clock set ten days ahead: every entry after would follow it
+    rep, _ = game("sarcophagus", "table", ("cat", "ann"))
+    (home / "game.json").write_text(to_json(rep.record))
+    clock.set(T0)
+    install_key("ann")
+    message = (f"the genesis by cat: its signed time ({T0 + 10 * 24 * HOUR}) is 10 days ahead of this program's "
+               f"clock ({T0}): an invitation dated in the future is refused until that time comes")
+    for command in (("verify", "game.json"), ("play", "game.json", "--as", "ann")):
+        result = pbem(*command)
+        assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+        assert result.output.startswith("Error: ") and message in result.output, result.output
+    clock.set(T0 + 10 * 24 * HOUR - HOUR)  # once that time comes (within the hour honest clocks differ by)
+    joined = pbem("play", "game.json", "--as", "ann")
+    assert joined.exit_code in (0, 3) and "Wrote game.json" in joined.output, joined.output

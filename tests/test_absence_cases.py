@@ -101,7 +101,7 @@ def test_a_referee_that_never_audits_is_recorded_absent_by_the_players_no_winner
         result = pbem("absent", "game.json", "ref", "--as", player)
         assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1].startswith(
-        f"Game over: VERDICT: ref forfeits: the referee was absent: it owed audit since entry {rep.seq}, past its "
+        f"Game over: VERDICT: ref forfeits: the referee was absent: it owed audit since entry {rep.began['ref']}, past its "
         "deadline and grace (recorded by every player); the game ends with no winner")
     verified = pbem("verify", "game.json")
     assert verified.exit_code == 0 and "Game over: VERDICT: ref forfeits" in verified.output

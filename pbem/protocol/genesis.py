@@ -21,7 +21,7 @@ from pbem.errors import (
     UnknownSigner,
     UsageError,
 )
-from pbem.protocol.absence import note_duties
+from pbem.protocol.absence import FUTURE_TOLERANCE, note_duties, span
 from pbem.protocol.commitments import SEED, addressed, b64, check_signature, commit, new_salt, unb64
 from pbem.protocol.replay import Replay, deal_keys, post_deal
 from pbem.record.canonical import canonical
@@ -56,6 +56,13 @@ def start(g: Genesis) -> Replay:
     check_signature(g, signed_bytes, roster[g.author], 0)
     if g.game_id != core_id(g):
         raise bad("the game id is not derived from the genesis (it must hash the invitation)")
+    if g.deadlines is not None:  # the first signed time every duty's clock and every entry's time follow
+        if g.time is None:
+            raise bad("a game with deadlines has a signed time on every entry, its invitation too")
+        if g.time > now() + FUTURE_TOLERANCE:
+            raise bad(f"its signed time ({g.time}) is {span(g.time - now())} ahead of this program's clock ({now()}): "
+                      "an invitation dated in the future is refused until that time comes (every entry after it "
+                      "would be too)")
     referee = g.dealer.referee.name if g.dealer.referee else None
     dealer_is_creator = g.author == referee if referee else True
     if g.deal == "joint" and (g.seed is not None) != dealer_is_creator:
