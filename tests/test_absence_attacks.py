@@ -326,6 +326,8 @@ def test_a_table_duty_an_absent_players_program_does_is_no_turn_of_theirs_three_
     ("remind=60", "a reminder comes before a deadline: shorter than the longest duty's time"),
     ("remind=40+30+20+10+5", "List should have at most 4 items"),
     ("turn=48,turn=1", "turn is given twice"),
+    ("turn=1,grace=0", "every duty's hours and the grace together are at least 2 (an entry may be dated an hour "
+                       "forward)"),
 ])
 def test_a_creator_cannot_make_a_policy_of_absurd_or_ambiguous_hours(home, spec, why):
     install_key("cat")
@@ -355,7 +357,7 @@ def genesis_signed_anew(rep, creator, keep_id=False, **policy):
 def test_a_policy_changed_after_the_joins_is_not_the_game_they_joined(home, clock, keep_id, message):
     rep, sessions = game("sarcophagus", "table", ("cat", "ann"))
     run_duties(rep, sessions)  # ann joined the invitation as made: 48 h a turn
-    (home / "game.json").write_text(genesis_signed_anew(rep, "cat", keep_id, turn_hours=1, grace_hours=0))
+    (home / "game.json").write_text(genesis_signed_anew(rep, "cat", keep_id, turn_hours=2, grace_hours=0))
     result = pbem("verify", "game.json")
     assert result.exit_code == 1 and message in result.output and result.output.count("\n") == 1, result.output
 

@@ -56,6 +56,16 @@ class DeadlinePolicy(BaseModel):
             raise ValueError("a reminder comes before a deadline: shorter than the longest duty's time")
         return self
 
+    @model_validator(mode="after")
+    def _longer_than_a_date_forward(self) -> DeadlinePolicy:
+        """A signer may date an entry up to an hour ahead of the reader's clock (docs/security.md): with a
+        duty of 1 h and no grace, an absence dated so would be taken the moment the duty began. Every
+        duty's time and the grace together are at least 2 h, so at least an hour is really left."""
+        if min(self.turn_hours, self.open_hours, self.referee_hours) + self.grace_hours < 2:
+            raise ValueError("every duty's hours and the grace together are at least 2 (an entry may be dated an "
+                             "hour forward)")
+        return self
+
     def hours_for(self, what: str, by_referee: bool) -> int:
         """The time a duty of kind `what` may take: the referee's own duties have theirs."""
         if by_referee:
