@@ -12,7 +12,7 @@ import re
 import pytest
 
 from engine.contract import DEALER
-from pbem.errors import BadSequence, IllegalMove, NotOwed, UsageError
+from pbem.errors import BadOpening, BadSequence, IllegalMove, NotOwed, UsageError
 from pbem.protocol.commitments import b64
 from pbem.protocol.entries import apply_entry
 from pbem.record.canonical import canonical
@@ -20,7 +20,7 @@ from pbem.record.deadlines import HOUR
 from pbem.record.models import GameFile, core_id, payload, to_json
 
 from pbem_support import identity
-from test_absence_checks import install_key, pbem
+from test_absence_checks import false_discard, install_key, pbem, to_a_discard
 from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
 from test_pop_attacks import sealed_blob
 
@@ -385,3 +385,24 @@ def test_an_invitation_dated_forward_is_refused_by_whoever_would_join_it(home, c
     clock.set(T0 + 10 * 24 * HOUR - HOUR)  # once that time comes (within the hour honest clocks differ by)
     joined = pbem("play", "game.json", "--as", "ann")
     assert joined.exit_code in (0, 3) and "Wrote game.json" in joined.output, joined.output
+
+
+# ---------------------------------------------------------------- a proof carried to another game
+
+def test_a_victims_proof_of_a_false_discard_proves_nothing_in_another_game(clock):
+    rep, sessions, late = to_a_discard(clock, "referee")
+    action, openings = false_discard(rep, sessions["ref"], late)
+    clock.advance(ABSENT_AFTER)
+    apply_entry(rep, sessions["ref"].sign({"action": f"absent {late} discard since={rep.began[late]} do {action}",
+                                           "openings": openings}))
+    sessions[late].automatic()  # the victim's program proves it: verdict lowest, the cards they held opened
+    proof = rep.entries[-1]
+    assert proof.action.startswith("verdict lowest ") and rep.verdict.against == "ref"
+    other, others_sessions, absent = to_a_discard(clock, "referee")  # the same people, another game: honest
+    clock.advance(ABSENT_AFTER)
+    others_sessions["ref"].record_absence(absent)
+    again = others_sessions[absent].sign({"action": proof.action, "openings": proof.openings})
+    refused(other, again, (BadOpening, IllegalMove),
+            "does not match the card the dealer committed|open each hidden card the dealer dealt, once")
+    assert other.verdict is None
+    check_replays(other)
