@@ -241,7 +241,7 @@ def test_a_card_sworn_unopenable_after_its_receiver_signed_on_is_refused_at_once
     run_duties(rep, sessions)  # the referee deals them their 3 cards
     lie = sessions[liar].sign({"action": f"verdict unopenable {old}"})
     message = (f"verdict unopenable: {liar} has signed entry {stop} since {old} was sealed to them (entry {dealt}): "
-               "a receiver's program says so before it signs anything else")
+               "a program says so before it signs anything else")
     refused(rep, lie, IllegalMove, re.escape(message))
     verify_refuses(home, rep, lie, message)
     refused(rep, sessions[liar].sign({"action": f"verdict unopenable {held(rep, other)[0]}"}), IllegalMove,
@@ -406,3 +406,25 @@ def test_a_victims_proof_of_a_false_discard_proves_nothing_in_another_game(clock
             "does not match the card the dealer committed|open each hidden card the dealer dealt, once")
     assert other.verdict is None
     check_replays(other)
+
+
+def test_a_referee_cannot_keep_a_players_coin_to_swear_it_unopenable_later(home, clock):
+    rep, sessions = game("sarcophagus", "referee", ("ann", "ben"))
+    run_duties(rep, sessions)
+    ref = sessions["ref"]
+    coin, placed = None, 0
+    for _ in range(40):  # the players place coins, the referee does its duties, until it signed after the first
+        run_duties(rep, sessions)
+        if coin and any(entry.author == "ref" for entry in rep.entries[placed:]):
+            break
+        who = mover(rep)
+        sessions[who].act(rep.game.legal_actions(rep.state, who, sessions[who].knowledge())[0])
+        if coin is None:
+            coin, placed = next(iter(rep.entries[-1].sealed)), rep.seq
+    assert rep.items[coin].value is None and rep.items[coin].players_own
+    signed = next(entry.seq for entry in rep.entries[placed:] if entry.author == "ref")
+    lie = ref.sign({"action": f"verdict unopenable {coin}"})
+    message = (f"verdict unopenable: ref has signed entry {signed} since {coin} was sealed to them (entry {placed}): "
+               "a program says so before it signs anything else")
+    refused(rep, lie, IllegalMove, re.escape(message))
+    verify_refuses(home, rep, lie, message)

@@ -232,7 +232,6 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
             if item.value is not None or item.readers != (author,):
                 raise IllegalMove(f"verdict unopenable: {act.key} is not an unopened item sealed to {author}",
                                   seq, author)
-            claimed_in_time(rep, act.key, author, seq)
         else:
             if author != rep.referee:
                 raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, or "
@@ -240,6 +239,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
             if item is None or not item.players_own or item.value is not None or author not in item.readers:
                 raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee",
                                   seq, author)
+        claimed_in_time(rep, act.key, author, seq)
     for what, wanted in attachments.items():
         expect_keys(getattr(entry, what), wanted, what, seq, author)
 
