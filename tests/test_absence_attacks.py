@@ -428,3 +428,32 @@ def test_a_referee_cannot_keep_a_players_coin_to_swear_it_unopenable_later(home,
                "a program says so before it signs anything else")
     refused(rep, lie, IllegalMove, re.escape(message))
     verify_refuses(home, rep, lie, message)
+
+
+def test_a_referee_that_records_a_player_absent_cannot_in_the_same_run_discard_for_them(clock):
+    rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
+    run_duties(rep, sessions)
+    ref = sessions["ref"]
+    late = mover(rep)
+    for _ in range(3):  # absent moves until the cards dealt after one take them over the limit
+        clock.advance(ABSENT_AFTER)
+        ref.record_absence(late)
+        run_duties(rep, sessions, skip=(late,))  # the referee deals them their 3 cards, at once
+        if rep.duties()[0].what == "discard":
+            break
+        while mover(rep) != late:
+            who = mover(rep)
+            sessions[who].act(rep.game.parse_action("stop"))
+            run_duties(rep, sessions, skip=(late,))
+    assert rep.duties()[0].what == "discard" and rep.duties()[0].who == late
+    since = rep.began[late]
+    with pytest.raises(UsageError, match=f"too early: {late} has owed a discard since entry {since}"):
+        ref.record_absence(late)
+    lowest = rep.game.absence_act(rep.state, late, ref.knowledge(as_dealer=True))
+    text = f"absent {late} discard since={since} do {rep.game.format_action(lowest)}"
+    salts = {key: ref._salt_of(key) for key, _ in rep.game.secrets(rep.state, late, lowest).opens}
+    refused(rep, ref.sign({"action": text, "openings": salts}), IllegalMove, "too early")
+    as_them = ref.entry_for(lowest, late)  # the discard itself, signed by the referee as if it were theirs
+    refused(rep, ref.sign({"action": as_them.action, "openings": as_them.openings}), NotOwed,
+            f"ref may not act for {late}")
+    check_replays(rep)
