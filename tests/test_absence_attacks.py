@@ -457,3 +457,64 @@ def test_a_referee_that_records_a_player_absent_cannot_in_the_same_run_discard_f
     refused(rep, ref.sign({"action": as_them.action, "openings": as_them.openings}), NotOwed,
             f"ref may not act for {late}")
     check_replays(rep)
+
+
+# ---------------------------------------------------------------- a co-signer who never signs
+
+def test_a_co_signer_who_never_signs_is_passed_over_after_the_grace_and_the_game_goes_on(home, clock):
+    """Not signing an absence is withholding too: one friend of the absent player, or a second player
+    who vanished, must not stall the game for ever. After the grace (at least two hours) since the last
+    signature, any entitled signer completes it, passing over whoever did not sign; never before."""
+    rep, sessions = game("path-of-pharaohs", "table", ("ann", "ben", "cat", "dan"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    first, second, third = others(rep, late)
+    text = f"absent {late} move since={rep.began[late]} do stop"
+    clock.advance(ABSENT_AFTER)
+    sessions[first].record_absence(late)  # `second` never signs (a friend of the absent, or gone too)
+    clock.advance(24 * HOUR - 1)
+    for signer in (first, third):
+        with pytest.raises(UsageError, match=f"{second} signs {late}'s absence next \\(or, if they have not signed"):
+            sessions[signer].record_absence(late)
+        refused(rep, signed_at(sessions[signer], {"action": text}, clock.now), NotOwed, f"{text}: {second} signs it next")
+    verify_refuses(home, rep, signed_at(sessions[third], {"action": text}, clock.now), f"{second} signs it next")
+    clock.advance(1)  # the grace has passed since the first signature: the third passes over the second
+    events = sessions[third].record_absence(late)
+    assert events[0].signers == (first, third) and str(events[1]) == f"{late} is recorded absent (move): stops"
+    assert rep.duties()[0].who != late
+    check_replays(rep)
+    assert verified(home, rep).startswith("game.json: valid, in progress")
+
+
+def test_at_a_table_of_three_where_two_vanish_the_last_player_records_them_absent_alone_after_the_grace(home, clock):
+    rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"))
+    run_duties(rep, sessions)
+    late = mover(rep)
+    first, second = others(rep, late)
+    clock.advance(ABSENT_AFTER)
+    sessions[first].record_absence(late)
+    with pytest.raises(UsageError, match=f"{second} signs {late}'s absence next"):
+        sessions[first].record_absence(late)  # signing twice at once is not passing anyone over
+    clock.advance(24 * HOUR)
+    events = sessions[first].record_absence(late)
+    assert events[0].signers == (first,) and events[0].party == late
+    check_replays(rep)
+    assert verified(home, rep).startswith("game.json: valid, in progress")
+
+
+def test_a_policy_with_no_grace_still_gives_a_co_signer_two_hours(clock):
+    from pbem.record.deadlines import DeadlinePolicy
+
+    quick = DeadlinePolicy(turn_hours=2, open_hours=2, referee_hours=2, reminders=[], grace_hours=0)
+    rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"), policy=quick)
+    run_duties(rep, sessions)
+    late = mover(rep)
+    first, second = others(rep, late)
+    clock.advance(2 * HOUR)
+    sessions[first].record_absence(late)
+    text = rep.pending[0]
+    clock.advance(HOUR)  # an hour ahead of that is within what a signed time may run ahead: still refused
+    refused(rep, signed_at(sessions[first], {"action": text}, clock.now + HOUR - 1), NotOwed,
+            f"{text}: {second} signs it next")
+    clock.advance(HOUR)
+    assert sessions[first].record_absence(late)[0].signers == (first,)

@@ -153,7 +153,8 @@ def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, 
                       seq, author)
     if author not in signers:
         raise NotOwed(f"{text}: {author} may not record {party} absent (only {' and '.join(signers)})", seq, author)
-    if signers[len(done)] != author:
+    passing = signers[len(done)] != author and bool(done) and passed_over(rep, entry.time)
+    if signers[len(done)] != author and not passing:
         raise NotOwed(f"{text}: {signers[len(done)]} signs it {'first' if not done else 'next'}", seq, author)
     times = duty_clock(rep, party)
     if times is None:
@@ -163,7 +164,7 @@ def check_absence(rep: Replay, entry: Entry, party: str, what: str, since: int, 
         raise IllegalMove(f"{text}: too early: signed at {entry.time}, but {party} may be recorded absent only from "
                           f"{times.absent_from} ({times.hours} h after entry {since}, then {grace} h of grace)",
                           seq, author)
-    return times, signers[len(done) + 1:]
+    return times, [] if passing else signers[len(done) + 1:]
 
 
 def a(what: str) -> str:
@@ -199,8 +200,11 @@ def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, i
         raise UsageError(f"{other.party}'s absence is being signed ({' and '.join(rep.pending[1])} so far): it is "
                          "signed to the end, or lapses, first")
     pending = rep.pending[1] if rep.pending else ()
-    if signers[len(pending)] != signer:
-        raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}")
+    passing = signers[len(pending)] != signer and bool(pending) and passed_over(rep, when)
+    if signers[len(pending)] != signer and not passing:
+        raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}"
+                         + (f" (or, if they have not signed it {COSIGN_HOURS_MIN} h or the grace after its last "
+                            "signature, any of the others)" if pending else ""))
     times = duty_clock(rep, party)
     if times is None:
         raise UsageError(f"the entry {party}'s duty began with has no signed time")
@@ -208,7 +212,24 @@ def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, i
         raise UsageError(f"too early: {party} has owed {a(duty.what)} since entry {since} ({times.hours} h, "
                          f"then {times.policy.grace_hours} h of grace): they may be recorded absent in "
                          f"{span(times.absent_from - when)}")
-    return duty, since, len(pending) + 1 == len(signers)
+    return duty, since, passing or len(pending) + 1 == len(signers)
+
+
+COSIGN_HOURS_MIN = 2
+"""The least time a co-signer has to sign an absence, whatever the policy's grace (two hours: more than
+the hour a signed time may run ahead, so no signer passes over another by dating forward)."""
+
+
+def passed_over(rep: Replay, when: int | None) -> bool:
+    """Whether the absence being signed may be completed at `when` by any entitled signer, the one whose
+    turn it is to sign passed over: its last signature is the grace old (at least COSIGN_HOURS_MIN).
+    Not signing is withholding too: without this, one entitled signer who never signs (a friend of the
+    absent party, or a second player who vanished) would stall the game for ever."""
+    rules = policy(rep)
+    if rep.pending is None or when is None or rules is None:
+        return False
+    last = next((e.time for e in reversed(rep.entries) if e.action == rep.pending[0]), None)
+    return last is not None and when >= last + max(rules.grace_hours, COSIGN_HOURS_MIN) * HOUR
 
 
 def still_pending(rep: Replay) -> bool:
@@ -254,6 +275,6 @@ def offered(rep: Replay, signer: str, when: int) -> list[tuple[str, Duty, int]]:
     return found
 
 
-__all__ = ["FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable", "check_absence", "check_time",
-           "duty_clock", "entitled", "next_recorder", "note_duties", "offered", "owing", "recordable", "span",
-           "still_pending"]
+__all__ = ["COSIGN_HOURS_MIN", "FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable",
+           "check_absence", "check_time", "duty_clock", "entitled", "next_recorder", "note_duties", "offered", "owing",
+           "passed_over", "recordable", "span", "still_pending"]

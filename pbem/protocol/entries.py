@@ -295,7 +295,7 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
         except (IllegalAction, NotationError) as exc:
             raise IllegalMove(f"{entry.action}: {exc}", seq, author) from None
         _check_one_form(rep, entry, act, seq)
-    signers = (rep.pending[1] if rep.pending else ()) + (author,)
+    signers = tuple(dict.fromkeys((rep.pending[1] if rep.pending else ()) + (author,)))  # once each, if one passed over
     by_seed = bool(act.then and secrets.opens and rep.seed_commitment and not players_own(rep, secrets.opens))
     hidden = {key: item.key for key, item in rep.items.items()
               if item.readers == (party,) and item.value is None and not item.players_own}
