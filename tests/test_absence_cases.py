@@ -96,9 +96,9 @@ def test_a_referee_that_never_audits_is_recorded_absent_by_the_players_no_winner
     install_key("ref")
     status = pbem("status", "--games", ".").output.splitlines()[0]
     assert status.endswith(f"you (ref) to audit for 36 h LATE, may be recorded absent; you ({rep.players[0]}) may "
-                           f"record ref absent: pbem absent game.json ref --as {rep.players[0]}")
-    for player in rep.players:
-        result = pbem("absent", "game.json", "ref", "--as", player)
+                           f"record ref absent: pbem absent {rep.genesis.game_id[:8]} ref --as {rep.players[0]}")
+    for player in rep.players:  # the command as status wrote it: the game by its short id
+        result = pbem("absent", rep.genesis.game_id[:8], "ref", "--as", player)
         assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1].startswith(
         f"Game over: VERDICT: ref forfeits: the referee was absent: it owed audit since entry {rep.began['ref']}, past its "

@@ -140,9 +140,10 @@ def test_at_a_table_a_player_who_will_not_open_for_a_tie_break_loses_it(home, cl
                                                     "(24 h, then 24 h of grace): they may be recorded absent in 1 h\n")
     clock(T0 + 48 * HOUR)
     status = pbem("status", "--games", ".")
+    short = from_json((home / "game.json").read_bytes()).genesis.game_id[:8]  # status names a game by its short id
     assert status.output.splitlines()[0].endswith(
         "#15  you (ben) to open for 2 days LATE, may be recorded absent; you (ann) may record ben absent: "
-        "pbem absent game.json ben --as ann")
+        f"pbem absent {short} ben --as ann")
     monkeypatch.setenv("PBEM_HOME", str(home / "ann-home"))  # ann's machine: her key alone
     (home / "ann-home").mkdir()
     shutil.copytree(home / "home" / "keys", home / "ann-home" / "keys", ignore=shutil.ignore_patterns("ben*"))
@@ -177,9 +178,10 @@ def test_in_referee_mode_a_tie_break_nobody_opens_is_the_referees_absence(home, 
     assert "Deadlines: ref to open for 6 h, due in 6 h." in pbem("show", "game.json").output.splitlines()
     clock(T0 + 36 * HOUR)
     status = pbem("status", "--games", ".")
+    short = from_json((home / "game.json").read_bytes()).genesis.game_id[:8]  # status names a game by its short id
     assert status.output.splitlines()[0].endswith(
         "#8  you (ref) to open for 36 h LATE, may be recorded absent; you (ann) may record ref absent: "
-        "pbem absent game.json ref --as ann")
+        f"pbem absent {short} ref --as ann")
     result = pbem("absent", "game.json", "ann", "--as", "ref")
     assert (result.exit_code, result.output) == (1, "Error: ann owes nothing that an absence can be recorded "
                                                     "for now\n")

@@ -4,7 +4,6 @@ keyed by each file's size and time keeps `pbem status` fast over many games."""
 from __future__ import annotations
 
 import json
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,8 +234,9 @@ def offers(game: GameSummary) -> list[OwedDuty]:
 
 
 def offer_text(game: GameSummary) -> str:
-    """What a status line adds when I may record someone absent: the command to do it."""
-    return "".join(f"; you ({d.recorder}) may record {d.party} absent: pbem absent {shlex.quote(game.path)} "
+    """What a status line adds when I may record someone absent: the command to do it (the game named by
+    its short id, as the line shows it)."""
+    return "".join(f"; you ({d.recorder}) may record {d.party} absent: pbem absent {copies.short_id(game.game_id)} "
                    f"{d.party} --as {d.recorder}" for d in offers(game))
 
 
