@@ -2,7 +2,8 @@
 iterations per second.
 
     python benchmarks/pop_bot_strength.py [--games 60] [--iterations 100 | --think 1.0] [--players 3 4]
-                                          [--playout greedy|random] [--seed 1] [--progress]
+                                          [--playout greedy|random] [--exploration 0.7] [--progress-weight 0]
+                                          [--seed 1] [--progress]
 
 Plays full-information games (engine/path_of_pharaohs/driver.py) where one seat is the search bot
 (engine/path_of_pharaohs/search.py, handed only its own cards) and the others play greedy; the bot
@@ -15,7 +16,23 @@ search's iterations per CPU-second in mid-game (acts chosen while the leader is 
 The default budget is a fixed number of iterations, so that the results do not depend on the load of
 this shared machine; --think is wall-clock time instead. A run at the bot's own budget (--think 1.0)
 takes hours: --progress prints a line on stderr after each game, and runs with different --seeds
-on several cores add up with `python benchmarks/bot_strength.py --combine LOG...`.
+on several cores add up with `python benchmarks/bot_strength.py --combine LOG...`. --exploration and
+--progress-weight try the search's Tuning (UCB's constant; a reward graded by the final location).
+
+Measured on 25 November 2026 (issue 26), on the 2-core machine shared by five, runs niced:
+- Speed: mid-game, about 1,000 iterations per CPU-second with 3 players and 700 with 4 (greedy
+  playouts, the default; 760-800 and 600-640 while the machine ran at a load of 10-14). So the bot's
+  budget of 1 s a move on a quiet core is `--iterations 1000` with 3 players and `--iterations 700`
+  with 4, and a game at that budget costs about 21 CPU-seconds (3 players) or 18 (4): 200 games of
+  each is two CPU-hours, more than that session could give (niced, a run got a tenth of a core).
+  Random playouts by the lean playout (`--playout random`) ran about 1,800 iterations a second.
+- At that budget (seeds 1 and 2, stopped at the session's end; the aims are 0.55 and 0.45):
+  0.593 (0.485 - 0.700) of 81 three-player games and 0.529 (0.423 - 0.634) of 87 four-player games.
+- At --iterations 100 (seeds 7 and 8, 150 + 50 games; two CPU-seconds a 3-player game, three a
+  4-player one): 0.440 (0.371 - 0.509) of 200 three-player and 0.425 (0.356 - 0.494) of 200
+  four-player games. With --progress-weight 0.3: 0.495 (0.426 - 0.564) and 0.420 (0.351 - 0.489),
+  more with 3 players, the same with 4, within the noise of 200 games; --exploration 0.35 won 0.345 of
+  the 29 three-player games it played before it was stopped for lack of promise.
 """
 
 from __future__ import annotations
