@@ -4,8 +4,15 @@ the environment as it found it: the judge sets PBEM_HOME and PBEM_NOW for its wh
 should, and a test that runs one in-process must not hand its clock to the next test on that worker."""
 
 import os
+from datetime import timedelta
 
 import pytest
+from hypothesis import settings
+
+# A hypothesis example over two seconds is a hang to report (hostile input must not hang a reader); the
+# library's default of 200 ms failed tests on a shared machine at a load of 12, where nothing hung.
+settings.register_profile("suite", deadline=timedelta(seconds=2))
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
