@@ -21,8 +21,18 @@ from pbem.record.models import GameFile, core_id, payload, to_json
 
 from pbem_support import identity
 from test_absence_checks import false_discard, install_key, pbem, to_a_discard
-from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
-from test_pop_attacks import sealed_blob
+from test_absence_protocol import (
+    ABSENT_AFTER,
+    T0,
+    Clock,
+    a_card_that_does_not_open,
+    check_replays,
+    game,
+    mover,
+    others,
+    run_duties,
+    signed_at,
+)
 
 
 @pytest.fixture
@@ -255,18 +265,7 @@ def test_a_card_sworn_unopenable_after_its_receiver_signed_on_is_refused_at_once
 
 
 def test_a_receiver_of_a_card_that_does_not_open_proves_it_before_recording_anyone_absent(home, clock):
-    rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
-    for player in rep.players:
-        sessions[player].automatic()
-    ref = sessions["ref"]
-    ref.deal()
-    while rep.duties()[0].what != "deal":
-        ref.act(ref.dealer_action())
-    action = ref.dealer_action()  # the first cards dealt: the referee still owes the others theirs
-    honest = ref.entry_for(action, DEALER)
-    last = f"#{action.slots[-1]}"
-    garbage = sealed_blob(rep, last, "W", "00" * 32, [action.player])
-    apply_entry(rep, ref.sign({"action": honest.action, "sealed": {**honest.sealed, last: garbage}}))
+    rep, sessions, action, last = a_card_that_does_not_open()  # the referee still owes the others their cards
     assert rep.duties()[0].who == DEALER  # and then the referee stops: absent
     clock.advance(12 * HOUR + 24 * HOUR)
     victim = action.player

@@ -8,17 +8,14 @@ import random
 
 import pytest
 
-from engine.contract import DEALER
 from pbem.errors import UsageError
 from pbem.protocol.bots import play_out
-from pbem.protocol.entries import apply_entry
 from pbem.protocol.verify import verify
 from pbem.record.deadlines import HOUR
 from pbem.record.models import GameFile, to_json
 
 from test_absence_checks import install_key, pbem
-from test_absence_protocol import ABSENT_AFTER, Clock, check_replays, game, mover, others, run_duties
-from test_pop_attacks import sealed_blob
+from test_absence_protocol import ABSENT_AFTER, Clock, a_card_that_does_not_open, check_replays, game, mover, others, run_duties
 
 GAMES = ["sarcophagus", "path-of-pharaohs"]
 MODES = ["table", "referee"]
@@ -108,18 +105,7 @@ def test_a_referee_that_never_audits_is_recorded_absent_by_the_players_no_winner
 
 
 def test_a_referee_that_withholds_a_dealt_card_is_convicted_by_the_victim_never_shown_late(home, clock):
-    rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
-    for player in rep.players:
-        sessions[player].automatic()
-    ref = sessions["ref"]
-    ref.deal()
-    while rep.duties()[0].what != "deal":
-        ref.act(ref.dealer_action())
-    action = ref.dealer_action()
-    honest = ref.entry_for(action, DEALER)
-    last = f"#{action.slots[-1]}"
-    garbage = sealed_blob(rep, last, "W", "00" * 32, [action.player])
-    apply_entry(rep, ref.sign({"action": honest.action, "sealed": {**honest.sealed, last: garbage}}))
+    rep, _, action, last = a_card_that_does_not_open()
     (home / "game.json").write_text(to_json(rep.record))
     victim = action.player
     install_key(victim)

@@ -264,7 +264,9 @@ def test_an_absent_referee_is_recorded_by_every_player_and_the_game_ends_with_no
     check_replays(rep)
 
 
-def test_a_referee_that_seals_a_card_that_does_not_open_is_convicted_by_the_receiver(clock):
+def a_card_that_does_not_open():
+    """A referee-mode Path of Pharaohs game whose referee seals the last card of its first deal so that
+    it does not open for its receiver: the game, its sessions, the deal and the card's key."""
     rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
     for player in rep.players:
         sessions[player].automatic()
@@ -272,11 +274,16 @@ def test_a_referee_that_seals_a_card_that_does_not_open_is_convicted_by_the_rece
     ref.deal()
     while rep.duties()[0].what != "deal":
         ref.act(ref.dealer_action())
-    action = ref.dealer_action()
+    action = ref.dealer_action()  # the first cards dealt: the referee still owes the others theirs
     honest = ref.entry_for(action, DEALER)
     last = f"#{action.slots[-1]}"
     garbage = sealed_blob(rep, last, "W", "00" * 32, [action.player])
     apply_entry(rep, ref.sign({"action": honest.action, "sealed": {**honest.sealed, last: garbage}}))
+    return rep, sessions, action, last
+
+
+def test_a_referee_that_seals_a_card_that_does_not_open_is_convicted_by_the_receiver(clock):
+    rep, sessions, action, last = a_card_that_does_not_open()
     victim = sessions[action.player]
     events = victim.automatic()
     assert str(events[-1]) == (f"VERDICT: ref forfeits: {action.player} says the card sealed to them as {last} does "
