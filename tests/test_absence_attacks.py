@@ -28,6 +28,7 @@ from test_absence_protocol import (
     a_card_that_does_not_open,
     check_replays,
     game,
+    half_signed,
     mover,
     others,
     run_duties,
@@ -104,12 +105,7 @@ def test_signers_of_a_shared_absence_cannot_sign_twice_skip_a_turn_change_its_te
 
 
 def test_an_absent_party_back_at_the_moment_of_the_last_signature_is_too_late_once_it_is_in(home, clock):
-    rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"))
-    run_duties(rep, sessions)
-    late = mover(rep)
-    first, second = others(rep, late)
-    clock.advance(ABSENT_AFTER)
-    sessions[first].record_absence(late)
+    rep, sessions, late, first, second = half_signed(clock)
     back = sessions[late].entry_for(rep.game.legal_actions(rep.state, late, sessions[late].knowledge())[0], late)
     last = sessions[second].absence(late)  # both signed on the same head: whichever is in the record first stands
     apply_entry(rep, last)
@@ -486,12 +482,7 @@ def test_a_co_signer_who_never_signs_is_passed_over_after_the_grace_and_the_game
 
 
 def test_at_a_table_of_three_where_two_vanish_the_last_player_records_them_absent_alone_after_the_grace(home, clock):
-    rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"))
-    run_duties(rep, sessions)
-    late = mover(rep)
-    first, second = others(rep, late)
-    clock.advance(ABSENT_AFTER)
-    sessions[first].record_absence(late)
+    rep, sessions, late, first, second = half_signed(clock)
     with pytest.raises(UsageError, match=f"{second} signs {late}'s absence next"):
         sessions[first].record_absence(late)  # signing twice at once is not passing anyone over
     clock.advance(24 * HOUR)

@@ -127,13 +127,20 @@ def test_sarcophagus_two_players_the_opponent_alone_records_it(clock):
     check_replays(rep)
 
 
-def test_an_absent_party_who_comes_back_before_it_is_recorded_plays_on(clock):
+def half_signed(clock):
+    """A 3-player Sarcophagus table whose mover is late past the grace, and the first of the two who
+    record it has signed their absence: the game, its sessions, the late one, the signers in order."""
     rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"))
     run_duties(rep, sessions)
     late = mover(rep)
     first, second = others(rep, late)
     clock.advance(ABSENT_AFTER)
     sessions[first].record_absence(late)
+    return rep, sessions, late, first, second
+
+
+def test_an_absent_party_who_comes_back_before_it_is_recorded_plays_on(clock):
+    rep, sessions, late, _, second = half_signed(clock)
     stale = sessions[second].absence(late).action  # what the second signer was about to sign
     session = sessions[late]
     session.act(rep.game.legal_actions(rep.state, late, session.knowledge())[0])  # back: the move is owed
