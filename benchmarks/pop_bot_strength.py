@@ -26,8 +26,10 @@ Measured on 25 November 2026 (issue 26), on the 2-core machine shared by five, r
   with 4, and a game at that budget costs about 21 CPU-seconds (3 players) or 18 (4): 200 games of
   each is two CPU-hours, more than that session could give (niced, a run got a tenth of a core).
   Random playouts by the lean playout (`--playout random`) ran about 1,800 iterations a second.
-- At that budget (seeds 1 and 2, stopped at the session's end; the aims are 0.55 and 0.45):
-  0.593 (0.485 - 0.700) of 81 three-player games and 0.529 (0.423 - 0.634) of 87 four-player games.
+- At that budget (seeds 1, 2 and 3, their logs added up with `bot_strength.py --combine`; the aims are
+  0.55 and 0.45): 0.657 (0.591 - 0.723) of 201 three-player games and 0.500 (0.433 - 0.567) of 218
+  four-player games. Seed 3's runs, on a quiet core, searched 1,030-1,070 and 780-800 iterations a
+  second mid-game.
 - At --iterations 100 (seeds 7 and 8, 150 + 50 games; two CPU-seconds a 3-player game, three a
   4-player one): 0.440 (0.371 - 0.509) of 200 three-player and 0.425 (0.356 - 0.494) of 200
   four-player games. With --progress-weight 0.3: 0.495 (0.426 - 0.564) and 0.420 (0.351 - 0.489),
