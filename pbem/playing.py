@@ -25,7 +25,7 @@ from pbem.protocol.seen import check_not_stale, remember
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
 from pbem.record.canonical import parse_strict
-from pbem.record.deadlines import DeadlinePolicy
+from pbem.record.deadlines import parse_policy
 from pbem.record.gamefile import read_bytes, save
 from pbem.record.names import check_name
 from pbem.transport.saved import read as read_game
@@ -145,36 +145,6 @@ def create(game: str, out: Path, name: str, players: list[str], referee: str | N
 
     remember(rep, out)
     return rep, events
-
-
-_POLICY_KEYS = {"turn": "turn_hours", "open": "open_hours", "referee": "referee_hours", "grace": "grace_hours",
-                "remind": "reminders"}
-
-
-def parse_policy(game: str, spec: str) -> DeadlinePolicy:
-    """A deadline policy from `default` (the game's own, docs/deadlines.md) or KEY=HOURS,... over it:
-    turn, open, referee, grace, remind (reminders: hours before a deadline, joined by '+', e.g. 24+2).
-    A key given twice is refused, not read as its last value: every join agrees to what the creator meant."""
-    from pydantic import ValidationError
-
-    from pbem.errors import UsageError
-    from pbem.record.deadlines import default_policy
-
-    fields, given = default_policy(game).model_dump(), set()
-    for part in ([] if spec == "default" else spec.split(",")):
-        key, eq, value = part.partition("=")
-        hours = value.split("+") if key == "remind" else [value]
-        if not eq or key not in _POLICY_KEYS or not all(h.isdigit() and len(h) < 6 for h in hours):
-            raise UsageError(f"--deadlines {spec!r}: write 'default' or KEY=HOURS joined by commas (keys: "
-                             f"{', '.join(_POLICY_KEYS)}; remind=24+2), e.g. turn=48,grace=24")
-        if key in given:
-            raise UsageError(f"--deadlines {spec!r}: {key} is given twice")
-        given.add(key)
-        fields[_POLICY_KEYS[key]] = [int(h) for h in hours] if key == "remind" else int(value)
-    try:
-        return DeadlinePolicy.model_validate(fields)
-    except ValidationError as exc:
-        raise UsageError(f"--deadlines {spec!r}: {exc.errors()[0]['msg']}") from None
 
 
 class TurnResult(NamedTuple):

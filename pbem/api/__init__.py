@@ -99,7 +99,7 @@ from pbem.crypto.keyring import (
     unlock_key,
 )
 from pbem.errors import MovedOn, NoPassphrase, PbemError, UsageError
-from pbem.playing import DemoStep, TurnResult, demo, owes, parse_move, parse_policy, signer_for
+from pbem.playing import DemoStep, TurnResult, demo, owes, parse_move, signer_for
 from pbem.presentation.choices import Choice
 from pbem.presentation.games import Presentation, presentation
 from pbem.presentation.style import Style, terminal_style
@@ -108,6 +108,7 @@ from pbem.protocol.replay import Replay
 from pbem.protocol.seen import Sighting, history_path, remember, sighting
 from pbem.protocol.session import Session
 from pbem.protocol.verify import Checked, VerifyReport
+from pbem.record.deadlines import parse_policy
 from pbem.record.models import GameFile, to_json
 from pbem.record.status import Status
 from pbem.transport.status import collect, duty_text, late_line, line

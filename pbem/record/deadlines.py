@@ -16,7 +16,9 @@ import time
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pbem.errors import UsageError
 
 Hours = Annotated[int, Field(ge=1, le=24 * 365)]
 HOUR = 3600
@@ -125,6 +127,31 @@ class Clock:
         if now > self.deadline:
             return "late"
         return "reminded" if self.reminders_due(now) else "on time"
+
+
+_POLICY_KEYS = {"turn": "turn_hours", "open": "open_hours", "referee": "referee_hours", "grace": "grace_hours",
+                "remind": "reminders"}
+
+
+def parse_policy(game: str, spec: str) -> DeadlinePolicy:
+    """A deadline policy from `default` (the game's own, docs/deadlines.md) or KEY=HOURS,... over it:
+    turn, open, referee, grace, remind (reminders: hours before a deadline, joined by '+', e.g. 24+2).
+    A key given twice is refused, not read as its last value: every join agrees to what the creator meant."""
+    fields, given = default_policy(game).model_dump(), set()
+    for part in ([] if spec == "default" else spec.split(",")):
+        key, eq, value = part.partition("=")
+        hours = value.split("+") if key == "remind" else [value]
+        if not eq or key not in _POLICY_KEYS or not all(h.isdigit() and len(h) < 6 for h in hours):
+            raise UsageError(f"--deadlines {spec!r}: write 'default' or KEY=HOURS joined by commas (keys: "
+                             f"{', '.join(_POLICY_KEYS)}; remind=24+2), e.g. turn=48,grace=24")
+        if key in given:
+            raise UsageError(f"--deadlines {spec!r}: {key} is given twice")
+        given.add(key)
+        fields[_POLICY_KEYS[key]] = [int(h) for h in hours] if key == "remind" else int(value)
+    try:
+        return DeadlinePolicy.model_validate(fields)
+    except ValidationError as exc:
+        raise UsageError(f"--deadlines {spec!r}: {exc.errors()[0]['msg']}") from None
 
 
 def clock(policy: DeadlinePolicy, what: str, by_referee: bool, since: int) -> Clock:

@@ -24,6 +24,7 @@ from engine.path_of_pharaohs.events import (
     ZeroPlayed,
 )
 from pbem.presentation.choices import Choice, css_string, plain
+from pbem.presentation.games import generic
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -347,9 +348,7 @@ def html_choice(action: Any, me: str, notation: str) -> Choice:
     return plain(notation)
 
 
-def entry_title(events: Sequence[object]) -> str | None:
-    """Each entry is one act, and its first event says it."""
-    return None
+entry_title = generic.entry_title  # each entry is one act, and its first event says it
 
 
 def hidden_item_name(events: Sequence[object], key: str) -> str | None:
