@@ -275,6 +275,19 @@ def offered(rep: Replay, signer: str, when: int) -> list[tuple[str, Duty, int]]:
     return found
 
 
+def claimed_in_time(rep: Replay, key: str, author: str, seq: int) -> None:
+    """A `verdict unopenable` is its author's word alone (nobody else can open a blob sealed to them: a
+    card's receiver, or the referee for a player's coin), so it is taken only as an honest program gives
+    it: at once, before they sign anything else after the value was sealed to them (cheat_found runs
+    before every entry). Later, it would be a loser's way out, or a referee's way to strike down a winner:
+    any card or coin long held, sworn unopenable to end the game against an honest party."""
+    sealed = max((i for i, entry in enumerate(rep.entries, 1) if key in (entry.sealed or {})), default=0)
+    since = [i for i, entry in enumerate(rep.entries[sealed:], sealed + 1) if entry.author == author]
+    if since:
+        raise IllegalMove(f"verdict unopenable: {author} has signed entry {since[0]} since {key} was sealed to them "
+                          f"(entry {sealed}): a program says so before it signs anything else", seq, author)
+
+
 __all__ = ["COSIGN_HOURS_MIN", "FUTURE_TOLERANCE", "TABLE", "Absence", "AbsenceSigned", "answerable",
-           "check_absence", "check_time", "duty_clock", "entitled", "next_recorder", "note_duties", "offered", "owing",
-           "passed_over", "recordable", "span", "still_pending"]
+           "check_absence", "check_time", "claimed_in_time", "duty_clock", "entitled", "next_recorder",
+           "note_duties", "offered", "owing", "passed_over", "recordable", "span", "still_pending"]

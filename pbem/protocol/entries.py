@@ -38,6 +38,7 @@ from pbem.protocol.absence import (
     AbsenceSigned,
     check_absence,
     check_time,
+    claimed_in_time,
     note_duties,
     owing,
     still_pending,
@@ -62,7 +63,6 @@ from pbem.protocol.acts import Dealt as DealPosted
 from pbem.protocol.attachments import check_attachments, expect_keys
 from pbem.protocol.commitments import SEED, Seeded, addressed, check_signature, commit
 from pbem.protocol.genesis import start
-from pbem.protocol.proofs import claimed_in_time
 from pbem.protocol.replay import Replay, actor_for, deal_keys, may_act_for, party_names, post_deal, waiting_text
 from pbem.protocol.seeds import ABSENT_DISCARD, check_seed, deal_shape, lowest_given
 from pbem.record.canonical import canonical

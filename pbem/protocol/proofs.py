@@ -8,10 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.contract import Value
-from pbem.errors import IllegalMove, SealError
+from pbem.errors import SealError
 from pbem.protocol.acts import Act, ConvictAbsence, ConvictDeal, ConvictSecrets, Unopenable
 from pbem.protocol.commitments import SEED
-from pbem.protocol.replay import Replay
 from pbem.protocol.seeds import ABSENT_DISCARD, lowest_given, seed_contradiction
 
 if TYPE_CHECKING:
@@ -84,17 +83,4 @@ def false_discard(self: Session) -> Proof | None:
     return None
 
 
-def claimed_in_time(rep: Replay, key: str, author: str, seq: int) -> None:
-    """A `verdict unopenable` is its author's word alone (nobody else can open a blob sealed to them: a
-    card's receiver, or the referee for a player's coin), so it is taken only as an honest program gives
-    it: at once, before they sign anything else after the value was sealed to them (cheat_found runs
-    before every entry). Later, it would be a loser's way out, or a referee's way to strike down a winner:
-    any card or coin long held, sworn unopenable to end the game against an honest party."""
-    sealed = max((i for i, entry in enumerate(rep.entries, 1) if key in (entry.sealed or {})), default=0)
-    since = [i for i, entry in enumerate(rep.entries[sealed:], sealed + 1) if entry.author == author]
-    if since:
-        raise IllegalMove(f"verdict unopenable: {author} has signed entry {since[0]} since {key} was sealed to them "
-                          f"(entry {sealed}): a program says so before it signs anything else", seq, author)
-
-
-__all__ = ["Proof", "cheat_found", "claimed_in_time", "false_discard"]
+__all__ = ["Proof", "cheat_found", "false_discard"]

@@ -275,7 +275,7 @@ class Session:
         if rep.pending and rep.pending[0] != text:  # a co-signer signs only what its own program finds
             raise UsageError(f"{' and '.join(rep.pending[1])} signed {party}'s absence as {rep.pending[0]!r}, but "
                              f"the rule gives {text!r}: this program does not sign it (pbem play proves it false)")
-        if cheat_found(self) is not None:  # a verdict comes before anything else (proofs.claimed_in_time)
+        if cheat_found(self) is not None:  # a verdict comes before anything else (absence.claimed_in_time)
             raise UsageError("this program has a cheat to prove before it signs anything else: pbem play proves it")
         return self.sign({"action": text, "openings": openings}, at=when)
 
