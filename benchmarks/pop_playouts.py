@@ -1,7 +1,7 @@
 """Random full-information Path of Pharaohs games per second of CPU time (one core), for 3, 4 and 6 players:
 the full rules, the lean playout and a plain model, side by side.
 
-    python benchmarks/pop_playouts.py [--seconds 5] [--pure]
+    python benchmarks/pop_playouts.py [--seconds 5] [--pure] [--then COMMIT]
     python benchmarks/pop_playouts.py --checksum    # only the checksums of the seeded games
     python benchmarks/pop_playouts.py --soak 1000   # that many checked games per player count and policy
 
@@ -13,6 +13,11 @@ use: it tells who wins, without the log and end state the driver's random games 
 same rules written plainly, the yardstick of issue 26 (the full rules at least twice as fast). All
 three play the same games from the same seeds, and each round measures the three in turn, so that a
 neighbour's load falls on all three alike.
+
+`--then COMMIT` adds a row per player count: the full rules of that commit, played in a child process
+in the same rounds (benchmarks/engine_then.py). Issue 26 set its aims in games a second on the machine of
+its day; `--then issue-26` (its commit, c988bcb) turns them into ratios that hold on any machine, and
+prints them beside today's.
 
 Like engine_playouts.py, it says which engine it ran (`--pure`: the pure modules even where compiled
 ones are built) and ends with checksums of seeded games: two builds that play alike print the same, and
@@ -27,6 +32,7 @@ full rules do (the same acts, end state and winners).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import random
 import statistics
@@ -36,6 +42,7 @@ from collections.abc import Callable
 
 import pop_plain
 from compile_engine import engine_build, prefer_pure_engine
+from engine_then import ISSUE_26_AIMS, ISSUE_26_COMMIT, ISSUE_26_LEAN_AIM, EngineThen, resolve
 
 if "--pure" in sys.argv[1:]:
     prefer_pure_engine()  # before the engine's first import
@@ -77,12 +84,13 @@ def plain(n_players: int, rng: random.Random) -> int:
 
 
 def games_per_second(ways: list[Callable[[int, random.Random], int]], n_players: int, seconds: float,
-                     rounds: int = 5) -> list[tuple[float, float, float]]:
+                     rounds: int = 5, then: EngineThen | None = None) -> list[tuple[float, float, float]]:
     """For each way of playing, best and median games per CPU-second over several rounds (the best
     round is the code's own speed: this machine's neighbours come and go), and acts per game. Each
-    round plays every way in turn, each from the same seed."""
-    rates: list[list[float]] = [[] for _ in ways]
-    acts, games = [0] * len(ways), [0] * len(ways)
+    round plays every way in turn, each from the same seed, then the engine of another day (`then`,
+    in its own process), whose figures come last."""
+    rates: list[list[float]] = [[] for _ in range(len(ways) + (then is not None))]
+    acts, games = [0] * len(rates), [0] * len(rates)
     for _ in range(rounds):
         for i, way in enumerate(ways):
             rng, count = random.Random(n_players), 0
@@ -92,6 +100,10 @@ def games_per_second(ways: list[Callable[[int, random.Random], int]], n_players:
                 count += 1
             rates[i].append(count / elapsed)
             games[i] += count
+        if then is not None:
+            count, played, elapsed = then.round(seconds / rounds)
+            rates[-1].append(count / elapsed)
+            games[-1], acts[-1] = games[-1] + count, acts[-1] + played
     return [(max(r), statistics.median(r), a / g) for r, a, g in zip(rates, acts, games)]
 
 
@@ -158,31 +170,50 @@ def soak(games: int) -> None:
             print(f"{f'{n} players ({label})':<24}{games:>8}{ends['alexandria']:>8}{ends['stalled']:>9}{longest:>10}")
 
 
+def aim(then: str | None, way: int, n_players: int) -> str:
+    """Issue 26's aim for this ratio, where it set one (against the engine of its day)."""
+    if then is None or resolve(then) != ISSUE_26_COMMIT:
+        return ""
+    found = ISSUE_26_AIMS.get(n_players) if way == 0 else ISSUE_26_LEAN_AIM if n_players == 4 else None
+    return "" if found is None else f" (aim {found:.2f})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per configuration (each row)")
     parser.add_argument("--soak", type=int, default=0, help="instead, play this many checked games per configuration")
     parser.add_argument("--checksum", action="store_true", help="only the checksums of the seeded games")
     parser.add_argument("--pure", action="store_true", help="the pure engine even where a compiled one is built")
+    parser.add_argument("--then", metavar="COMMIT", help="also the full rules of this commit, side by side (issue 26's "
+                        f"aims are times the speed of {ISSUE_26_COMMIT}'s: benchmarks/engine_then.py)")
     args = parser.parse_args()
+    if args.then == "issue-26":
+        args.then = ISSUE_26_COMMIT[:7]
+    if args.then:
+        resolve(args.then)  # a commit that does not exist is said before any figure
     if args.soak:
         soak(args.soak)
         return
     print(f"engine: {engine_build()}")
     if not args.checksum:
-        print(f"{'configuration':<34}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
-        ratios, lean_ratios = [], []
+        print(f"{'configuration':<40}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
+        ratios: dict[str, list[str]] = {"full rules / plain model": [], "lean playout / plain model": []}
+        if args.then:
+            ratios |= {f"full rules / engine of {args.then}": [], f"lean playout / engine of {args.then}": []}
         for n in (3, 4, 6):
-            rows = games_per_second([full_rules, lean, plain], n, args.seconds)
+            with contextlib.ExitStack() as stack:
+                then = stack.enter_context(EngineThen(args.then, n)) if args.then else None
+                rows = games_per_second([full_rules, lean, plain], n, args.seconds, then=then)
             rows[1] = (*rows[1][:2], rows[0][2])  # the same games as the full rules' (the lean playout counts no acts)
-            for label, (best, median, acts) in zip(("random", "random, lean", "random, plain model"), rows):
-                print(f"{f'{n} players ({label})':<34}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
-            ratios.append(f"{n} players {rows[0][0] / rows[2][0]:.2f}")
-            lean_ratios.append(f"{n} players {rows[1][0] / rows[2][0]:.2f}")
+            labels = ["random", "random, lean", "random, plain model"] + [f"random, engine of {args.then}"] * bool(then)
+            for label, (best, median, acts) in zip(labels, rows):
+                print(f"{f'{n} players ({label})':<40}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
+            for found, (way, against) in zip(ratios.values(), [(0, 2), (1, 2), (0, 3), (1, 3)]):
+                found.append(f"{n} players {rows[way][0] / rows[against][0]:.2f}" + aim(args.then, way, n))
             best, median, acts = games_per_second([greedy], n, args.seconds)[0]
-            print(f"{f'{n} players (greedy)':<34}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
-        print(f"full rules / plain model, random games: {', '.join(ratios)}")
-        print(f"lean playout / plain model, random games: {', '.join(lean_ratios)}")
+            print(f"{f'{n} players (greedy)':<40}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
+        for name, found in ratios.items():
+            print(f"{name}, random games: {', '.join(found)}")
     print(f"checksum of {CHECKED_GAMES} seeded games per player count and policy: {checksum(False)} "
           f"(full rules), {checksum(True)} (the random ones by the lean playout)")
 

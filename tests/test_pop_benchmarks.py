@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).parent.parent / "benchmarks" / "pop_playouts.py"
 
 
@@ -29,6 +31,38 @@ def test_pop_playouts_prints_a_row_per_player_count_and_policy_and_a_checksum():
     found = re.fullmatch(r"checksum of 20 seeded games per player count and policy: ([0-9a-f]{16}) \(full rules\), "
                          r"([0-9a-f]{16}) \(the random ones by the lean playout\)", lines[-1])
     assert found and found.group(1) == found.group(2)
+
+
+def has_commit(revision: str) -> bool:
+    return subprocess.run(["git", "-C", str(SCRIPT.parent), "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+                          capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(not has_commit("c988bcb"), reason="needs the repository's history (a git clone)")
+def test_the_engine_of_issue_26s_day_plays_beside_todays_and_the_aims_are_printed():
+    """--then plays the full rules of a past commit in a child process, row by row beside today's, and
+    prints today's speed against it: for issue 26's commit, with the issue's aims."""
+    done = subprocess.run([sys.executable, str(SCRIPT), "--seconds", "0.05", "--pure", "--then", "issue-26"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-5]]
+    assert labels == [f"{n} players ({way})" for n in (3, 4, 6) for way in
+                      ("random", "random, lean", "random, plain model", "random, engine of c988bcb", "greedy")]
+    then = [line for line in lines if "engine of c988bcb)" in line]
+    assert all(50 < int(line.split()[-1]) < 1000 for line in then)  # its games were played: acts per game
+    number = r"[0-9]+\.[0-9]{2}"
+    assert re.fullmatch(rf"full rules / engine of c988bcb, random games: 3 players {number} \(aim 3\.13\), "
+                        rf"4 players {number} \(aim 3\.06\), 6 players {number}", lines[-3])
+    assert re.fullmatch(rf"lean playout / engine of c988bcb, random games: 3 players {number}, "
+                        rf"4 players {number} \(aim 8\.16\), 6 players {number}", lines[-2])
+
+
+def test_a_commit_that_does_not_exist_is_one_error_line_before_any_figure():
+    done = subprocess.run([sys.executable, str(SCRIPT), "--then", "no-such-commit"], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1, "", "Error: 'no-such-commit' is not a commit of this repository\n")
 
 
 def test_the_plain_model_plays_the_engines_games():
