@@ -9,7 +9,7 @@ by <TMP>). The recording proves that a change meant to keep behaviour (the redes
 
 Regenerate after a deliberate change of behaviour, then review the diff of tests/golden/:
 
-    PBEM_UPDATE_GOLDEN=1 PYTHONPATH=$PWD python -m pytest tests/test_golden.py -p no:xdist
+    PBEM_UPDATE_GOLDEN=1 PYTHONPATH=$PWD python -m pytest tests/test_golden.py -n0
 
 Determinism comes from the test side only, patched where the standard library and `cryptography` draw
 randomness and read the clock (never a pbem module, so pbem's modules can move freely):

@@ -70,7 +70,20 @@ ann                  ben                  cat
    2l 6   2r ·        2l W7-2=5   2r Z       2l ·   2r ·
 1l 1   1m 7   1r 2   1l 4   1m 9   1r 1   1l 0   1m ·   1r 8
 
-Your hand (4 cards): 1#1 7#0 Z#3 W#2"""
+Your hand (4 cards): 1 7 Z W (Z Zero Block Value, W Wild)"""
+
+
+def test_a_hand_is_shown_as_its_cards_are_typed_with_the_letters_named_and_no_slots():
+    """Slots are the record's business (a player types 5@2l; the program finds the 5): the hand shows cards
+    in a player's order, names each letter it holds once, and says what a "?" is."""
+    def hand(*cards: str) -> str:
+        return pop._hand_line(pop._sorted_hand([{"card": c, "slot": 20 - i} for i, c in enumerate(cards)]))
+
+    assert hand("S", "2", "9", "S", "2") == "Your hand (5 cards): 2 2 9 S S (S Sandstorm)"
+    assert hand("T", "W", "0", "Z") == "Your hand (4 cards): 0 Z W T (Z Zero Block Value, W Wild, T Thief)"
+    assert hand("?", "4") == "Your hand (2 cards): 4 ? (? a card you no longer know)"
+    assert hand("7") == "Your hand (1 card): 7"
+    assert hand() == "Your hand (0 cards): empty"
 
 
 def test_the_board_of_a_hand_built_position_shows_the_path_the_players_every_pyramid_and_my_hand():
@@ -155,9 +168,13 @@ def test_every_board_of_random_games_tells_the_truth_and_fits_78_columns():
             assert (row_b[10 + 5 * location - 1] == "▓") == (k < state.mummies)
         closed_seen += state.mummies
         mine = sorted(card_name(known[slot]) for slot in state.hands[players.index(observer)])
-        hand_line = next(line for line in lines if line.startswith("Your hand"))
-        assert sorted(re.findall(r"(\w)#\d+", hand_line)) == mine
-        assert {int(s) for s in re.findall(r"#(\d+)", hand_line)} == set(state.hands[players.index(observer)])
+        at = next(i for i, line in enumerate(lines) if line.startswith("Your hand"))
+        hand_line = " ".join([lines[at]] + [line.strip() for line in lines[at + 1:] if line.startswith("  ")])
+        cards = hand_line.split(": ", 1)[1].split(" (", 1)[0].split()
+        assert cards == (sorted(mine, key="0123456789ZWTS".index) or ["empty"])
+        key = ", ".join(f"{letter} {name}" for letter, name in
+                        zip("ZWTS", ("Zero Block Value", "Wild", "Thief", "Sandstorm")) if letter in mine)
+        assert hand_line.endswith(f" ({key})" if key else cards[-1])
         assert "Your hand" not in pop.board_text(GAME.view(state, None), PLAIN)
         checked += 1
     assert checked > 100 and closed_seen
@@ -288,7 +305,7 @@ def test_show_draws_the_finished_example_for_everyone_and_for_ann(ann_key):
     assert lines[-1] == "Game over: ann 6, ben 11, cat 5, dan 13; dan wins"
     assert "dan (d)  13        2  wins" in lines and max(map(len, lines)) <= 80
     assert "Your hand" not in public.output
-    assert mine.output.replace("\nYour hand (3 cards): 2#84 3#85 5#83\n", "") == public.output
+    assert mine.output.replace("\nYour hand (3 cards): 2 3 5\n", "") == public.output
 
 
 def test_the_html_replay_of_the_example_draws_every_frame(tmp_path, ann_key):

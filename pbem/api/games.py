@@ -139,6 +139,12 @@ def legal_moves(session: Session) -> list[Any]:
     return list(game.game.legal_actions(game.state, session.name, session.knowledge()))
 
 
+def example_move(session: Session) -> str | None:
+    """One move the session's player may make now, as a person types it (None when none is owed)."""
+    game, moves = session.rep, legal_moves(session)
+    return presentation(game.genesis.game).typed(game.game, moves[0]) if moves else None
+
+
 def choices_text(session: Session) -> str:
     """The legal choices, as the game's own presentation words them for a prompt."""
     game = session.rep

@@ -82,7 +82,7 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str) -> str 
     owed = api.owes(rep, name, "move", "discard")
     if owed is None:
         return None
-    example = rep.game.format_action(api.legal_moves(turn.session)[0])
+    example = api.example_move(turn.session)
     return (f"{name} owes a {owed.what} now ({owed.detail}): give it on the command line, e.g. "
             f"'pbem play {named} --as {name} {example}', or run pbem play on a terminal to be asked, or add "
             "--bot greedy")

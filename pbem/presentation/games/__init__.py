@@ -48,6 +48,10 @@ class Presentation(Protocol):
     def choices_text(self, game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
         """A player's legal choices (`game.legal_actions`) as the prompt shows them."""
 
+    def typed(self, game: AnyGame, action: Any) -> str:
+        """One legal act as a person types it: the shortest notation the rules read as that act (what the
+        program fills in from the player's own knowledge left out)."""
+
     def read_layout(self, data: object, where: str) -> tuple[dict[str, str], Any]:
         """A chosen deal from a layout file's JSON (`pbem new --layout`), or UsageError naming `where`."""
 

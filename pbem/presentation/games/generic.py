@@ -38,6 +38,10 @@ def notable(event: object) -> bool:
     return True
 
 
+def typed(game: AnyGame, action: Any) -> str:
+    return game.format_action(action)
+
+
 def referee_opening(detail: str) -> str:
     return detail
 

@@ -138,12 +138,21 @@ def board_text(shown: View, style: Style) -> str:
                           f"moves 0); {style.symbol('·', '.')} empty.")
     lines += _pyramids(shown, style, who)
     if "my_hand" in shown:
-        hand = _sorted_hand(shown["my_hand"])
-        cards = " ".join(f"{c['card']}#{c['slot']}" for c in hand) or "empty"
-        lines += [""] + _wrap(f"Your hand ({len(hand)} card{'s' * (len(hand) != 1)}): {cards}")
+        lines += [""] + _wrap(_hand_line(_sorted_hand(shown["my_hand"])))
     if "deck_order" in shown:
         lines += [""] + _wrap(f"The deck, top first (the dealer's secret): {' '.join(shown['deck_order']) or 'empty'}")
     return "\n".join(lines)
+
+
+def _hand_line(hand: list[dict[str, Any]]) -> str:
+    """The observer's hand as they type its cards (values, then letters, which it names); no slots: the
+    program finds a card's slot in the hand."""
+    cards = [c["card"] for c in hand]
+    letters = [f"{letter} {ACTION_NAMES[_CARD_ORDER.index(letter)]}" for letter in "ZWTS" if letter in cards]
+    if "?" in cards:
+        letters.append("? a card you no longer know")
+    key = f" ({', '.join(letters)})" if letters else ""
+    return f"Your hand ({len(hand)} card{'s' * (len(hand) != 1)}): {' '.join(cards) or 'empty'}{key}"
 
 
 def _sorted_hand(hand: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -283,13 +292,13 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     for pos, fillings in sorted(builds.items()):
         name = ("1l", "1m", "1r", "2l", "2r", "3")[pos]
         examples = sorted(fillings, key=lambda t: (sum(card == WILD for card, _ in t), len(t)))
-        typed = ", ".join(f"{format_terms(t, None)}@{name}" for t in examples[:_EXAMPLES])
+        listed = ", ".join(f"{format_terms(t, None)}@{name}" for t in examples[:_EXAMPLES])
         need = "takes any one card" if name == "1m" else f"needs {sum(value for _, value in fillings[0])}"
         ways = f"{len(fillings)} way{'s' * (len(fillings) != 1)}"
-        lines += _wrap(f"{name} {need}: {ways}, {'e.g. ' if len(fillings) > _EXAMPLES else ''}{typed}")
+        lines += _wrap(f"{name} {need}: {ways}, {'e.g. ' if len(fillings) > _EXAMPLES else ''}{listed}")
     if lines:
         lines.insert(0, "Positions you can fill:")
-    plays = [game.format_action(_slotless(a)) for a in choices if isinstance(a, (Zero, Thief, Sandstorm))]
+    plays = [typed(game, a) for a in choices if isinstance(a, (Zero, Thief, Sandstorm))]
     if plays:
         lines += _wrap("Action cards: " + " ".join(plays))
     if any(isinstance(a, Stop) for a in choices):
@@ -307,11 +316,18 @@ def _card(card: int) -> str:
     return _CARD_ORDER[card]
 
 
-def _slotless(action: Any) -> Any:
-    """An action card as a person types it: the program fills in its slot."""
+def typed(game: AnyGame, action: Any) -> str:
+    """An act as a person types it: without the slots of the cards it plays, which the program fills in
+    from the player's hand (the lowest slots holding them, as the legal acts name them)."""
     import dataclasses
 
-    return dataclasses.replace(action, slot=None)
+    from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Thief, Zero
+
+    if isinstance(action, (Build, Discard)):
+        action = dataclasses.replace(action, slots=None)
+    elif isinstance(action, (Zero, Thief, Sandstorm)):
+        action = dataclasses.replace(action, slot=None)
+    return game.format_action(action)
 
 
 def html_choice(action: Any, me: str, notation: str) -> Choice:

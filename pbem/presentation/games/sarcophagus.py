@@ -23,6 +23,7 @@ from engine.sarcophagus.events import (
 )
 from engine.sarcophagus.geometry import POSITIONS, pos_name
 from pbem.presentation.choices import Choice, css_string, plain
+from pbem.presentation.games import generic
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -236,6 +237,9 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
         return f"Your coins: {values}. The first coin goes on {pos_name(targets[0])}: type its value, e.g. {values[0]}"
     return f"Your coins: {values}. Tiles with room: {' '.join(map(pos_name, targets))}. Type e.g. {values[0]}@" \
            f"{pos_name(targets[0])}"
+
+
+typed = generic.typed  # a placement names only what its player chooses
 
 
 def html_choice(action: Any, me: str, notation: str) -> Choice:
