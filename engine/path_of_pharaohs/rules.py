@@ -669,8 +669,9 @@ def builds_for(needs: tuple[int | None, int | None, int | None, int | None], han
 
 CARD_BITS = 5
 """`hand_key` packs a hand's count of each card kind in this many bits (a deck holds at most 20 copies)."""
-_VALUES_AND_WILDS = sum(((1 << CARD_BITS) - 1) << CARD_BITS * card for card in (*range(10), WILD))
-_NO_ZEROS = _VALUES_AND_WILDS & ~((1 << CARD_BITS) - 1)
+_FIELD = (1 << CARD_BITS) - 1
+_VALUES_AND_WILDS = sum(_FIELD << CARD_BITS * card for card in (*range(10), WILD))
+_NO_ZEROS = _VALUES_AND_WILDS & ~_FIELD
 
 
 def hand_key(counts: Sequence[int]) -> int:
@@ -711,113 +712,65 @@ def middle_fillings(hand: int) -> Fillings:
 
 
 def bridge_fillings(need: int, hand: int) -> Fillings:
-    """`_bridgings` for the hand `hand_key` packs. Tuned: remembered by the need and the hand's value
-    cards and Wilds (its 0s only for a need of 0) in one int, a tenth of the cost of listing the cards
-    that take part (`_bridging_cards`, which `_bridgings` is remembered by)."""
+    """Every canonical way to make `need` from the hand `hand_key` packs: one card of the value (or a
+    Wild), or two or three signed cards, in the order `_combinations` ranks them. Remembered by the
+    need and the hand's value cards and Wilds (its 0s only for a need of 0) in one int; worked out
+    by `_bridge_table` (tests/test_pop_properties.py holds both to the plain model)."""
     key = (hand & (_NO_ZEROS if need else _VALUES_AND_WILDS)) << 4 | need
     found = _BRIDGES.get(key)
     if found is None:
         if len(_BRIDGES) >= _KEPT:
             _BRIDGES.clear()
-        counts = _counts(hand)
-        held = tuple(card for card in CARD_KINDS if card <= 9 or card == WILD for _ in range(min(counts[card], MAX_TERMS)))
-        found = _BRIDGES[key] = _bridgings(need, _bridging_cards(need, held))
+        have = hand & _VALUES | _GUARDS
+        table = _bridge_table(need, min(hand >> CARD_BITS * WILD & _FIELD, MAX_TERMS))
+        found = _BRIDGES[key] = tuple([terms for needs, terms in table if (have - needs) & _GUARDS == _GUARDS])
     return found
 
 
-def _bridging_cards(need: int, held: tuple[int, ...]) -> tuple[int, ...]:
-    """The held cards that can take part in making `need` (hands that differ beyond them make it the
-    same ways, and `_bridgings` remembers fewer): a 0 only for a need of 0 (alone: no card counts 0
-    in a combination), two copies of a value card (three only of a third of the need: a card used
-    twice more would cancel), every Wild (at most three, as held)."""
-    out: list[int] = []
-    for card in held:
-        if card == 0:
-            if need == 0:
-                out.append(card)
-        elif card == WILD or out[-2:] != [card, card] or 3 * card == need:
-            out.append(card)
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _bridgings(need: int, held: tuple[int, ...]) -> Fillings:
-    """Every canonical way to make `need` from the `held` cards (value cards and Wilds, sorted): one
-    card of the value, or two or three signed cards, in the order `_combinations` ranks them: those
-    of the kinds of card held (`_kinds_bridgings`) the hand has copies enough for."""
-    counts: dict[int, int] = {}
-    for card in held:
-        counts[card] = counts.get(card, 0) + 1
-    out: list[tuple[Term, ...]] = []
-    if counts.get(need):
-        out.append(((need, need),))
-    if WILD in counts:
-        out.append(((WILD, need),))
-    values = tuple(card for card in counts if 0 < card <= 9)  # no card counts 0 in a combination
-    for terms, copies in _kinds_bridgings(need, values, min(counts.get(WILD, 0), MAX_TERMS)):
-        if not copies or all(counts[card] >= n for card, n in copies):
-            out.append(terms)
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _kinds_bridgings(need: int, values: tuple[int, ...], wilds: int) -> list[tuple[tuple[Term, ...], Copies]]:
-    """The combinations making `need` from these value cards (as many copies as they use) and up to
-    `wilds` Wilds, in rank order, each with the copies it needs of a value card used twice or more.
-    Tuned: instead of trying every pair and triple of the terms the hand allows (a Wild allows 18,
-    and a hand with one took 130 us), it looks up the combinations of each set of at most three of
-    the cards; hands of the same kinds of card share the list (a few thousand sets in all)."""
-    by_cards = _combinations(need)
-    keys = [cards for r in range(1, MAX_TERMS + 1) for cards in combinations(values, r)]
-    if wilds:
-        with_wilds = [(WILD,) * w for w in range(1, wilds + 1)]
-        keys += [cards + some for r in range(MAX_TERMS) for cards in combinations(values, r)
-                 for some in with_wilds[:MAX_TERMS - r]]
-    found = [combination for key in keys for combination in by_cards.get(key, ())]
-    found.sort()
-    return [(terms, copies) for _, terms, copies in found]
-
-
-Copies = tuple[tuple[int, int], ...]
-_Combination = tuple[tuple[int, ...], tuple[Term, ...], Copies]
+_VALUES = sum(_FIELD << CARD_BITS * card for card in range(10))
+_GUARDS = sum(1 << CARD_BITS * card + CARD_BITS - 1 for card in range(10))
+"""The top bit of each value card's count in a packed hand, never set by a count (a deck holds six
+copies of a value card): set in the hand, a borrow clears it in `hand - needs` when the hand holds
+fewer copies of that card than `needs` (packed the same way) does, so one subtraction tests all ten."""
 
 
 @functools.cache
-def _combinations(need: int) -> dict[tuple[int, ...], list[_Combination]]:
+def _bridge_table(need: int, wilds: int) -> tuple[tuple[int, tuple[Term, ...]], ...]:
+    """Every way to make `need` with at most `wilds` Wilds (any value cards, as many copies as they
+    use), in rank order, each with the value cards it uses packed as `hand_key` packs a hand. A hand
+    makes those whose cards it holds: a filter over a few dozen rows (a few hundred with Wilds) where
+    trying every pair and triple of its cards took ten times as long, at every hand met first."""
+    rows: list[tuple[int, tuple[Term, ...]]] = [(card_bit(need), ((need, need),))]  # a 0 makes a need of 0 alone
+    if wilds:
+        rows.append((0, ((WILD, need),)))
+    rows += [(sum(card_bit(card) for card, _ in terms if card != WILD), terms) for terms in _combinations(need)
+             if sum(card == WILD for card, _ in terms) <= wilds]
+    return tuple(rows)
+
+
+@functools.cache
+def _combinations(need: int) -> tuple[tuple[Term, ...], ...]:
     """Every combination of two or three signed terms making `need` (any card, as many copies as it
-    uses), by the cards it uses (the distinct value cards ascending, then a WILD for each Wild):
-    (rank, terms, (card, copies) of each value card used twice or more). The terms of every value
-    card and of a Wild, sorted by value down then card, are listed in one row; a combination's rank
-    is the place of its terms in the row, a pair before the triples that start with the same term.
-    The terms a hand allows are a subsequence of the row, so its combinations in rank order are
-    those `_bridgings` would list by trying every pair and triple of them in order."""
+    uses), in rank order. The terms of every value card and of a Wild, sorted by value down then
+    card, are listed in one row; a combination's rank is the place of its terms in the row, a pair
+    before the triples that start with the same term (the order in which they are found here). The
+    terms a hand allows are a subsequence of the row, so the combinations it can make, in rank
+    order, are those the plain model (benchmarks/pop_plain.py) lists by trying every pair and
+    triple of them in order."""
     terms = sorted([(v, v) for v in range(1, 10)] + [(v, -v) for v in range(1, 10)]
                    + [(WILD, x) for x in range(-9, 10) if x], key=lambda t: (-t[1], t[0]))
     index: dict[int, list[int]] = {}
     for i, (_, value) in enumerate(terms):
         index.setdefault(value, []).append(i)
-    by_cards: dict[tuple[int, ...], list[_Combination]] = {}
-
-    def add(rank: tuple[int, ...], combination: tuple[Term, ...]) -> None:
-        cards = [card for card, _ in combination]
-        values = sorted({card for card in cards if card != WILD})
-        copies = tuple((card, cards.count(card)) for card in values if cards.count(card) > 1)
-        key = tuple(values) + (WILD,) * cards.count(WILD)
-        by_cards.setdefault(key, []).append((rank, combination, copies))
-
+    found: list[tuple[Term, ...]] = []
     for i, (_, v1) in enumerate(terms):
-        for k in index.get(need - v1, ()):
-            if k >= i and v1 != -terms[k][1]:
-                add((i, 0, k, 0), (terms[i], terms[k]))
+        found += [(terms[i], terms[k]) for k in index.get(need - v1, ()) if k >= i and v1 != -terms[k][1]]
         for j in range(i, len(terms)):
             v2 = terms[j][1]
-            if v1 == -v2:
-                continue
-            for k in index.get(need - v1 - v2, ()):
-                v3 = terms[k][1]
-                if k >= j and v3 != -v1 and v3 != -v2:
-                    add((i, 1, j, k), (terms[i], terms[j], terms[k]))
-    return by_cards
+            if v1 != -v2:
+                found += [(terms[i], terms[j], terms[k]) for k in index.get(need - v1 - v2, ())
+                          if k >= j and terms[k][1] != -v1 and terms[k][1] != -v2]
+    return tuple(found)
 
 
 class Discards(LazySequence[Discard]):
