@@ -54,7 +54,8 @@ from engine.path_of_pharaohs.state import Options, State
 
 OPPONENTS = ["greedy1", "greedy2", "greedy3", "greedy4", "greedy5"]
 PLAYOUTS = {"greedy": greedy_policy, "random": None}
-"""How the search plays its sampled worlds out: act by act with greedy, or at random by the lean playout."""
+"""How the search plays its sampled worlds out: greedy (by the lean greedy playout, the acts greedy makes act by
+act), or at random by the lean playout."""
 
 
 class MeasuredSearch:

@@ -23,10 +23,12 @@ Like engine_playouts.py, it says which engine it ran (`--pure`: the pure modules
 ones are built) and ends with checksums of seeded games: two builds that play alike print the same, and
 the lean playout the same as the full rules (its acts, replayed through the full rules for the outcome).
 
-The soak is the long run of tests/test_pop_properties.py, tests/test_pop_playout.py and
-tests/test_pop_lean.py: every card accounted for at every step, markers on the path, every game ends,
-and the driver's random game (playout.py) and the lean playout (lean.py) play each random game as the
-full rules do (the same acts, end state and winners).
+The soak is the long run of tests/test_pop_properties.py, tests/test_pop_playout.py,
+tests/test_pop_lean.py and tests/test_pop_lean_greedy.py: every card accounted for at every step,
+markers on the path, every game ends, the driver's random game (playout.py) and the lean playout
+(lean.py) play each random game as the full rules do (the same acts, end state and winners), and from
+a point of each greedy game the search's greedy playout by the lean game (lean_greedy.py) plays as it
+does through the full rules (the same acts, outcome and draws).
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ if "--pure" in sys.argv[1:]:
 from engine.path_of_pharaohs.actions import Action
 from engine.path_of_pharaohs.driver import FullInformation, Policy, greedy_policy, random_policy, shuffled_deck
 from engine.path_of_pharaohs.lean import random_winners
+from engine.path_of_pharaohs.lean_greedy import greedy_playout
 from engine.path_of_pharaohs.rules import apply, card_total, duties, outcome
+from engine.path_of_pharaohs.search import World, play_out
 from engine.path_of_pharaohs.state import Options, State
 
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
@@ -122,6 +126,21 @@ def lean_game(n_players: int, seed: int) -> tuple[list[tuple[str, Action]], Stat
     return trace, state
 
 
+def check_greedy_playout(game: FullInformation, seed: int) -> None:
+    """From where `game` stands, the search's greedy playout by the lean game (lean_greedy.py) and
+    through the full rules (search.play_out), in the same world with the same seed: the same acts,
+    winners, final locations and draws."""
+    world = World(dict(game.cards), list(game.deck))
+    state, duty = world.advance(game.state, random.Random(seed))
+    cards, deck = dict(world.cards), list(world.deck)
+    full_rng, log = random.Random(seed), []
+    full = play_out(state, duty, world, full_rng, greedy_policy, log)
+    lean_rng, trace = random.Random(seed), []
+    lean = greedy_playout(state, cards, deck, lean_rng, trace)
+    assert (lean, trace, lean_rng.getstate()) == (full, log, full_rng.getstate()), \
+        f"game {seed}: the lean greedy playout differs"
+
+
 def checksum(lean_random: bool, games: int = CHECKED_GAMES) -> str:
     """A digest of `games` seeded games per player count and policy: every act, and the outcome;
     with `lean_random`, the random games by the lean playout."""
@@ -150,12 +169,15 @@ def soak(games: int) -> None:
                 rng, players = random.Random(seed), PLAYERS[:n]
                 game = FullInformation(Options(), players, shuffled_deck(Options(), rng), rng.choice(players), rng)
                 policies = dict.fromkeys(players, policy)
+                greedy_from = random.Random(seed).randrange(120)  # where the lean greedy playout is checked
                 for _ in range(100_000):
                     s = game.state
                     assert card_total(s) == s.table.options.deck_size, f"game {seed}: a card lost"
                     assert s.deck == len(game.deck) and min(s.location) >= 0 and max(s.location) <= 13
                     if not duties(s):
                         break
+                    if policy is greedy_policy and len(game.log) == greedy_from:
+                        check_greedy_playout(game, seed)
                     game.step(policies, rng)
                 else:
                     raise AssertionError(f"game {seed} with {n} players did not end")

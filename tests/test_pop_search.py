@@ -138,3 +138,32 @@ def test_a_graded_reward_credits_each_mover_their_own_reward_along_the_path():
     path = [Node(None), Node("ann"), Node("ben"), Node("ann")]
     credit_rewards(path, {"ann": 0.25, "ben": 0.75})
     assert [(n.visits, n.reward) for n in path] == [(0, 0.0), (1, 0.25), (1, 0.75), (1, 0.25)]
+
+
+def test_greedy_playouts_by_the_lean_game_search_as_the_full_rules_do():
+    """The search plays its worlds out greedily by the lean greedy playout (lean_greedy.py). Played out
+    act by act through the full rules with greedy_policy instead (search.play_out, which any other
+    policy object goes by), every search is the same: the act chosen, every root act's visits and
+    reward, and the generator's state after, so the bot's choices and strength stand. With 3 and 4
+    players, mid-game and late, a discard owed, and the graded reward."""
+    from engine.path_of_pharaohs.search import Tuning
+
+    def full_rules_greedy(state, actor, actions, rng):
+        return greedy_policy(state, actor, actions, rng)
+
+    owed = set()
+    for seed, n_players, least, tuning in [(1, 3, 4, None), (2, 4, 4, None), (3, 4, 8, Tuning(progress=0.3)),
+                                           (4, 3, 9, None), (6, 4, 0, None), (17, 3, 2, None)]:
+        rng = random.Random(seed)
+        players = ["ann", "ben", "cat", "dan"][:n_players]
+        game = FullInformation(Options(), players, shuffled_deck(Options(), rng), "ann", rng)
+        while not (max(game.state.location) >= least and duties(game.state)[0].who == "ann"
+                   and len(legal_actions(game.state, "ann", game.known["ann"])) > 1):
+            game.step(dict.fromkeys(players, greedy_policy), rng)
+        owed.add(duties(game.state)[0].what)
+        lean_rng, full_rng = random.Random(seed), random.Random(seed)
+        lean = choose(game.state, "ann", game.known["ann"], lean_rng, None, 40, tuning=tuning)
+        full = choose(game.state, "ann", game.known["ann"], full_rng, None, 40, full_rules_greedy, tuning)
+        assert (lean.action, lean.moves) == (full.action, full.moves), seed
+        assert lean_rng.getstate() == full_rng.getstate(), seed
+    assert owed == {"move", "discard"}

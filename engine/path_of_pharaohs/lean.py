@@ -52,6 +52,7 @@ from .rules import (
     DRAW_COUNT,
     HAND_LIMIT,
     STEAL_COUNT,
+    Fillings,
     _choice_ways,
     _counts,
     _nth_choice,
@@ -101,6 +102,19 @@ def lean_start(s: State) -> bool:
     return what is None or s.phase == SETUP or (s.phase == PLAY and what == "move") or what == "discard"
 
 
+def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings, Fillings]:
+    """The ways to fill the level-1 middle, 2l, 2r and 3 of a pyramid (its `values`) from the hand
+    `held` packs, as rules.moves lists them (rules._needs over values; none where a position cannot
+    be filled now)."""
+    left, middle, right, upper_left, upper_right, top = values
+    return (middle_fillings(held) if middle == NONE else (),
+            bridge_fillings(abs(left - middle), held) if upper_left == NONE and left != NONE and middle != NONE else (),
+            bridge_fillings(abs(middle - right), held) if upper_right == NONE and middle != NONE and right != NONE
+            else (),
+            bridge_fillings(abs(upper_left - upper_right), held)
+            if top == NONE and upper_left != NONE and upper_right != NONE else ())
+
+
 class LeanGame:
     """One game to its end, at random, over lists changed in place (see the module's docstring).
     Tuned for speed, as rules.Play is not: the hot loops read their lists into locals once; a hand
@@ -109,8 +123,9 @@ class LeanGame:
     counts by card are packed in one int (`packed`), the key its ways to fill a position are
     remembered by."""
 
-    __slots__ = ("deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot", "packed", "rng",
-                 "sands", "slots", "space", "start", "storms", "terms", "trace", "turn", "values", "winners", "zeros")
+    __slots__ = ("dealer_draws", "deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot",
+                 "packed", "rng", "sands", "slots", "space", "start", "storms", "terms", "trace", "turn", "values",
+                 "winners", "zeros")
 
     def __init__(self, s: State, cards: Mapping[int, int], deck: list[int], rng: random.Random,
                  trace: Trace | None = None):
@@ -120,6 +135,9 @@ class LeanGame:
         self.n = len(self.names)
         self.rng = rng
         self.trace = trace
+        self.dealer_draws = False
+        """Whether each of the dealer's acts takes a draw of `rng` (as the search's worlds do), or only
+        a steal (as the driver does)."""
         self.deck = deck[::-1]
         """The deck, top last: drawing is a pop."""
         self.discards = list(s.discards)
@@ -207,18 +225,10 @@ class LeanGame:
         Sandstorms; stop), until they stop or hold no card; whether they built."""
         me = self.turn
         hand, values, packed = self.hands[me], self.values[me], self.packed
-        draw, trace = self.rng.random, self.trace
+        draw = self.rng.random
         while hand:
-            left, middle, right, upper_left, upper_right, top = values
             held = packed[me]
-            # rules.moves' builds (by rules._needs over values), each position's list as it is
-            middles = middle_fillings(held) if middle == NONE else ()
-            lefts = (bridge_fillings(abs(left - middle), held)
-                     if upper_left == NONE and left != NONE and middle != NONE else ())
-            rights = (bridge_fillings(abs(middle - right), held)
-                      if upper_right == NONE and middle != NONE and right != NONE else ())
-            tops = (bridge_fillings(abs(upper_left - upper_right), held)
-                    if top == NONE and upper_left != NONE and upper_right != NONE else ())
+            middles, lefts, rights, tops = fillings(values, held)
             others = self._action_cards(held) if held & _ACTION_CARDS else _NO_ACTS
             i = int(draw() * (len(middles) + len(lefts) + len(rights) + len(tops) + len(others) + 1))
             # the i-th act, position by position (spelled out: a tuple of them built at every move cost 3%)
@@ -234,11 +244,14 @@ class LeanGame:
                 self._action_card(*others[i])
                 continue
             else:
-                if trace is not None:
-                    trace.append((self.names[me], Stop()))
+                self._stop()
                 return built
             built = True
         return built
+
+    def _stop(self) -> None:
+        if self.trace is not None:
+            self.trace.append((self.names[self.turn], Stop()))
 
     def _action_card(self, card: int, target: int, pos: int) -> None:
         slot = self._play(card)
@@ -347,20 +360,27 @@ class LeanGame:
             self.trace.append((DEALER, Steal(tuple(slot for slot, _ in stolen), tuple(card for _, card in stolen))))
 
     def _discard(self) -> None:
-        """Down to the hand limit: rules.Discards' choice at random, found by its index."""
+        """Down to the hand limit: the choice among rules.Discards' that `_discard_choice` makes."""
         me = self.turn
         k = len(self.hands[me]) - HAND_LIMIT
         held = tuple([(card, min(n, k)) for card, n in enumerate(_counts(self.packed[me])) if n])
         ways = _choice_ways(tuple([n for _, n in held]), k)
-        cards = _nth_choice(held, k, int(self.rng.random() * ways[0][k]), ways)
+        cards = _nth_choice(held, k, self._discard_choice(held, k, ways), ways)
         slots = tuple([self._play(card) for card in cards])
         if self.trace is not None:
             self.trace.append((self.names[me], Discard(cards, slots)))
         self.discards += cards
 
+    def _discard_choice(self, held: tuple[tuple[int, int], ...], k: int, ways: tuple[tuple[int, ...], ...]) -> int:
+        """The index of the discard chosen among rules.Discards' (of `k` cards from `held`, (card,
+        copies) pairs; `ways` their _choice_ways): at random."""
+        return int(self.rng.random() * ways[0][k])
+
     # -- the dealer
 
     def _shuffle(self) -> None:
+        if self.dealer_draws:
+            self.rng.random()
         deck = self.discards
         self.rng.shuffle(deck)
         deck.reverse()  # top last
@@ -376,6 +396,8 @@ class LeanGame:
                     return
                 self._shuffle()
             card = self.deck.pop()
+            if self.dealer_draws:
+                self.rng.random()
             if self.trace is not None:
                 self.trace.append((DEALER, Reveal(card)))
             if card <= 9:
@@ -396,6 +418,8 @@ class LeanGame:
                     return dealt
                 self._shuffle()
                 deck = self.deck
+            if self.dealer_draws:
+                self.rng.random()
             k = min(count, len(deck))
             cards = deck[-k:][::-1]
             del deck[-k:]
