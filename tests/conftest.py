@@ -4,7 +4,9 @@ the environment as it found it: the judge sets PBEM_HOME and PBEM_NOW for its wh
 should, and a test that runs one in-process must not hand its clock to the next test on that worker."""
 
 import os
+import tempfile
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -13,6 +15,21 @@ from hypothesis import settings
 # library's default of 200 ms failed tests on a shared machine at a load of 12, where nothing hung.
 settings.register_profile("suite", deadline=timedelta(seconds=2))
 settings.load_profile("suite")
+
+MEMORY = Path("/dev/shm")
+
+
+def pytest_configure(config):
+    """Every test's files in memory where the machine has it (tmp_path, tempfile, the pbem processes a test
+    starts), unless TMPDIR or --basetemp already says where. The product writes each copy with fsync, and on
+    the project's shared machine (ext4 with online discard) a file's fsync costs about 4 ms and its unlink
+    2.6 ms, against 0.07 and 0.01 in memory: test_cli alone made 1,200 fsyncs, and each pytest run deleted
+    the files of the run three before it. What is tested is the same: tmpfs renames and fsyncs as a disk
+    does, and pytest still numbers its folders there (pytest-of-USER/pytest-N), so runs at once do not clash."""
+    if os.environ.get("TMPDIR") or config.option.basetemp or not (MEMORY.is_dir() and os.access(MEMORY, os.W_OK)):
+        return
+    os.environ["TMPDIR"] = str(MEMORY)  # the xdist workers and every subprocess inherit it
+    tempfile.tempdir = str(MEMORY)  # this process may have asked tempfile already
 
 
 @pytest.fixture(autouse=True)

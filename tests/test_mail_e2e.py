@@ -2,12 +2,7 @@
 and `pbem inbox`, with a real SMTP server on localhost delivering the mails; every copy verifies."""
 
 import json
-import os
-import shutil
-import tempfile
-from pathlib import Path
 
-import pytest
 import typer
 import typer.testing
 from typer.testing import CliRunner
@@ -24,16 +19,6 @@ def as_player(tmp_path, name, port, *args):
     env = {"PBEM_HOME": str(tmp_path / name), "PBEM_SMTP": f"127.0.0.1:{port}", "PBEM_SMTP_SECURITY": "none",
            "PBEM_PASSPHRASE": None, "PBEM_GAMES": None}
     return runner.invoke(app, [str(a) for a in args], env=env)
-
-
-@pytest.fixture
-def tmp_path():
-    """In memory where the machine has it: every copy is written with fsync, which on a shared disk costs
-    more than the rest of the game (the test is about mail, not disks)."""
-    shm = Path("/dev/shm")
-    path = Path(tempfile.mkdtemp(prefix="pbem-mail-", dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_three_players_play_a_whole_game_by_mail(tmp_path, monkeypatch):
