@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from pbem.protocol import remembered
+
 # A hypothesis example over two seconds is a hang to report (hostile input must not hang a reader); the
 # library's default of 200 ms failed tests on a shared machine at a load of 12, where nothing hung.
 settings.register_profile("suite", deadline=timedelta(seconds=2))
@@ -39,6 +41,14 @@ def _own_pbem_home(tmp_path_factory, monkeypatch):
     yield
     os.environ.clear()
     os.environ.update(before)
+
+
+@pytest.fixture(autouse=True)
+def _nothing_remembered():
+    """Each test's replays its own: a replay kept by one (pbem.protocol.remembered) was verified by that
+    test's program, which may have had a check switched off to forge a file the next one must refuse."""
+    yield
+    remembered.forget()
 
 
 @pytest.fixture

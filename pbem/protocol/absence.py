@@ -41,7 +41,9 @@ def owing(rep: Replay) -> dict[str, Duty]:
 def note_duties(rep: Replay, author: str | None = None) -> None:
     """After the genesis and after each entry: when each party's present duty began (kept while it lasts;
     a party's own entry starts their next duty's clock afresh)."""
-    rep.began = {who: rep.seq if who == author else rep.began.get(who, rep.seq) for who in owing(rep)}
+    owed = owing(rep)
+    rep.began = {who: rep.seq if who == author else rep.began.get(who, rep.seq) for who in owed}
+    rep.held = {who: rep.held.get(who, rep.seq) for who in owed}
 
 
 def signed_time(rep: Replay, seq: int) -> int | None:

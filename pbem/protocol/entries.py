@@ -33,6 +33,7 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
+from pbem.protocol import remembered
 from pbem.protocol.absence import (
     Absence,
     AbsenceSigned,
@@ -385,9 +386,12 @@ def _convict_absence(rep: Replay, entry: Entry, act: ConvictAbsence, seq: int) -
 
 
 def replay(record: GameFile) -> Replay:
-    """Check a whole record from the genesis on; raises a VerifyError naming the first bad entry."""
-    rep = start(record.genesis)
-    for entry in record.entries:
+    """Check a whole record from the genesis on; raises a VerifyError naming the first bad entry. The part
+    of it this process has already verified, byte for byte, is not checked twice (pbem.protocol.remembered)."""
+    keys = remembered.chain(record)
+    rep = remembered.recall(keys) or start(record.genesis)
+    for entry in record.entries[rep.seq:]:
         apply_entry(rep, entry)
+    remembered.keep(keys, rep)
     return rep
 

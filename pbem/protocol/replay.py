@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine.contract import (
@@ -50,12 +51,22 @@ class Replay:
     verdict: Verdict | None = None
     began: dict[str, int] = field(default_factory=dict)
     """When each party's present duty began: the entry after which they owe it (pbem.protocol.absence)."""
+    held: dict[str, int] = field(default_factory=dict)
+    """Since which entry each party has answered for a duty without a break, their own entries not breaking
+    it: what `pbem status` shows of a game without a deadline policy."""
     strikes: dict[str, int] = field(default_factory=dict)
     """Each player's absent turns in a row (none of their own acts since)."""
     pending: tuple[str, tuple[str, ...]] | None = None
     """An absence that several must sign, as far as it is signed: its text and who signed it."""
     absences: list[Any] = field(default_factory=list)
     """Every absence recorded (pbem.protocol.absence.Absence), in order."""
+
+    def fork(self) -> Replay:
+        """A copy to go on from, leaving this one as it is: apply_entry changes only this replay's own lists
+        and dicts, which the copy gets afresh; what they hold (entries, items, events, the engine's state) is
+        never changed in place, so it is shared."""
+        return replace(self, **{f.name: copy.copy(getattr(self, f.name)) for f in fields(self)
+                                if isinstance(getattr(self, f.name), (list, dict, set))})
 
     @property
     def record(self) -> GameFile:

@@ -17,14 +17,13 @@ from pathlib import Path
 from pbem.crypto.keyring import list_keys
 from pbem.errors import Divergence, Equivocation, PbemError
 from pbem.protocol.replay import Replay
-from pbem.protocol.verify import compare
+from pbem.protocol.verify import compare, verify
 from pbem.record.canonical import parse_json
 from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
 from pbem.transport import copies, turns
 from pbem.transport.mailbox import Found, Skipped, items, mailbox_messages
 from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
-from pbem.transport.status import Since, replay_noting
 from pbem.transport.store import Copies
 
 
@@ -40,8 +39,8 @@ class Report:
     """Mails refused on an earlier run, not read again (`again` reads them)."""
 
 
-def _note(report: Report, store: Copies, before: int, rep: Replay, since: Since | None = None) -> None:
-    path = store.put(rep, since)
+def _note(report: Report, store: Copies, before: int, rep: Replay, verified_here: bool = False) -> None:
+    path = store.put(rep, verified_here)
     first = report.updated.get(rep.genesis.game_id, (path, before + 1, 0))[1]
     report.updated[rep.genesis.game_id] = (path, first, rep.seq)
 
@@ -60,7 +59,7 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         report.known += 1
         return
     try:
-        new, since = replay_noting(record)
+        new = verify(record)
     except PbemError as exc:
         report.problems.append(f"{where}: refused the attached game: {exc}")
         found.refused = True
@@ -73,7 +72,7 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         return
     if local is None:
         copies.mark_shared(record.genesis.game_id, new.seq)
-        _note(report, store, 0, new, since)
+        _note(report, store, 0, new, verified_here=True)
         return
     try:
         compare(local.record, new.record)
@@ -85,7 +84,7 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         return
     copies.mark_shared(record.genesis.game_id, new.seq)
     if new.seq > local.seq:
-        _note(report, store, local.seq, new, since)
+        _note(report, store, local.seq, new, verified_here=True)
     else:
         report.known += 1
 

@@ -4,7 +4,6 @@ keyed by each file's size and time keeps `pbem status` fast over many games."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,38 +37,7 @@ def holders(rep: Replay) -> dict[str, str]:
     return {who: duty.what for who, duty in owing(rep).items()}
 
 
-@dataclass
-class Since:
-    """When each party's current duty began (the entry), followed entry by entry through a replay."""
-
-    began: dict[str, int]
-
-    @classmethod
-    def start(cls, rep: Replay) -> Since:
-        return cls(dict.fromkeys(holders(rep), rep.seq))
-
-    def step(self, rep: Replay) -> None:
-        self.began = {who: self.began.get(who, rep.seq) for who in holders(rep)}
-
-    def copy(self) -> Since:
-        return Since(dict(self.began))
-
-
-def replay_noting(record: GameFile) -> tuple[Replay, Since]:
-    """Verify a record (as `verify` does), noting when each current duty began: (replay, Since)."""
-    from pbem.protocol.entries import apply_entry
-    from pbem.protocol.genesis import start
-    from pbem.protocol.verify import audited
-
-    rep = start(record.genesis)
-    since = Since.start(rep)
-    for entry in record.entries:
-        apply_entry(rep, entry)
-        since.step(rep)
-    return audited(rep), since
-
-
-def summary(rep: Replay, since: Since, path: str = "") -> GameSummary:
+def summary(rep: Replay, path: str = "") -> GameSummary:
     """What status shows of a verified game."""
     from pbem.presentation.terminal import result_text
 
@@ -77,7 +45,7 @@ def summary(rep: Replay, since: Since, path: str = "") -> GameSummary:
     times = [g.time] + [e.time for e in rep.entries]
     people = list(g.players) + ([g.dealer.referee] if g.dealer.referee else [])
     over = rep.over
-    began = rep.began if g.deadlines else since.began  # under a policy: the start its clocks count from
+    began = rep.began if g.deadlines else rep.held  # under a policy: the start its clocks count from
     return GameSummary(path=path, game=g.game, game_id=g.game_id, players=rep.players, referee=rep.referee,
                 keys={p.name: p.key for p in people}, entries=rep.seq, finished=over,
                 result=result_text(rep) if over else None, deadline_hours=g.deadline_hours,
@@ -99,7 +67,9 @@ def _owed(rep: Replay, who: str, what: str, since_entry: int, since: int | None)
 
 def summarize(record: GameFile, path: str = "") -> GameSummary:
     """Verify a record and say what status shows of it."""
-    return summary(*replay_noting(record), path)
+    from pbem.protocol.verify import verify
+
+    return summary(verify(record), path)
 
 
 def note(path: Path, game: GameSummary) -> None:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import remember
+from pbem.protocol.verify import verify
 from pbem.record.gamefile import load, save
 from pbem.record.models import GameFile, payload_hash
 from pbem.transport import copies, turns
-from pbem.transport.status import Since, note, replay_noting, summary
+from pbem.transport.status import note, summary
 
 
 class Copies:
@@ -21,7 +22,7 @@ class Copies:
         self.directory = directory
         self._paths: dict[str, Path | None] = {}
         self._records: dict[str, GameFile] = {}
-        self._reps: dict[str, tuple[Replay, Since]] = {}
+        self._reps: dict[str, Replay] = {}
 
     def find(self, game_id: str) -> Path | None:
         """The copy of a game: named GAME-SHORTID.json (or GAME-FULLID.json), its id checked."""
@@ -41,18 +42,17 @@ class Copies:
     def get(self, game_id: str) -> Replay | None:
         """The copy, verified."""
         if game_id not in self._reps and self.record(game_id) is not None:
-            self._reps[game_id] = replay_noting(self._records[game_id])
-        return self._reps[game_id][0] if game_id in self._reps else None
+            self._reps[game_id] = verify(self._records[game_id])
+        return self._reps.get(game_id)
 
     def extend(self, turn: turns.TurnBlock) -> Replay | None:
         """Apply a turn to the copy (see turns.extend); the copy is not written."""
         local = self.get(turn.game_id)
         if local is None:
             return None
-        since = self._reps[turn.game_id][1].copy()
-        new = turns.extend(local, turn, since.step)
+        new = turns.extend(local, turn)
         if new is not None:
-            self._reps[turn.game_id] = (new, since) if turn.after == local.seq else replay_noting(new.record)
+            self._reps[turn.game_id] = new
         return new
 
     def path(self, game_id: str) -> Path:
@@ -61,11 +61,12 @@ class Copies:
         assert path is not None, "only a game with a copy here has a path"
         return path
 
-    def put(self, rep: Replay, since: Since | None = None) -> Path:
-        """Write the copy, and what status shows of it when its duties were followed (`since`)."""
+    def put(self, rep: Replay, verified_here: bool = False) -> Path:
+        """Write the copy, and what status shows of it when this store verified it (`get`, `extend`) or the
+        caller did (`verified_here`)."""
         game_id = rep.genesis.game_id
-        if since is not None:
-            self._reps[game_id] = (rep, since)
+        if verified_here:
+            self._reps[game_id] = rep
         path = self.find(game_id)
         if path is None:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -73,9 +74,8 @@ class Copies:
         save(path, rep.record)
         remember(rep, path)
         self._records[game_id] = rep.record
-        held = self._reps.get(game_id)
-        if held is not None and held[0] is rep:
-            note(path, summary(rep, held[1], str(path)))
+        if self._reps.get(game_id) is rep:
+            note(path, summary(rep, str(path)))
         return path
 
     def keep_rival(self, record: GameFile) -> Path:

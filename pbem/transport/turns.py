@@ -9,9 +9,6 @@ the receiver has no copy yet.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
-from collections.abc import Callable
 from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -91,12 +88,11 @@ def is_known(record: GameFile, turn: TurnBlock) -> bool:
             and record.entries[turn.last - 1] == turn.entries[-1])
 
 
-def extend(rep: Replay, turn: TurnBlock, on_entry: Callable[[Replay], None] | None = None) -> Replay | None:
+def extend(rep: Replay, turn: TurnBlock) -> Replay | None:
     """The local game with the turn applied and verified, or None when it brings nothing new.
 
     Raises WrongGame, MissingEntries, or the VerifyError (Divergence, Equivocation, a bad entry) that
-    says why the turn does not extend the local history. `on_entry` sees the game after each new entry
-    when only the new entries are replayed (the turn follows the copy's last entry)."""
+    says why the turn does not extend the local history."""
     if turn.game_id != rep.genesis.game_id or turn.genesis != rep.hashes[0]:
         raise WrongGame("this turn belongs to another game", turn.after + 1)
     if turn.after > rep.seq:
@@ -108,19 +104,16 @@ def extend(rep: Replay, turn: TurnBlock, on_entry: Callable[[Replay], None] | No
         raise Divergence(f"the turn follows a different entry {turn.after} than the copy here: the game has forked "
                          "(compare both files with 'pbem verify')", turn.after)
     if turn.after == rep.seq:  # the usual case: only the new entries are checked
-        return _extended(rep, turn.entries, on_entry)
+        return _extended(rep, turn.entries)
     candidate = verify(GameFile.model_construct(genesis=rep.genesis,
                                                 entries=list(rep.entries[:turn.after]) + list(turn.entries)))
     compare(rep.record, candidate.record)  # a fork, or one author's two versions of an entry
     return candidate if candidate.seq > rep.seq else None
 
 
-def _extended(rep: Replay, entries: list[Entry], on_entry: Callable[[Replay], None] | None = None) -> Replay:
+def _extended(rep: Replay, entries: list[Entry]) -> Replay:
     """A verified game with more entries applied, leaving `rep` as it was (on success or failure)."""
-    grown = dataclasses.replace(rep, **{f.name: copy.copy(getattr(rep, f.name)) for f in dataclasses.fields(rep)
-                                        if isinstance(getattr(rep, f.name), (list, dict, set))})
+    grown = rep.fork()
     for entry in entries:
         apply_entry(grown, entry)
-        if on_entry:
-            on_entry(grown)
     return audited(grown)  # the end audit, once the game is over
