@@ -47,3 +47,27 @@ def test_the_strings_and_orders_of_rfc8785_examples():
         b'{"a":{},"b":[1,true,null,"\\b\\f\\t\xe2\x80\xa8\x7f"]}'
     for odd in ("\ud800", 2**53, -(2**53), 0.5, 1e21, {"k": (1, 2)}):  # the oracle's: refused, or its bytes
         assert ours(odd) == rfc(odd)
+
+
+def blanked(text: str) -> str:
+    """The depth check's view of a text, read a character at a time: each string literal (to its closing
+    quote, a backslash escaping the character after it; or to the end of the text) as `""`."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] != '"':
+            out.append(text[i])
+            i += 1
+            continue
+        i += 1
+        while i < len(text) and text[i] != '"':
+            i += 2 if text[i] == "\\" else 1
+        i += 1
+        out.append('""')
+    return "".join(out)
+
+
+@given(st.text(alphabet='"\\ab[]{}\n\u00e9', max_size=40))
+def test_the_depth_check_blanks_exactly_the_string_literals(text):
+    from pbem.record.canonical import _STRING
+
+    assert _STRING.sub('""', text) == blanked(text)
