@@ -9,6 +9,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 from hypothesis import settings
 
 from pbem.protocol import remembered
@@ -17,6 +19,23 @@ from pbem.protocol import remembered
 # library's default of 200 ms failed tests on a shared machine at a load of 12, where nothing hung.
 settings.register_profile("suite", deadline=timedelta(seconds=2))
 settings.load_profile("suite")
+
+
+
+def _built_once(build):
+    """Typer's test runner builds the click command from the Typer app again for every call (about 25 ms for
+    pbem's, a third of a short command's time in a test); `pbem` itself builds it once per process. Built
+    once per app here, as in use: no test changes an app after it is made."""
+    built = {}
+
+    def command(app):
+        if app not in built:
+            built[app] = build(app)
+        return built[app]
+    return command
+
+
+typer.testing._get_command = _built_once(typer.main.get_command)  # type: ignore[attr-defined]
 
 MEMORY = Path("/dev/shm")
 

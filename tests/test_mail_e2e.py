@@ -3,8 +3,6 @@ and `pbem inbox`, with a real SMTP server on localhost delivering the mails; eve
 
 import json
 
-import typer
-import typer.testing
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -23,8 +21,6 @@ def as_player(tmp_path, name, port, *args):
 
 def test_three_players_play_a_whole_game_by_mail(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    command = typer.main.get_command(app)  # built once: typer's runner rebuilds it for every call (~25 ms)
-    monkeypatch.setattr(typer.testing, "_get_command", lambda _: command)
     boxes = {f"{n}@example.org": tmp_path / "mail" / n for n in PLAYERS}
     with smtp_server(boxes) as (port, server):
         keys = {}
