@@ -12,7 +12,7 @@ from engine.contract import DEALER, Duty
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import ACTION_CARDS, L3, POINTS, WILD, full_deck
 from .playout import play_out
-from .rules import DealerKnowledge, apply, apply_checked, duties, legal_actions, setup
+from .rules import DealerKnowledge, Play, apply, apply_checked, duties, legal_actions, setup
 from .state import Options, State
 
 
@@ -89,9 +89,14 @@ class FullInformation:
             self.state, events = apply_checked(before, actor, action, report)
         else:
             self.state, events = apply(before, actor, action, self.knowledge(actor))
-        if actor != DEALER:  # a player's act changes no secret the driver keeps
-            pass
-        elif isinstance(action, Reveal):
+        if actor == DEALER:  # a player's act changes no secret the driver keeps
+            self._keep_secrets(before, action)
+        self.log.append((actor, action))
+        return events
+
+    def _keep_secrets(self, before: State, action: Action) -> None:
+        """The deck and the dealt cards after the dealer's `action` from the state `before` it."""
+        if isinstance(action, Reveal):
             del self.deck[0]
         elif isinstance(action, Deal):
             k = len(action.slots)
@@ -108,34 +113,66 @@ class FullInformation:
             thief, victim = self.known[before.mover], self.known[before.table.players[before.victim]]
             for slot in action.slots:
                 thief[slot] = victim.pop(slot)
-        self.log.append((actor, action))
-        return events
 
     def step(self, policies: Mapping[str, Policy], rng: random.Random) -> tuple[object, ...]:
         """Fulfil the duty owed now."""
-        return self._fulfil(duties(self.state)[0], policies, rng)
+        duty = duties(self.state)[0]
+        who = duty.who
+        actions = legal_actions(self.state, who, self.knowledge(who))
+        return self.act(who, self._choose(duty, actions, policies, rng), True)
 
-    def _fulfil(self, duty: Duty, policies: Mapping[str, Policy], rng: random.Random,
-                report: bool = True) -> tuple[object, ...]:
+    def _choose(self, duty: Duty, actions: Sequence[Action], policies: Mapping[str, Policy],
+                rng: random.Random) -> Action:
         """The dealer's reveals, deals and shuffles need no choice; a steal is chosen at random, as
         the trust layer's fair randomness would; the players ask their policies."""
         who = duty.who
-        actions = legal_actions(self.state, who, self.knowledge(who))
         if who == DEALER:
-            choice = actions[int(rng.random() * len(actions))] if duty.what == "steal" else actions[0]
-            return self.act(who, choice, True, report)
-        return self.act(who, policies[who](self.state, who, actions, rng), True, report)
+            return actions[int(rng.random() * len(actions))] if duty.what == "steal" else actions[0]
+        return policies[who](self.state, who, actions, rng)
 
     def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000,
              report: bool = True) -> list[object]:
-        """Play to the end; what happened, if `report`."""
+        """Play to the end; what happened, if `report`. Each act as `step` does it (the duty, the legal
+        acts, the choice, `apply_checked`), but tuned, for this loop is the benchmarks' full rules: the
+        dealer's acts in a row change one working copy of the state in place (a rules.Play, as
+        apply_checked makes for one act), since no one sees the states between them; a player's act
+        goes by apply_checked, so that a state a policy was shown never changes."""
         events: list[object] = []
+        work: Play | None = None
+        """The dealer's working copy, from the first of their acts in a row to the next player's act."""
+        log = self.log
         for _ in range(limit):
-            owed = duties(self.state)
+            state = self.state
+            owed = duties(state)
             if not owed:
-                return events
-            events += self._fulfil(owed[0], policies, rng, report)
-        raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
+                break
+            duty = owed[0]
+            who = duty.who
+            if who == DEALER:
+                actions = legal_actions(state, DEALER, self._dealer)
+                action = actions[int(rng.random() * len(actions))] if duty.what == "steal" else actions[0]
+                self._keep_secrets(state, action)  # before the state changes in place
+                if work is None:
+                    work = Play(state, report)
+                    self.state = work.s
+                work.perform(action)
+                work.settle()
+                work.s.cached_duties = None  # the duties it had, the state changed in place has no more
+            else:
+                if work is not None:
+                    if work.events:
+                        events += work.events
+                    work = None
+                action = policies[who](state, who, legal_actions(state, who, self.known[who]), rng)
+                self.state, happened = apply_checked(state, who, action, report)
+                if happened:
+                    events += happened
+            log.append((who, action))
+        else:
+            raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
+        if work is not None and work.events:
+            events += work.events
+        return events
 
     def play_at_random(self) -> None:
         """`play` with random_policy for everyone and the driver's own randomness for every draw, the
