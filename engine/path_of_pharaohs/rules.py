@@ -26,6 +26,8 @@ from .cards import (
     COMPLETION_BONUS,
     DOUBLE,
     L1_MIDDLE,
+    L2_LEFT,
+    L2_RIGHT,
     L3,
     MAX_TERMS,
     MUMMIES,
@@ -506,11 +508,11 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
         return []
     what = owed[0].what
     if what == "shuffle":
-        return [Shuffle()]
+        return [_SHUFFLE]
     if actor == DEALER:
         dealer = _dealers(knowledge)
         if what == "reveal":
-            return [Reveal(dealer.deck[0])] if dealer is not None else []
+            return [_REVEALS[dealer.deck[0]]] if dealer is not None else []
         if what == "deal":
             return [dealt(s, None if dealer is None else dealer.deck)]
         assert what == "steal" and s.victim is not None
@@ -522,6 +524,12 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
     if what == "discard":
         return Discards(held, len(s.hands[s.turn]) - HAND_LIMIT)
     return moves(s, held)
+
+
+_SHUFFLE = Shuffle()
+_REVEALS = tuple(Reveal(card) for card in CARD_KINDS)
+"""The dealer's reveal of each card, made once: acts are values, and a frozen one takes microseconds to
+make (about every fourth act of a game is a reveal)."""
 
 
 def dealt(s: State, deck: Sequence[int] | None) -> Deal:
@@ -595,75 +603,74 @@ class Moves(LazySequence[Action]):
 
 def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
     """The mover's legal acts, from their hand's slots by card."""
+    hand = 0
+    for card, slots in by_card.items():
+        hand += len(slots) << CARD_BITS * card  # hand_key
+    others = _action_cards(s, hand) if hand & _ACTION_CARDS else _NO_OTHERS
+    return Moves(builds_for(s.pyramids[s.turn], hand), others, by_card, s.table.players)
+
+
+def _action_cards(s: State, hand: int) -> list[tuple[int, int, int]]:
+    """The action cards the mover can play from the hand `hand_key` packs, on each opponent they can be
+    played on: (card, opponent, position), made acts only when asked for (tuned: a frozen act costs a
+    microsecond to make). `fillable` spelled out over BRIDGES for the upper positions (a mover's acts
+    are listed at every move)."""
     me = s.turn
-    needs = _needs(s.pyramids[me])
-    builds = _NO_BUILDS
-    if needs != (None, None, None, None):
-        hand = 0
-        for card, slots in by_card.items():
-            hand += len(slots) << CARD_BITS * card  # hand_key
-        builds = builds_for(needs, hand)
     others: list[tuple[int, int, int]] = []
-    if ZERO in by_card or THIEF in by_card or SANDSTORM in by_card:
-        others = _action_cards(s, by_card)
-    return Moves(builds, others, by_card, s.table.players)
-
-
-def _action_cards(s: State, by_card: dict[int, list[int]]) -> list[tuple[int, int, int]]:
-    """The action cards the mover can play, on each opponent they can be played on: (card, opponent,
-    position), made acts only when asked for (tuned: a frozen act costs a microsecond to make)."""
-    me = s.turn
     opponents = [p for p in range(len(s.table.players)) if p != me]
-    others: list[tuple[int, int, int]] = []
-    if ZERO in by_card:
+    if hand & _ZEROS:
         for p in opponents:
-            for pos in UPPER:
-                if fillable(s.pyramids[p], pos) and not s.zeros[p] >> pos & 1:
-                    others.append((ZERO, p, pos))
-    if THIEF in by_card:
+            left, middle, right, upper_left, upper_right, top = s.pyramids[p]
+            zeros = s.zeros[p]
+            if upper_left is None and left is not None and middle is not None and not zeros >> L2_LEFT & 1:
+                others.append((ZERO, p, L2_LEFT))
+            if upper_right is None and middle is not None and right is not None and not zeros >> L2_RIGHT & 1:
+                others.append((ZERO, p, L2_RIGHT))
+            if top is None and upper_left is not None and upper_right is not None and not zeros >> L3 & 1:
+                others.append((ZERO, p, L3))
+    if hand & _THIEVES:
         others += [(THIEF, p, 0) for p in opponents if s.hands[p]]
-    if SANDSTORM in by_card:
+    if hand & _SANDSTORMS:
         others += [(SANDSTORM, p, 0) for p in opponents if not s.storms[p]]
     return others
 
 
 _STOP = Stop()
+_NO_OTHERS: list[tuple[int, int, int]] = []
+"""No action card to play (shared: never changed)."""
 Builds = tuple[tuple[tuple[int, Fillings], ...], int]
 """(position, fillings) pairs, and how many fillings in all."""
-_NO_BUILDS: Builds = ((), 0)
 
 
-def _needs(pyramid: Pyramid) -> tuple[int | None, int | None, int | None, int | None]:
-    """What the level-1 middle and each upper position takes now: None if it cannot be filled, -1 for
-    the middle (any card), else the value to bridge. `fillable` and `to_bridge` for the four, spelled
-    out over BRIDGES: a mover's acts are listed at every move of every playout."""
+def builds_for(pyramid: Pyramid, hand: int) -> Builds:
+    """Every way to fill each position of `pyramid` that can be filled (the level-1 middle whenever it
+    is empty, an upper one once both it bridges are) from a hand whose counts `hand_key` packs. Not
+    remembered whole (hands and pyramids seldom meet twice): each position's ways are, by the hand's
+    value cards and Wilds. `fillable` and `to_bridge` spelled out over BRIDGES, in the order of the
+    positions: a mover's acts are listed at every move."""
     left, middle, right, upper_left, upper_right, top = pyramid
-    return (
-        -1 if middle is None else None,
-        abs(left[0] - middle[0]) if upper_left is None and left is not None and middle is not None else None,
-        abs(middle[0] - right[0]) if upper_right is None and middle is not None and right is not None else None,
-        abs(upper_left[0] - upper_right[0]) if top is None and upper_left is not None and upper_right is not None
-        else None,
-    )
-
-
-def builds_for(needs: tuple[int | None, int | None, int | None, int | None], hand: int) -> Builds:
-    """Every way to fill each position that can be filled (`needs`, as `_needs` says) from a hand
-    whose counts `hand_key` packs. Not remembered whole (hands and pyramids seldom meet twice):
-    each position's ways are, by the hand's value cards and Wilds."""
     out = []
     total = 0
-    if needs[0] is not None:
+    if middle is None:
         fillings = middle_fillings(hand)
         if fillings:
             out.append((L1_MIDDLE, fillings))
             total += len(fillings)
-    for pos, need in zip(UPPER, needs[1:]):
-        if need is not None:
-            fillings = bridge_fillings(need, hand)
-            if fillings:
-                out.append((pos, fillings))
-                total += len(fillings)
+    elif left is not None and upper_left is None:
+        fillings = bridge_fillings(abs(left[0] - middle[0]), hand)
+        if fillings:
+            out.append((L2_LEFT, fillings))
+            total += len(fillings)
+    if middle is not None and right is not None and upper_right is None:
+        fillings = bridge_fillings(abs(middle[0] - right[0]), hand)
+        if fillings:
+            out.append((L2_RIGHT, fillings))
+            total += len(fillings)
+    if top is None and upper_left is not None and upper_right is not None:
+        fillings = bridge_fillings(abs(upper_left[0] - upper_right[0]), hand)
+        if fillings:
+            out.append((L3, fillings))
+            total += len(fillings)
     return tuple(out), total
 
 
@@ -672,6 +679,9 @@ CARD_BITS = 5
 _FIELD = (1 << CARD_BITS) - 1
 _VALUES_AND_WILDS = sum(_FIELD << CARD_BITS * card for card in (*range(10), WILD))
 _NO_ZEROS = _VALUES_AND_WILDS & ~_FIELD
+_ZEROS, _THIEVES, _SANDSTORMS = (_FIELD << CARD_BITS * card for card in (ZERO, THIEF, SANDSTORM))
+_ACTION_CARDS = _ZEROS | _THIEVES | _SANDSTORMS
+"""Where a packed hand (`hand_key`) counts its action cards."""
 
 
 def hand_key(counts: Sequence[int]) -> int:
