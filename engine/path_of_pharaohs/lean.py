@@ -226,22 +226,23 @@ class LeanGame:
         me = self.turn
         hand, values, packed = self.hands[me], self.values[me], self.packed
         draw = self.rng.random
+        others = self._others()
         while hand:
-            held = packed[me]
-            middles, lefts, rights, tops = fillings(values, held)
-            others = self._action_cards(held) if held & _ACTION_CARDS else _NO_ACTS
-            i = int(draw() * (len(middles) + len(lefts) + len(rights) + len(tops) + len(others) + 1))
+            middles, lefts, rights, tops = fillings(values, packed[me])
+            n_middles, n_lefts, n_rights, n_tops = len(middles), len(lefts), len(rights), len(tops)
+            i = int(draw() * (n_middles + n_lefts + n_rights + n_tops + len(others) + 1))
             # the i-th act, position by position (spelled out: a tuple of them built at every move cost 3%)
-            if i < len(middles):
+            if i < n_middles:
                 self._build(L1_MIDDLE, middles[i])
-            elif (i := i - len(middles)) < len(lefts):
+            elif (i := i - n_middles) < n_lefts:
                 self._build(L2_LEFT, lefts[i])
-            elif (i := i - len(lefts)) < len(rights):
+            elif (i := i - n_lefts) < n_rights:
                 self._build(L2_RIGHT, rights[i])
-            elif (i := i - len(rights)) < len(tops):
+            elif (i := i - n_rights) < n_tops:
                 self._build(L3, tops[i])
-            elif (i := i - len(tops)) < len(others):
+            elif (i := i - n_tops) < len(others):
                 self._action_card(*others[i])
+                others = self._others()
                 continue
             else:
                 self._stop()
@@ -268,6 +269,13 @@ class LeanGame:
         else:
             self.storms[target] = True
             self._advance_sands()
+
+    def _others(self) -> list[tuple[int, int, int]]:
+        """The mover's action cards to play now (`_action_cards`). Tuned: the same after a build (which
+        takes no action card and changes no opponent's pyramid, hand or Sandstorm), so worked out
+        again only after an action card is played."""
+        held = self.packed[self.turn]
+        return self._action_cards(held) if held & _ACTION_CARDS else _NO_ACTS
 
     def _action_cards(self, held: int) -> list[tuple[int, int, int]]:
         """(card, opponent, position) of each action card the mover can play, as rules._action_cards
@@ -421,17 +429,20 @@ class LeanGame:
             if self.dealer_draws:
                 self.rng.random()
             k = min(count, len(deck))
-            cards = deck[-k:][::-1]
+            cards = deck[:-k - 1:-1]  # the top k, top first
             del deck[-k:]
-            slots = range(self.next_slot, self.next_slot + k)
+            first = self.next_slot
+            self.next_slot = slots_end = first + k
             self.hands[p] += cards
-            self.slots[p] += slots
-            self.packed[p] += sum([_BITS[card] for card in cards])
-            self.next_slot += k
+            self.slots[p] += range(first, slots_end)
+            held = self.packed[p]
+            for card in cards:
+                held += _BITS[card]
+            self.packed[p] = held
             count -= k
             dealt = True
             if self.trace is not None:
-                self.trace.append((DEALER, Deal(self.names[p], tuple(slots), tuple(cards))))
+                self.trace.append((DEALER, Deal(self.names[p], tuple(range(first, slots_end)), tuple(cards))))
         return dealt
 
     # -- the path

@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from .cards import L1_MIDDLE, L2_LEFT, L2_RIGHT, L3, POINTS, THIEF, WILD, ZERO
-from .lean import _ACTION_CARDS, NONE, LeanGame, Trace, fillings, lean_start
+from .lean import NONE, LeanGame, Trace, fillings, lean_start
 from .rules import _card_choices
 from .state import State, Term
 
@@ -55,6 +55,7 @@ class GreedyGame(LeanGame):
         spends, an action card by its target, stop 0), until they stop or hold no card."""
         me = self.turn
         hand, values, packed = self.hands[me], self.values[me], self.packed
+        others = self._others()
         while hand:
             held = packed[me]
             best, place = -1_000, NONE
@@ -67,9 +68,9 @@ class GreedyGame(LeanGame):
                     if rating > best:
                         best, place, terms = rating, pos, cheapest
             card = card_target = card_pos = NONE
-            if held & _ACTION_CARDS:
+            if others:
                 leader = self._leader()
-                for other, target, pos in self._action_cards(held):
+                for other, target, pos in others:
                     rating = 3 if other == THIEF else 4 + 4 * (target == leader)
                     if rating > best:
                         best, card, card_target, card_pos = rating, other, target, pos
@@ -78,6 +79,7 @@ class GreedyGame(LeanGame):
                 return built
             if card != NONE:
                 self._action_card(card, card_target, card_pos)
+                others = self._others()
                 continue
             self._build(place, terms)
             built = True

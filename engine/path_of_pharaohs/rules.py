@@ -733,7 +733,8 @@ def bridge_fillings(need: int, hand: int) -> Fillings:
             _BRIDGES.clear()
         have = hand & _VALUES | _GUARDS
         table = _bridge_table(need, min(hand >> CARD_BITS * WILD & _FIELD, MAX_TERMS))
-        found = _BRIDGES[key] = tuple([terms for needs, terms in table if (have - needs) & _GUARDS == _GUARDS])
+        found = _BRIDGES[key] = tuple([terms for first, rows in table if hand & first
+                                       for needs, terms in rows if (have - needs) & _GUARDS == _GUARDS])
     return found
 
 
@@ -745,23 +746,32 @@ fewer copies of that card than `needs` (packed the same way) does, so one subtra
 
 
 @functools.cache
-def _bridge_table(need: int, wilds: int) -> tuple[tuple[int, tuple[Term, ...]], ...]:
+def _bridge_table(need: int, wilds: int) -> tuple[tuple[int, tuple[tuple[int, tuple[Term, ...]], ...]], ...]:
     """Every way to make `need` with at most `wilds` Wilds (any value cards, as many copies as they
     use), in rank order, each with the value cards it uses packed as `hand_key` packs a hand. A hand
     makes those whose cards it holds: a filter over a few dozen rows (a few hundred with Wilds) where
-    trying every pair and triple of its cards took ten times as long, at every hand met first."""
+    trying every pair and triple of its cards took ten times as long, at every hand met first. The
+    rows come in blocks by the card of their first term, with that card's place in a packed hand:
+    a hand without it skips the block (a third of the filter's time)."""
     rows: list[tuple[int, tuple[Term, ...]]] = [(card_bit(need), ((need, need),))]  # a 0 makes a need of 0 alone
     if wilds:
         rows.append((0, ((WILD, need),)))
-    rows += [(sum(card_bit(card) for card, _ in terms if card != WILD), terms) for terms in _combinations(need)
-             if sum(card == WILD for card, _ in terms) <= wilds]
-    return tuple(rows)
+    rows += [(needs, terms) for used, needs, terms in _combinations(need) if used <= wilds]
+    blocks: list[tuple[int, list[tuple[int, tuple[Term, ...]]]]] = []
+    for needs, terms in rows:
+        first = _FIELD << CARD_BITS * terms[0][0]
+        if blocks and blocks[-1][0] == first:
+            blocks[-1][1].append((needs, terms))
+        else:
+            blocks.append((first, [(needs, terms)]))
+    return tuple((first, tuple(block)) for first, block in blocks)
 
 
 @functools.cache
-def _combinations(need: int) -> tuple[tuple[Term, ...], ...]:
+def _combinations(need: int) -> tuple[tuple[int, int, tuple[Term, ...]], ...]:
     """Every combination of two or three signed terms making `need` (any card, as many copies as it
-    uses), in rank order. The terms of every value card and of a Wild, sorted by value down then
+    uses), in rank order, as (Wilds it uses, the value cards it uses packed as `hand_key` packs a
+    hand, its terms). The terms of every value card and of a Wild, sorted by value down then
     card, are listed in one row; a combination's rank is the place of its terms in the row, a pair
     before the triples that start with the same term (the order in which they are found here). The
     terms a hand allows are a subsequence of the row, so the combinations it can make, in rank
@@ -780,7 +790,9 @@ def _combinations(need: int) -> tuple[tuple[Term, ...], ...]:
             if v1 != -v2:
                 found += [(terms[i], terms[j], terms[k]) for k in index.get(need - v1 - v2, ())
                           if k >= j and terms[k][1] != -v1 and terms[k][1] != -v2]
-    return tuple(found)
+    wilds = [sum(card == WILD for card, _ in combination) for combination in found]
+    return tuple(zip(wilds, [sum(card_bit(card) for card, _ in combination if card != WILD) for combination in found],
+                     found))
 
 
 class Discards(LazySequence[Discard]):
