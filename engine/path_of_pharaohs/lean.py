@@ -54,7 +54,6 @@ from .rules import (
     STEAL_COUNT,
     Fillings,
     _choice_ways,
-    _counts,
     _nth_choice,
     bridge_fillings,
     card_bit,
@@ -226,9 +225,9 @@ class LeanGame:
         me = self.turn
         hand, values, packed = self.hands[me], self.values[me], self.packed
         draw = self.rng.random
-        others = self._others()
+        others, ways = self._others(), fillings(values, packed[me])
         while hand:
-            middles, lefts, rights, tops = fillings(values, packed[me])
+            middles, lefts, rights, tops = ways
             n_middles, n_lefts, n_rights, n_tops = len(middles), len(lefts), len(rights), len(tops)
             i = int(draw() * (n_middles + n_lefts + n_rights + n_tops + len(others) + 1))
             # the i-th act, position by position (spelled out: a tuple of them built at every move cost 3%)
@@ -241,13 +240,17 @@ class LeanGame:
             elif (i := i - n_rights) < n_tops:
                 self._build(L3, tops[i])
             elif (i := i - n_tops) < len(others):
-                self._action_card(*others[i])
+                card, target, pos = others[i]
+                self._action_card(card, target, pos)
                 others = self._others()
+                if card == THIEF:  # the steal brings cards; a Zero or a Sandstorm leaves the ways to build as they were
+                    ways = fillings(values, packed[me])
                 continue
             else:
                 self._stop()
                 return built
             built = True
+            ways = fillings(values, packed[me])
         return built
 
     def _stop(self) -> None:
@@ -370,8 +373,9 @@ class LeanGame:
     def _discard(self) -> None:
         """Down to the hand limit: the choice among rules.Discards' that `_discard_choice` makes."""
         me = self.turn
-        k = len(self.hands[me]) - HAND_LIMIT
-        held = tuple([(card, min(n, k)) for card, n in enumerate(_counts(self.packed[me])) if n])
+        hand = self.hands[me]
+        k = len(hand) - HAND_LIMIT
+        held = tuple([(card, min(hand.count(card), k)) for card in sorted(set(hand))])
         ways = _choice_ways(tuple([n for _, n in held]), k)
         cards = _nth_choice(held, k, self._discard_choice(held, k, ways), ways)
         slots = tuple([self._play(card) for card in cards])

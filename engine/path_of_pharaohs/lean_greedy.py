@@ -53,20 +53,10 @@ class GreedyGame(LeanGame):
         """The mover's acts, each the first of the best rated among the legal ones in the order
         rules.moves lists them (greedy_rating: a build by the points it moves and the cards it
         spends, an action card by its target, stop 0), until they stop or hold no card."""
-        me = self.turn
-        hand, values, packed = self.hands[me], self.values[me], self.packed
-        others = self._others()
+        hand = self.hands[self.turn]
+        others, build = self._others(), self._best_build()
         while hand:
-            held = packed[me]
-            best, place = -1_000, NONE
-            terms: tuple[Term, ...] = ()
-            for pos, ways in zip(_PLACES, fillings(values, held)):
-                if ways:
-                    cost, cheapest = _cheapest(ways)
-                    points = 0 if self.zeros[me] >> pos & 1 else POINTS[pos] + 2 * (pos == L3)
-                    rating = 10 * points + 3 - cost
-                    if rating > best:
-                        best, place, terms = rating, pos, cheapest
+            best, place, terms = build
             card = card_target = card_pos = NONE
             if others:
                 leader = self._leader()
@@ -80,10 +70,29 @@ class GreedyGame(LeanGame):
             if card != NONE:
                 self._action_card(card, card_target, card_pos)
                 others = self._others()
+                if card == THIEF:  # the steal brings cards; a Zero or a Sandstorm leaves the builds as they were
+                    build = self._best_build()
                 continue
             self._build(place, terms)
             built = True
+            build = self._best_build()
         return built
+
+    def _best_build(self) -> tuple[int, int, tuple[Term, ...]]:
+        """greedy_rating's best build now, the first of the best in the order rules.moves lists them:
+        (its rating, position, terms), or a rating below any act's if none can be made."""
+        me = self.turn
+        zeros = self.zeros[me]
+        best, place = -1_000, NONE
+        terms: tuple[Term, ...] = ()
+        for pos, ways in zip(_PLACES, fillings(self.values[me], self.packed[me])):
+            if ways:
+                cost, cheapest = _cheapest(ways)
+                points = 0 if zeros >> pos & 1 else POINTS[pos] + 2 * (pos == L3)
+                rating = 10 * points + 3 - cost
+                if rating > best:
+                    best, place, terms = rating, pos, cheapest
+        return best, place, terms
 
     def _leader(self) -> int:
         """The opponent an action card is best aimed at: the furthest on the path, the first in
