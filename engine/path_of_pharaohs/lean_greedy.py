@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from .cards import L1_MIDDLE, L2_LEFT, L2_RIGHT, L3, POINTS, THIEF, WILD, ZERO
 from .lean import NONE, LeanGame, Trace, fillings, lean_start
-from .rules import _card_choices
+from .rules import _KEPT, Fillings, _card_choices
 from .state import State, Term
 
 _PLACES = (L1_MIDDLE, L2_LEFT, L2_RIGHT, L3)
@@ -113,17 +113,29 @@ class GreedyGame(LeanGame):
         return max(candidates, key=lambda i: penalty + drawn[i])
 
 
-def _cheapest(fillings: Sequence[tuple[Term, ...]]) -> tuple[int, tuple[Term, ...]]:
+def _cheapest(fillings: Fillings) -> tuple[int, tuple[Term, ...]]:
     """The first of the ways to fill a position that spends the fewest cards, a Wild counting three
-    (greedy_rating's cost), with that cost."""
+    (greedy_rating's cost), with that cost. Remembered for each list of ways (rules remembers the
+    lists: the same object for the same hand and need); keyed by its identity, as hashing a list of
+    a hundred ways would cost as much as looking through it, and each entry holds its list, so that
+    no other list can take its identity while it is remembered."""
+    entry = _CHEAPEST.get(id(fillings))
+    if entry is not None:
+        return entry[1]
+    if len(_CHEAPEST) >= _KEPT:
+        _CHEAPEST.clear()
     best, found = 10, fillings[0]
     for terms in fillings:
         cost = len(terms) + 2 * sum([card == WILD for card, _ in terms])
         if cost < best:
             best, found = cost, terms
-            if cost == 1:  # nothing costs less than one card
+            if cost <= 2:  # only the first way can cost 1 (a single value card): after it, none costs less than 2
                 break
+    _CHEAPEST[id(fillings)] = (fillings, (best, found))
     return best, found
+
+
+_CHEAPEST: dict[int, tuple[Fillings, tuple[int, tuple[Term, ...]]]] = {}
 
 
 @functools.lru_cache(maxsize=1 << 12)
