@@ -54,10 +54,15 @@ def new_salt() -> str:
     return crypto.random_bytes(32).hex()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Item:
     """A hidden item the record committed to: how to check its opening, who may read its sealed value,
-    and its value once opened. A card dealt from the stock keeps the key it was committed under."""
+    and its value once opened. A card dealt from the stock keeps the key it was committed under.
+
+    Frozen: a replay's copies (Replay.fork), and so every replay this process keeps and every one it hands
+    out (pbem.protocol.remembered), share their items. A caller that changed one in place would change
+    what every later check of that game builds on: an honest opening refused as 'not a hidden item', or a
+    forged one matching a commitment changed to fit (tests/test_remembered_attacks.py)."""
 
     commitment: str
     binding: str
