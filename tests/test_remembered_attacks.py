@@ -11,11 +11,13 @@ from __future__ import annotations
 import base64
 import dataclasses
 import functools
+import gc
 import hashlib
 import json
 import random
 import struct
 import threading
+import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -34,7 +36,7 @@ from pbem.protocol.bots import bot_turn, play_out
 from pbem.protocol.replay import Replay
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
-from pbem.record.canonical import canonical
+from pbem.record.canonical import MAX_BYTES, canonical
 from pbem.record.deadlines import parse_policy
 from pbem.record.models import core_id, from_json, to_json
 
@@ -438,3 +440,42 @@ def test_threads_verifying_and_wrecking_replays_at_once_get_a_fresh_processs_ver
         for _ in range(3):
             assert list(pool.map(check, files)) == fresh
     assert wrecked and remembered.recall(remembered.chain(from_json(raw))) is not None
+
+
+def _padded(data: dict, tag: int, size: int) -> bytes:
+    """A valid game of about `size` bytes, as anyone can make one under keys of their own: every sealed blob
+    padded (the header names its readers, which is all verify can check of it) and every entry re-signed."""
+    changed = json.loads(json.dumps(data))
+    blobs = [(entry, key) for entry in changed["entries"] for key in entry.get("sealed") or {}]
+    pad = bytes([tag]) * ((size - len(json.dumps(data))) // len(blobs) // 4 * 3)
+    for entry, key in blobs:
+        entry["sealed"][key] = base64.b64encode(base64.b64decode(entry["sealed"][key]) + pad).decode()
+    _rechain(changed, changed["entries"].index(blobs[0][0]))
+    return json.dumps(changed).encode()
+
+
+def test_a_hostile_sender_cannot_make_the_process_keep_more_than_so_many_bytes(monkeypatch):
+    """Six valid games of 1.5 MB each (sealed blobs padded, re-signed by their own keys), verified one after
+    another under a bound of 3.5 MB: only the last two are kept, and the memory held after is about theirs
+    (3.7 MB; without the bound all six, 11 MB); the honest game evicted is verified as before. The bound
+    itself holds two of the largest files a process reads."""
+    assert remembered.KEPT_BYTES >= 2 * MAX_BYTES
+    monkeypatch.setattr(remembered, "KEPT_BYTES", 3_500_000)
+    raw = (EXAMPLES / "table-3-players.json").read_bytes()
+    honest = from_json(raw)
+    flood = [_padded(json.loads(raw), tag, 1_500_000) for tag in range(6)]
+    verify(honest)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert [outcome(data) for data in flood] == ["valid, 127 entries"] * 6
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    kept = [remembered.recall(remembered.chain(from_json(data))) is not None for data in flood]
+    assert kept == [False] * 4 + [True] * 2
+    assert held < 4_500_000, held
+    assert remembered.recall(remembered.chain(honest)) is None
+    assert outcome(raw) == "valid, 127 entries"

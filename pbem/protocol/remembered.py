@@ -26,29 +26,39 @@ from pbem.protocol.absence import FUTURE_TOLERANCE
 from pbem.protocol.replay import Replay
 from pbem.record.canonical import canonical
 from pbem.record.deadlines import now
-from pbem.record.models import Entry, GameFile, Genesis
+from pbem.record.models import GameFile
 
 KEPT = 32
 """Replays kept at most, the least recently used dropped first (a finished 4-player Path of Pharaohs game of
 146 entries keeps about 0.4 MB, its entries included)."""
 
-_kept: OrderedDict[bytes, tuple[Replay, int]] = OrderedDict()
+KEPT_BYTES = 16 * 1024 * 1024
+"""The records kept, at most, in the canonical bytes their keys hash (a game's prefixes each counted whole:
+a bound, not a measure). Anyone can mail the judge a valid game under keys of their own, up to the 8 MB a
+file may have (sealed blobs padded to their limit): without this bound 32 of them were held for as long as
+the process ran, 274 MB (tracemalloc); the largest example game is 0.12 MB."""
+
+_kept: OrderedDict[bytes, tuple[Replay, int, int]] = OrderedDict()
 _lock = threading.Lock()  # the app serves requests on threads
 
 
-def chain(record: GameFile) -> list[bytes]:
+class Chain(list[bytes]):
+    """The key of each prefix of a record, and how many canonical bytes they hash in all (`size`)."""
+
+    size = 0
+
+
+def chain(record: GameFile) -> Chain:
     """The key of each prefix of the record: [genesis, genesis and entry 1, ...], each the SHA-256 of the key
     before it and the next signed object's exact canonical bytes, its signature included."""
-    key = _link(b"", record.genesis)
-    keys = [key]
-    for entry in record.entries:
-        key = _link(key, entry)
+    keys = Chain()
+    key = b""
+    for signed in [record.genesis, *record.entries]:
+        data = canonical(signed.model_dump(exclude_none=True))
+        key = hashlib.sha256(key + data).digest()
         keys.append(key)
+        keys.size += len(data)
     return keys
-
-
-def _link(before: bytes, signed: Genesis | Entry) -> bytes:
-    return hashlib.sha256(before + canonical(signed.model_dump(exclude_none=True))).digest()
 
 
 def recall(keys: Sequence[bytes]) -> Replay | None:
@@ -64,13 +74,14 @@ def recall(keys: Sequence[bytes]) -> Replay | None:
     return None
 
 
-def keep(keys: Sequence[bytes], rep: Replay) -> None:
-    """Keep a copy of a replay that verified the whole record `keys` were made from."""
-    kept = (rep.fork(), _latest_time(rep))
+def keep(keys: Chain, rep: Replay) -> None:
+    """Keep a copy of a replay that verified the whole record `keys` were made from (the least recently
+    used dropped beyond KEPT replays or KEPT_BYTES)."""
+    kept = (rep.fork(), _latest_time(rep), keys.size)
     with _lock:
         _kept[keys[-1]] = kept
         _kept.move_to_end(keys[-1])
-        while len(_kept) > KEPT:
+        while len(_kept) > KEPT or sum(size for _, _, size in _kept.values()) > KEPT_BYTES:
             _kept.popitem(last=False)
 
 
@@ -87,4 +98,4 @@ def forget() -> None:
         _kept.clear()
 
 
-__all__ = ["KEPT", "chain", "forget", "keep", "recall"]
+__all__ = ["KEPT", "KEPT_BYTES", "Chain", "chain", "forget", "keep", "recall"]
