@@ -89,8 +89,10 @@ def test_every_changed_copy_is_refused_as_a_fresh_process_refuses_it_though_the_
     raw = (EXAMPLES / game).read_bytes()
     honest = from_json(raw)
     monkeypatch.setattr(remembered, "KEPT", 10_000)
-    for entries in range(len(honest.entries) + 1):  # every honest prefix kept: a copy changed at entry k
-        replay(prefix(honest, entries))  # goes on from the honest replay of the k - 1 before it
+    keys, rep = remembered.chain(honest), fresh(prefix(honest, 0))
+    for entry in honest.entries:  # every honest prefix kept: a copy changed at entry k goes on from the
+        apply_entry(rep, entry)  # honest replay of the k - 1 before it
+        remembered.keep(keys[:rep.seq + 1], rep)
     other = json.loads((EXAMPLES / "referee-2-players.json").read_bytes())
     rng = random.Random(7)
     changed = rng.sample(list(lazy_mutations(json.loads(raw), other, rng)), 20)
