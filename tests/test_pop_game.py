@@ -1,17 +1,20 @@
 """Path of Pharaohs as a game of the engine: its registry entry, its views, its outcome."""
 
+import copy
 import json
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from engine import GAMES, find_game
 from engine.contract import DEALER, UnknownGame
 from engine.path_of_pharaohs import GAME
-from engine.path_of_pharaohs.actions import Deal, Steal
+from engine.path_of_pharaohs.actions import Action, Deal, Steal
 from engine.path_of_pharaohs.cards import card_name
-from engine.path_of_pharaohs.driver import FullInformation, random_game, random_policy, shuffled_deck
-from engine.path_of_pharaohs.state import Options
+from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_game, random_policy, shuffled_deck
+from engine.path_of_pharaohs.rules import duties
+from engine.path_of_pharaohs.state import Options, State
 from engine.sarcophagus import GAME as SARCOPHAGUS
 
 
@@ -72,3 +75,26 @@ def test_the_public_record_replays_without_any_secret_to_the_same_state():
         for actor, action in game.log:
             state, _ = GAME.apply(state, actor, GAME.public(action))
         assert state == game.state and GAME.outcome(state) == GAME.outcome(game.state)
+
+
+def test_play_is_step_after_step_and_never_changes_a_state_a_policy_was_shown():
+    """play changes its working copy in place between players' acts (tuned): the same events, log and
+    end state as a step at a time, and every state a policy saw is as it was when it saw it."""
+    shown: list[tuple[State, State]] = []
+
+    def watched(state: State, actor: str, actions: Sequence[Action], rng: random.Random) -> Action:
+        shown.append((state, copy.copy(state)))
+        return greedy_policy(state, actor, actions, rng) if actor == "ann" else random_policy(state, actor, actions, rng)
+
+    for seed in range(12):
+        players = ["ann", "ben", "cat", "dan"][: 3 + seed % 2]
+        played, stepped = (FullInformation(Options(), players, shuffled_deck(Options(), random.Random(seed)),
+                                           players[seed % len(players)], random.Random(seed)) for _ in range(2))
+        rng = random.Random(seed + 100)
+        events = played.play(dict.fromkeys(players, watched), rng)
+        rng, step_events = random.Random(seed + 100), []
+        while duties(stepped.state):
+            step_events += stepped.step(dict.fromkeys(players, watched), rng)
+        assert events == step_events and played.log == stepped.log and played.state == stepped.state
+        assert played.deck == stepped.deck and played.known == stepped.known
+    assert shown and all(state == then for state, then in shown)
