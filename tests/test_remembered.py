@@ -88,11 +88,12 @@ def test_a_fork_shares_no_list_or_dict_with_what_it_was_made_from():
 def test_every_changed_copy_is_refused_as_a_fresh_process_refuses_it_though_the_honest_one_is_kept(game, monkeypatch):
     raw = (EXAMPLES / game).read_bytes()
     honest = from_json(raw)
-    monkeypatch.setattr(remembered, "KEPT", 10_000)
+    monkeypatch.setattr(remembered, "KEPT", 10_000)  # the bounds are not what this test is about
+    monkeypatch.setattr(remembered, "KEPT_BYTES", 2**40)
     keys, rep = remembered.chain(honest), fresh(prefix(honest, 0))
     for entry in honest.entries:  # every honest prefix kept: a copy changed at entry k goes on from the
         apply_entry(rep, entry)  # honest replay of the k - 1 before it
-        remembered.keep(keys[:rep.seq + 1], rep)
+        remembered.keep(remembered.Chain(keys[:rep.seq + 1]), rep)
     other = json.loads((EXAMPLES / "referee-2-players.json").read_bytes())
     rng = random.Random(7)
     changed = rng.sample(list(lazy_mutations(json.loads(raw), other, rng)), 20)
