@@ -479,3 +479,22 @@ def test_a_hostile_sender_cannot_make_the_process_keep_more_than_so_many_bytes(m
     assert held < 4_500_000, held
     assert remembered.recall(remembered.chain(honest)) is None
     assert outcome(raw) == "valid, 127 entries"
+
+
+def test_a_caller_that_changes_an_entry_it_holds_changes_no_record_verified_after(monkeypatch):
+    """Entries are frozen models whose dicts (sealed, commitments, openings) are not: a caller changes one in
+    the record it verified and one in the replay it was handed (both the objects kept). The honest file,
+    verified after, comes back as itself, byte for byte, with a fresh process's verdict; the changed record
+    gets a fresh process's verdict too."""
+    raw = (EXAMPLES / "table-3-players.json").read_bytes()
+    theirs = from_json(raw)
+    handed = verify(theirs)
+    sealed = [entry for entry in theirs.entries if entry.sealed]
+    for entry in (sealed[0], handed.entries[theirs.entries.index(sealed[-1])]):
+        entry.sealed[next(iter(entry.sealed))] = "AAAA"
+    changed = to_json(theirs).encode()
+    said = [outcome(raw), outcome(changed)]
+    with monkeypatch.context() as alone:
+        alone.setattr(remembered, "recall", lambda keys: None)
+        assert said == [outcome(raw), outcome(changed)]
+    assert said == ["valid, 127 entries", "BadSignature: entry 5 by ben: signature does not match"]

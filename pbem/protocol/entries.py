@@ -390,6 +390,9 @@ def replay(record: GameFile) -> Replay:
     of it this process has already verified, byte for byte, is not checked twice (pbem.protocol.remembered)."""
     keys = remembered.chain(record)
     rep = remembered.recall(keys) or start(record.genesis)
+    # the record's own genesis and entries, not those kept: they hashed to the same keys just now, and a kept
+    # one is another caller's object, whose dicts (sealed, openings) that caller may have changed since
+    rep.genesis, rep.entries = record.genesis, list(record.entries[:rep.seq])
     for entry in record.entries[rep.seq:]:
         apply_entry(rep, entry)
     remembered.keep(keys, rep)
