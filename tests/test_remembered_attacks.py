@@ -32,6 +32,7 @@ from pbem.crypto.wire import ssh_string
 from pbem.errors import PbemError
 from pbem.judge import library
 from pbem.protocol import remembered
+from pbem.protocol.absence import entitled
 from pbem.protocol.bots import bot_turn, play_out
 from pbem.protocol.replay import Replay
 from pbem.protocol.session import Session
@@ -298,7 +299,8 @@ HOUR = 3600
 @functools.cache
 def timed_game() -> bytes:
     """A Sarcophagus game under a deadline policy whose entries were signed ten hours apart: the invitation
-    at INVITED, joins and the deal ten hours later, then one move every ten hours (its last at 60 hours)."""
+    at INVITED, joins and the deal ten hours later, then one move every ten hours (its last at 60 hours),
+    then the next mover recorded absent, signed by the other two players at 109 and 110 hours."""
     import os
 
     def at(hours: int) -> None:
@@ -317,6 +319,11 @@ def timed_game() -> bytes:
             at(hours)
             bot_turn(sessions[rep.duties()[0].who if rep.duties()[0].who in sessions else rep.players[0]],
                      "greedy", random.Random(hours))
+        late = rep.duties()[0].who
+        for hours, signer in zip((109, 110), entitled(rep, late)):  # past the turn's 24 h and the grace's 24
+            at(hours)
+            sessions[signer].record_absence(late)
+        assert rep.absences
         return to_json(rep.record).encode()
     finally:
         os.environ.pop("PBEM_NOW", None)
@@ -334,19 +341,21 @@ def test_a_clock_that_moves_back_gets_a_fresh_processs_verdict_at_every_time(tmp
     def scenario(where: Path) -> list[str]:
         path = where / "game.json"
         path.write_bytes(data)
-        monkeypatch.setenv("PBEM_NOW", str(INVITED + 70 * HOUR))
+        monkeypatch.setenv("PBEM_NOW", str(INVITED + 120 * HOUR))
         for entries in range(len(record.entries) + 1):
             verify(record.model_copy(update={"entries": record.entries[:entries]}))
         said = []
-        for hours in (70, 55, 45, 25, 12, 8, 0, -2, 70, -2, 30):
+        for hours in (120, 109, 108, 70, 55, 45, 25, 12, 8, 0, -2, 120, -2, 30):
             monkeypatch.setenv("PBEM_NOW", str(INVITED + hours * HOUR))
             said += [f"at {hours}: {outcome(data)}", cli("verify", path)]
         return said
 
     said = both_ways(scenario, tmp_path, monkeypatch)
-    assert said[0] == f"at 70: valid, {len(record.entries)} entries"
-    assert "at 0: IllegalMove" in said[12] and "ahead of this program's clock" in said[12]
-    assert "at -2: BadGenesis" in said[14]
+    assert said[0] == f"at 120: valid, {len(record.entries)} entries"
+    assert said[2] == f"at 109: valid, {len(record.entries)} entries"  # the absence's last time within the hour
+    assert said[4].startswith(f"at 108: IllegalMove: entry {len(record.entries)} by ")  # 2 h ahead: refused
+    assert "at 0: IllegalMove" in said[18] and "ahead of this program's clock" in said[18]
+    assert "at -2: BadGenesis" in said[20]
 
 
 def _vandalize(rep: Replay) -> list[str]:
