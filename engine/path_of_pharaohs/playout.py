@@ -17,7 +17,7 @@ from collections.abc import Callable, MutableMapping
 from engine.contract import DEALER
 
 from .actions import Action, Reveal, Shuffle
-from .rules import HAND_LIMIT, Discards, Play, Steals, dealt, moves, owed_kind, slots_by_card
+from .rules import HAND_LIMIT, Discards, Play, Steals, dealt, moves, owed_kind
 from .state import State
 
 
@@ -40,7 +40,7 @@ def play_out(state: State, cards: MutableMapping[int, int], deck: list[int], rng
         action: Action
         if what == "move":
             actor = names[s.turn]
-            acts = moves(s, slots_by_card(s.hands[s.turn], cards))
+            acts = moves(s, tuple(map(cards.__getitem__, s.hands[s.turn])))
             action = acts[int(draw() * len(acts))]
         elif what == "deal":
             action = dealt(s, deck)
@@ -68,7 +68,7 @@ def _rarer_act(s: State, what: str, cards: MutableMapping[int, int], deck: list[
     names = s.table.players
     if what == "discard":
         hand = s.hands[s.turn]
-        choices = Discards(slots_by_card(hand, cards), len(hand) - HAND_LIMIT)
+        choices = Discards(hand, tuple(map(cards.__getitem__, hand)), len(hand) - HAND_LIMIT)
         return names[s.turn], choices[int(rng.random() * len(choices))]
     if what == "steal":
         assert s.victim is not None, "a steal follows a Thief"

@@ -531,10 +531,11 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
     knowledge = _players(knowledge)
     if knowledge is None:
         return [Stop()] if what == "move" else []
-    held = slots_by_card(s.hands[s.turn], knowledge)
+    hand = s.hands[s.turn]
+    cards = tuple(map(knowledge.__getitem__, hand))
     if what == "discard":
-        return Discards(held, len(s.hands[s.turn]) - HAND_LIMIT)
-    return moves(s, held)
+        return Discards(hand, cards, len(hand) - HAND_LIMIT)
+    return moves(s, cards)
 
 
 _SHUFFLE = Shuffle()
@@ -550,12 +551,17 @@ def dealt(s: State, deck: Sequence[int] | None) -> Deal:
     return Deal(s.table.players[player], tuple(range(first, first + k)), None if deck is None else tuple(deck[:k]))
 
 
-def slots_by_card(hand: tuple[int, ...], knowledge: PlayerKnowledge) -> dict[int, list[int]]:
-    """The slots of a hand by the card they hold, lowest first (the slots a canonical act names)."""
-    held: dict[int, list[int]] = {}
-    for slot in sorted(hand):
-        held.setdefault(knowledge[slot], []).append(slot)
-    return held
+def lowest_slots(hand: tuple[int, ...], cards: tuple[int, ...], chosen: Sequence[int]) -> tuple[int, ...]:
+    """The slots a canonical act playing the `chosen` cards names (as `check` fills them in): for each,
+    in order, the lowest slot of `hand` holding it that is not taken yet (`cards`: the card of each
+    slot of `hand`). Tuned: a mover's acts are listed from their hand's cards alone (its slots
+    grouped by card cost a tenth of a move), and only the act chosen looks its slots up."""
+    taken: list[int] = []
+    for card in chosen:
+        taken.append(min([slot for slot, held in zip(hand, cards) if held == card and slot not in taken]))
+    return tuple(taken)
+
+
 
 
 class Steals(LazySequence[Steal]):
@@ -579,11 +585,11 @@ class Moves(LazySequence[Action]):
     a hundred ways, and a random player looks at one of them. Then the action cards, as
     (card, opponent, position) until asked for, and stop."""
 
-    __slots__ = ("builds", "by_card", "others", "players")
+    __slots__ = ("builds", "cards", "hand", "others", "players")
 
-    def __init__(self, builds: Builds, others: list[tuple[int, int, int]], by_card: dict[int, list[int]],
-                 players: tuple[str, ...]):
-        self.builds, self.others, self.by_card, self.players = builds[0], others, by_card, players
+    def __init__(self, builds: Builds, others: list[tuple[int, int, int]], hand: tuple[int, ...],
+                 cards: tuple[int, ...], players: tuple[str, ...]):
+        self.builds, self.others, self.hand, self.cards, self.players = builds[0], others, hand, cards, players
         self.size = builds[1] + len(others) + 1
 
     def _item(self, i: int) -> Action:
@@ -594,31 +600,20 @@ class Moves(LazySequence[Action]):
         if i == len(self.others):
             return _STOP
         card, p, pos = self.others[i]
-        slot = self.by_card[card][0]
+        slot = lowest_slots(self.hand, self.cards, (card,))[0]
         if card == ZERO:
             return Zero(self.players[p], pos, slot)
         return Thief(self.players[p], slot) if card == THIEF else Sandstorm(self.players[p], slot)
 
     def _build(self, pos: int, terms: tuple[Term, ...]) -> Build:
-        """The lowest slots holding the cards, in the order of the terms (as `check` fills them in)."""
-        if len(terms) == 1:
-            return Build(pos, terms, (self.by_card[terms[0][0]][0],))
-        used: dict[int, int] = {}
-        slots = []
-        for card, _ in terms:
-            i = used.get(card, 0)
-            slots.append(self.by_card[card][i])
-            used[card] = i + 1
-        return Build(pos, terms, tuple(slots))
+        return Build(pos, terms, lowest_slots(self.hand, self.cards, [card for card, _ in terms]))
 
 
-def moves(s: State, by_card: dict[int, list[int]]) -> Moves:
-    """The mover's legal acts, from their hand's slots by card."""
-    hand = 0
-    for card, slots in by_card.items():
-        hand += len(slots) << CARD_BITS * card  # hand_key
+def moves(s: State, cards: tuple[int, ...]) -> Moves:
+    """The mover's legal acts, from the card of each slot of their hand (in its order)."""
+    hand = sum(map(_BITS.__getitem__, cards))  # hand_key
     others = _action_cards(s, hand) if hand & _ACTION_CARDS else _NO_OTHERS
-    return Moves(builds_for(s.pyramids[s.turn], hand), others, by_card, s.table.players)
+    return Moves(builds_for(s.pyramids[s.turn], hand), others, s.hands[s.turn], cards, s.table.players)
 
 
 def _action_cards(s: State, hand: int) -> list[tuple[int, int, int]]:
@@ -705,6 +700,10 @@ def hand_key(counts: Sequence[int]) -> int:
 def card_bit(card: int) -> int:
     """What one copy of `card` adds to a hand's `hand_key`."""
     return 1 << CARD_BITS * card
+
+
+_BITS = tuple(1 << CARD_BITS * card for card in CARD_KINDS)
+"""What one copy of each card adds to a packed hand (`card_bit`)."""
 
 
 def _counts(hand: int) -> list[int]:
@@ -812,23 +811,19 @@ class Discards(LazySequence[Discard]):
     `_card_choices` lists them; a random player takes one, so they are counted and the one taken
     is found by its index (`_nth_choice`) rather than all listed (a hand of twelve has hundreds)."""
 
-    __slots__ = ("by_card", "held", "k", "ways")
+    __slots__ = ("cards", "hand", "held", "k", "ways")
 
-    def __init__(self, by_card: dict[int, list[int]], k: int):
-        self.by_card, self.k = by_card, k
-        self.held = tuple((card, min(len(slots), k)) for card, slots in sorted(by_card.items()))
+    def __init__(self, hand: tuple[int, ...], cards: tuple[int, ...], k: int):
+        """The choices of `k` cards from `hand`, whose slots hold `cards` (in its order)."""
+        self.hand, self.cards, self.k = hand, cards, k
+        counts = _counts(sum(map(_BITS.__getitem__, cards)))
+        self.held = tuple([(card, min(n, k)) for card, n in enumerate(counts) if n])
         self.ways = _choice_ways(tuple([n for _, n in self.held]), k)
         self.size = self.ways[0][k]
 
     def _item(self, i: int) -> Discard:
         cards = _nth_choice(self.held, self.k, i, self.ways)
-        used: dict[int, int] = {}
-        slots = []
-        for card in cards:
-            n = used.get(card, 0)
-            slots.append(self.by_card[card][n])
-            used[card] = n + 1
-        return Discard(cards, tuple(slots))
+        return Discard(cards, lowest_slots(self.hand, self.cards, cards))
 
 
 def _card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, ...], ...]:
