@@ -30,6 +30,14 @@ Measured on 25 November 2026 (issue 26), on the 2-core machine shared by five, r
   0.55 and 0.45): 0.657 (0.591 - 0.723) of 201 three-player games and 0.500 (0.433 - 0.567) of 218
   four-player games. Seed 3's runs, on a quiet core, searched 1,030-1,070 and 780-800 iterations a
   second mid-game.
+- Since 27 November the greedy playouts go by the lean greedy playout (engine/path_of_pharaohs/
+  lean_greedy.py), which makes the acts and the draws greedy makes act by act through the full rules:
+  every search at a given number of iterations is as it was (tests/test_pop_search.py), so the shares
+  above stand for those numbers of iterations, and an iteration costs a third: callgrind counts 20.9
+  -> 7.1 M instructions (4 players, mid-game). Side by side at a load of 6 to 7 (three mid-game
+  positions each, 300 iterations): 290-380 -> 540-1,150 iterations a CPU-second with 3 players, 260-440
+  -> 810-1,120 with 4. The 1 s budget now searches about three times the iterations those shares were
+  measured at; its win share at that budget is not measured again yet.
 - At --iterations 100 (seeds 7 and 8, 150 + 50 games; two CPU-seconds a 3-player game, three a
   4-player one): 0.440 (0.371 - 0.509) of 200 three-player and 0.425 (0.356 - 0.494) of 200
   four-player games. With --progress-weight 0.3: 0.495 (0.426 - 0.564) and 0.420 (0.351 - 0.489),
