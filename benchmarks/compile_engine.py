@@ -38,7 +38,7 @@ MODULES = (
     "engine.sarcophagus.search",
     "engine.path_of_pharaohs.cards", "engine.path_of_pharaohs.state", "engine.path_of_pharaohs.actions",
     "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.playout",
-    "engine.path_of_pharaohs.lean", "engine.path_of_pharaohs.lean_greedy",
+    "engine.path_of_pharaohs.lean_game", "engine.path_of_pharaohs.lean", "engine.path_of_pharaohs.lean_greedy",
 )
 """The modules that playouts and the search bot spend their time in, for both games (an interpreted
 class cannot subclass a compiled one: engine.lazy's LazySequence takes both games' rules with it). The

@@ -100,9 +100,9 @@ def test_its_acts_are_legal_and_lead_to_its_winners():
 
 
 def test_its_reshuffle_is_random_shuffle():
-    """lean.shuffle spells random.shuffle out for speed: the same order and the same draws after, for
+    """lean_game.shuffle spells random.shuffle out for speed: the same order and the same draws after, for
     decks of every length the game reshuffles (and a subclass of Random, which it leaves to shuffle)."""
-    from engine.path_of_pharaohs.lean import shuffle
+    from engine.path_of_pharaohs.lean_game import shuffle
 
     class Noisy(random.Random):
         def random(self) -> float:

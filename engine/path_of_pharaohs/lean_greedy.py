@@ -1,5 +1,5 @@
 """The lean greedy playout: the search bot's playouts (search.py), greedy to the end over the lean
-state (lean.LeanGame), where only who wins and where everyone ends matters.
+state (lean_game.LeanGame), where only who wins and where everyone ends matters.
 
 It plays the game the search plays out act by act through the full rules with
 `driver.greedy_policy` (search._play_out): every act greedy would make, from the same draws of the
@@ -18,7 +18,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from .cards import L1_MIDDLE, L2_LEFT, L2_RIGHT, L3, POINTS, THIEF, WILD, ZERO
-from .lean import NONE, LeanGame, Trace, fillings, lean_start
+from .lean_game import NONE, LeanGame, Trace, fillings, lean_start
 from .rules import _KEPT, Fillings, _card_choices
 from .state import State, Term
 

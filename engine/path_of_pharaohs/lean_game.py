@@ -1,0 +1,471 @@
+"""The lean state of a game and its steps, for the playouts (lean.py's random one, lean_greedy.py's
+greedy one), where only who wins and where everyone ends matters.
+
+The full rules (rules.py) build a public State act by act, with hands of opaque slots, duties and
+a list of legal acts; `playout.play_out` carries one of their `Play`s through a game for the
+driver, which keeps the log and the end state. Here a game is a few lists changed in place (cards as
+small ints, a hand as its cards in the order of their slots and its counts packed in one int, a
+pyramid as six values), the turn goes in the order the rules take it (bases, moves, the place
+taken, the draw, the discard) instead of being asked of the duties at each act, and nothing is
+built that only a record or a report reads. The players' choices (`_moves`, `_discard_choice`)
+are each playout's own; the dealer's acts, the steals and the reshuffles are the same for both.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect
+from collections.abc import Mapping
+
+from engine.contract import DEALER
+
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
+from .cards import (
+    ALEXANDRIA,
+    BUMP_BACK,
+    CARD_KINDS,
+    COMPLETION_BONUS,
+    DOUBLE,
+    L1_LEFT,
+    L1_RIGHT,
+    L3,
+    MUMMIES,
+    POINTS,
+    SANDS_TO_WAKE,
+    SANDSTORM,
+    THIEF,
+    ZERO,
+    A,
+    B,
+)
+from .rules import (
+    CARD_BITS,
+    DRAW_COUNT,
+    HAND_LIMIT,
+    STEAL_COUNT,
+    Fillings,
+    _choice_ways,
+    _nth_choice,
+    bridge_fillings,
+    card_bit,
+    hand_key,
+    middle_fillings,
+    owed_kind,
+)
+from .state import DISCARD, PLAY, SETUP, State, Term
+
+Trace = list[tuple[str, Action]]
+_BITS = tuple(card_bit(card) for card in CARD_KINDS)
+_MASKS = tuple(bit * ((1 << CARD_BITS) - 1) for bit in _BITS)
+"""Where a packed hand (rules.hand_key) counts each card."""
+_ACTION_CARDS = _MASKS[ZERO] | _MASKS[THIEF] | _MASKS[SANDSTORM]
+_NO_ACTS: list[tuple[int, int, int]] = []
+NONE = -1
+"""An empty position's value, and the space of a marker at the start or on the move."""
+
+
+def lean_start(s: State) -> bool:
+    """A state the lean game starts from: a player owes a choice, or the game is being set up, or over."""
+    what = owed_kind(s)
+    return what is None or s.phase == SETUP or (s.phase == PLAY and what == "move") or what == "discard"
+
+
+def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings, Fillings]:
+    """The ways to fill the level-1 middle, 2l, 2r and 3 of a pyramid (its `values`) from the hand
+    `held` packs, as rules.moves lists them (rules._needs over values; none where a position cannot
+    be filled now)."""
+    left, middle, right, upper_left, upper_right, top = values
+    return (middle_fillings(held) if middle == NONE else (),
+            bridge_fillings(abs(left - middle), held) if upper_left == NONE and left != NONE and middle != NONE else (),
+            bridge_fillings(abs(middle - right), held) if upper_right == NONE and middle != NONE and right != NONE
+            else (),
+            bridge_fillings(abs(upper_left - upper_right), held)
+            if top == NONE and upper_left != NONE and upper_right != NONE else ())
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """rng.shuffle(cards): the same order from the same draws. Tuned: random.shuffle's Fisher-Yates
+    with its `_randbelow` spelled out as CPython 3.11 to 3.13 write it (getrandbits of n's bit length,
+    again while not below n), which saves a Python call a card: a reshuffle took 23 us, now 10, a
+    tenth of a lean game. Only for random.Random itself: a subclass may draw otherwise, and shuffles
+    its own way. tests/test_pop_lean.py holds it to random.shuffle."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(cards))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+class LeanGame:
+    """One game to its end over lists changed in place (see the module's docstring).
+    Tuned for speed, as rules.Play is not: the hot loops read their lists into locals once; a hand
+    is a list of cards (`hands`) beside the list of their slots (`slots`), both in slot order, so
+    that finding the lowest slot holding a card (the one an act names) is `list.index`; and its
+    counts by card are packed in one int (`packed`), the key its ways to fill a position are
+    remembered by."""
+
+    __slots__ = ("dealer_draws", "deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot",
+                 "packed", "rng", "sands", "slots", "space", "start", "storms", "terms", "trace", "turn", "values",
+                 "winners", "zeros")
+
+    def __init__(self, s: State, cards: Mapping[int, int], deck: list[int], rng: random.Random,
+                 trace: Trace | None = None):
+        assert lean_start(s), "the dealer owes nothing but the setup"
+        self.start = s
+        self.names = s.table.players
+        self.n = len(self.names)
+        self.rng = rng
+        self.trace = trace
+        self.dealer_draws = False
+        """Whether each of the dealer's acts takes a draw of `rng` (as the search's worlds do), or only
+        a steal (as the driver does)."""
+        self.deck = deck[::-1]
+        """The deck, top last: drawing is a pop."""
+        self.discards = list(s.discards)
+        self.slots = [sorted(hand) for hand in s.hands]
+        self.hands = [[cards[slot] for slot in slots] for slots in self.slots]
+        self.packed = [hand_key([hand.count(card) for card in CARD_KINDS]) for hand in self.hands]
+        """How many of each card each hand holds, packed in one int (rules.hand_key)."""
+        self.next_slot = len(s.slot_card)
+        self.values = [[NONE if filled is None else filled[0] for filled in pyramid] for pyramid in s.pyramids]
+        self.terms: list[list[tuple[Term, ...]]] = [[() if filled is None else filled[1] for filled in pyramid]
+                                                    for pyramid in s.pyramids]
+        self.zeros = list(s.zeros)
+        self.location = list(s.location)
+        self.space = [NONE if space is None else space for space in s.space]
+        self.sands, self.mummies = s.sands, s.mummies
+        self.storms = list(s.storms)
+        self.turn, self.idle = s.turn, s.idle
+        self.winners: tuple[int, ...] = s.winners
+
+    # -- a game, turn by turn
+
+    def play(self) -> None:
+        s = self.start
+        if owed_kind(s) is None:
+            return
+        if s.phase == SETUP:
+            for p, pos in s.owed_bases:
+                self._deal_base(p, pos)
+            for p, count in s.owed_deal:
+                self._deal(p, count)
+        elif s.phase == DISCARD:
+            if self._finish_turn(s.built, s.drew):
+                return
+        elif self._end_turn(self._moves(s.built)):
+            return
+        while not self._turn():
+            pass
+
+    def _turn(self) -> bool:
+        """One whole turn; True if the game is over."""
+        me = self.turn
+        values = self.values[me]
+        skipped = self.storms[me] or not self.hands[me]
+        if skipped and self._take_place():  # a skipped turn ends before its empty bases are dealt
+            return True
+        if values[L1_LEFT] == NONE:
+            self._deal_base(me, L1_LEFT)
+        if values[L1_RIGHT] == NONE:
+            self._deal_base(me, L1_RIGHT)
+        if skipped:
+            return self._draw(False)
+        return self._end_turn(self._moves(False))
+
+    def _end_turn(self, built: bool) -> bool:
+        """The mover's marker takes its place, then the draw; True if the game is over."""
+        if self._take_place():
+            return True
+        return self._draw(built)
+
+    def _draw(self, built: bool) -> bool:
+        """The mover draws, discards down to the hand limit; True if the game is over."""
+        drew = self._deal(self.turn, DRAW_COUNT)
+        return self._finish_turn(built, drew)
+
+    def _finish_turn(self, built: bool, drew: bool) -> bool:
+        me = self.turn
+        if len(self.hands[me]) > HAND_LIMIT:
+            self._discard()
+        if self.storms[me]:
+            self.storms[me] = False
+            self.discards.append(SANDSTORM)
+        self.idle = 0 if built or drew else self.idle + 1
+        if self.idle >= self.n:
+            best = max(self.location)
+            self.winners = tuple(p for p in range(self.n) if self.location[p] == best)
+            return True
+        self.turn = (me + 1) % self.n
+        return False
+
+    # -- the mover's choices
+
+    def _moves(self, built: bool) -> bool:
+        """The mover's acts until they stop or hold no card; whether they built (each playout's own
+        choices, in the order rules.moves lists the acts)."""
+        raise NotImplementedError
+
+    def _stop(self) -> None:
+        if self.trace is not None:
+            self.trace.append((self.names[self.turn], Stop()))
+
+    def _action_card(self, card: int, target: int, pos: int) -> None:
+        slot = self._play(card)
+        if self.trace is not None:
+            name = self.names[target]
+            act: Action = (Zero(name, pos, slot) if card == ZERO else Thief(name, slot) if card == THIEF
+                           else Sandstorm(name, slot))
+            self.trace.append((self.names[self.turn], act))
+        if card == ZERO:
+            self.zeros[target] |= 1 << pos
+        elif card == THIEF:
+            self.discards.append(THIEF)
+            self._steal(target)
+        else:
+            self.storms[target] = True
+            self._advance_sands()
+
+    def _others(self) -> list[tuple[int, int, int]]:
+        """The mover's action cards to play now (`_action_cards`). Tuned: the same after a build (which
+        takes no action card and changes no opponent's pyramid, hand or Sandstorm), so worked out
+        again only after an action card is played."""
+        held = self.packed[self.turn]
+        return self._action_cards(held) if held & _ACTION_CARDS else _NO_ACTS
+
+    def _action_cards(self, held: int) -> list[tuple[int, int, int]]:
+        """(card, opponent, position) of each action card the mover can play, as rules._action_cards
+        lists them."""
+        me, n = self.turn, self.n
+        out: list[tuple[int, int, int]] = []
+        if held & _MASKS[ZERO]:
+            for p in range(n):
+                if p != me:
+                    left, middle, right, upper_left, upper_right, top = self.values[p]
+                    zeros = self.zeros[p]
+                    if upper_left == NONE and left != NONE and middle != NONE and not zeros >> 3 & 1:
+                        out.append((ZERO, p, 3))
+                    if upper_right == NONE and middle != NONE and right != NONE and not zeros >> 4 & 1:
+                        out.append((ZERO, p, 4))
+                    if top == NONE and upper_left != NONE and upper_right != NONE and not zeros >> 5 & 1:
+                        out.append((ZERO, p, 5))
+        if held & _MASKS[THIEF]:
+            out += [(THIEF, p, 0) for p in range(n) if p != me and self.hands[p]]
+        if held & _MASKS[SANDSTORM]:
+            out += [(SANDSTORM, p, 0) for p in range(n) if p != me and not self.storms[p]]
+        return out
+
+    def _play(self, card: int) -> int:
+        """The mover's lowest slot holding `card` leaves the hand; its slot."""
+        me = self.turn
+        hand = self.hands[me]
+        i = hand.index(card)
+        del hand[i]
+        self.packed[me] -= _BITS[card]
+        return self.slots[me].pop(i)
+
+    def _build(self, pos: int, terms: tuple[Term, ...]) -> None:
+        me = self.turn
+        hand, in_slots, packed = self.hands[me], self.slots[me], self.packed
+        slots = []
+        for card, _ in terms:  # _play, spelled out: a build is the commonest act
+            i = hand.index(card)
+            del hand[i]
+            packed[me] -= _BITS[card]
+            slots.append(in_slots.pop(i))
+        if self.trace is not None:
+            self.trace.append((self.names[me], Build(pos, terms, tuple(slots))))
+        values, on = self.values[me], self.terms[me]
+        values[pos] = terms[0][1] if len(terms) == 1 else sum([value for _, value in terms])
+        on[pos] = terms
+        points = 0 if self.zeros[me] >> pos & 1 else POINTS[pos]
+        if pos == L3:  # complete: every card to the discards, a new base (once the marker has moved)
+            discards = self.discards
+            for placed in on:
+                discards += [card for card, _ in placed]
+            discards += [ZERO] * self.zeros[me].bit_count()
+            self.zeros[me] = 0
+            values[:] = [NONE] * 6
+            on[:] = [()] * 6
+            points += COMPLETION_BONUS
+        if points and self.location[me] < ALEXANDRIA:
+            self.location[me] = min(ALEXANDRIA, self.location[me] + points)
+            self.space[me] = NONE
+        if pos == L3:
+            self._deal_base(me, L1_LEFT)
+            self._deal_base(me, L1_RIGHT)
+
+    def _steal(self, victim: int) -> None:
+        """The dealer's steal after a Thief: rules.Steals' choice at random (the pairs of the victim's
+        slots in order), found by its index."""
+        me = self.turn
+        cards, slots = self.hands[victim], self.slots[victim]
+        n = len(slots)
+        k = min(STEAL_COUNT, n)
+        if k == 1:
+            taken = [int(self.rng.random() * n)]
+        else:
+            i, first = int(self.rng.random() * (n * (n - 1) // 2)), 0
+            while i >= n - 1 - first:
+                i -= n - 1 - first
+                first += 1
+            taken = [first, first + 1 + i]
+        stolen = [(slots[x], cards[x]) for x in taken]
+        for x in reversed(taken):
+            del cards[x], slots[x]
+        mine, my_slots = self.hands[me], self.slots[me]
+        for slot, card in stolen:
+            x = bisect(my_slots, slot)
+            my_slots.insert(x, slot)
+            mine.insert(x, card)
+            self.packed[victim] -= _BITS[card]
+            self.packed[me] += _BITS[card]
+        if self.trace is not None:
+            self.trace.append((DEALER, Steal(tuple(slot for slot, _ in stolen), tuple(card for _, card in stolen))))
+
+    def _discard(self) -> None:
+        """Down to the hand limit: the choice among rules.Discards' that `_discard_choice` makes."""
+        me = self.turn
+        hand = self.hands[me]
+        k = len(hand) - HAND_LIMIT
+        held = tuple([(card, min(hand.count(card), k)) for card in sorted(set(hand))])
+        ways = _choice_ways(tuple([n for _, n in held]), k)
+        cards = _nth_choice(held, k, self._discard_choice(held, k, ways), ways)
+        slots = tuple([self._play(card) for card in cards])
+        if self.trace is not None:
+            self.trace.append((self.names[me], Discard(cards, slots)))
+        self.discards += cards
+
+    def _discard_choice(self, held: tuple[tuple[int, int], ...], k: int, ways: tuple[tuple[int, ...], ...]) -> int:
+        """The index of the discard chosen among rules.Discards' (of `k` cards from `held`, (card,
+        copies) pairs; `ways` their _choice_ways): each playout's own choice."""
+        raise NotImplementedError
+
+    # -- the dealer
+
+    def _shuffle(self) -> None:
+        if self.dealer_draws:
+            self.rng.random()
+        deck = self.discards
+        shuffle(self.rng, deck)
+        deck.reverse()  # top last
+        self.deck, self.discards = deck, []
+        if self.trace is not None:
+            self.trace.append((DEALER, Shuffle()))
+
+    def _deal_base(self, p: int, pos: int) -> None:
+        """Turn up cards until a value card lies on the base (none left anywhere: it stays empty)."""
+        while True:
+            if not self.deck:
+                if not any(card <= 9 for card in self.discards):
+                    return
+                self._shuffle()
+            card = self.deck.pop()
+            if self.dealer_draws:
+                self.rng.random()
+            if self.trace is not None:
+                self.trace.append((DEALER, Reveal(card)))
+            if card <= 9:
+                self.values[p][pos] = card
+                self.terms[p][pos] = ((card, card),)
+                return
+            self.discards.append(card)
+            if card == SANDSTORM:
+                self._advance_sands()
+
+    def _deal(self, p: int, count: int) -> bool:
+        """Deal `count` cards to `p`, reshuffling as needed; whether any card was dealt."""
+        dealt = False
+        while count:
+            deck = self.deck
+            if not deck:
+                if not self.discards:
+                    return dealt
+                self._shuffle()
+                deck = self.deck
+            if self.dealer_draws:
+                self.rng.random()
+            k = min(count, len(deck))
+            cards = deck[:-k - 1:-1]  # the top k, top first
+            del deck[-k:]
+            first = self.next_slot
+            self.next_slot = slots_end = first + k
+            self.hands[p] += cards
+            self.slots[p] += range(first, slots_end)
+            held = self.packed[p]
+            for card in cards:
+                held += _BITS[card]
+            self.packed[p] = held
+            count -= k
+            dealt = True
+            if self.trace is not None:
+                self.trace.append((DEALER, Deal(self.names[p], tuple(range(first, slots_end)), tuple(cards))))
+        return dealt
+
+    # -- the path
+
+    def _advance_sands(self) -> None:
+        if self.mummies == len(MUMMIES):
+            return
+        self.sands += 1
+        if self.sands < SANDS_TO_WAKE:
+            return
+        location = MUMMIES[self.mummies]
+        self.mummies += 1
+        self.sands = 0
+        for p in range(self.n):
+            if self.location[p] == location and self.space[p] == B:
+                self._fall_back(p, location - 1)
+
+    def _free_space(self, location: int) -> int:
+        """rules.free_space: A before B, NONE if full."""
+        a = b = False
+        for loc, space in zip(self.location, self.space):
+            if loc == location:
+                if space == A:
+                    a = True
+                elif space == B:
+                    b = True
+        if not a:
+            return A
+        if location in DOUBLE and location not in MUMMIES[:self.mummies] and not b:
+            return B
+        return NONE
+
+    def _fall_back(self, p: int, start: int) -> None:
+        self.space[p] = NONE
+        location, space = max(0, start), NONE
+        while location > 0:
+            space = self._free_space(location)
+            if space != NONE:
+                break
+            location -= 1
+        self.location[p], self.space[p] = location, space
+
+    def _take_place(self) -> bool:
+        """The mover's marker takes its place at the end of the turn, bumping if it must; True if it
+        is on Alexandria (the mover wins)."""
+        me = self.turn
+        location = self.location[me]
+        if location != 0 and self.space[me] == NONE:
+            space = self._free_space(location)
+            bumped = NONE
+            if space == NONE:
+                space = B if location in DOUBLE and location not in MUMMIES[:self.mummies] else A
+                bumped = next(p for p in range(self.n) if self.location[p] == location and self.space[p] == space)
+            self.space[me] = space
+            if bumped != NONE:
+                self._fall_back(bumped, location - BUMP_BACK)
+        if location == ALEXANDRIA:
+            self.winners = (me,)
+            return True
+        return False
+
+
+
+__all__ = ["NONE", "LeanGame", "Trace", "fillings", "lean_start", "shuffle"]
