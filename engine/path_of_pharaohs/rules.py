@@ -514,7 +514,7 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
     """Every legal act of `actor` now, complete and canonical, as `check` would return it.
     A player's cards need their hand as `knowledge` (without it only `stop` is listed); the dealer's
     reveal and deals need the deck order; a steal lists every choice randomness may make."""
-    owed = duties(s)
+    owed = s.cached_duties or duties(s)  # tuned: mostly asked just after the duties, at every act
     if not owed or owed[0].who != actor:
         return []
     what = owed[0].what
@@ -558,7 +558,10 @@ def lowest_slots(hand: tuple[int, ...], cards: tuple[int, ...], chosen: Sequence
     grouped by card cost a tenth of a move), and only the act chosen looks its slots up."""
     taken: list[int] = []
     for card in chosen:
-        taken.append(min([slot for slot, held in zip(hand, cards) if held == card and slot not in taken]))
+        if cards.count(card) == 1:  # the commoner case, in two calls in C
+            taken.append(hand[cards.index(card)])
+        else:
+            taken.append(min([slot for slot, held in zip(hand, cards) if held == card and slot not in taken]))
     return tuple(taken)
 
 
