@@ -98,3 +98,17 @@ def test_play_is_step_after_step_and_never_changes_a_state_a_policy_was_shown():
         assert events == step_events and played.log == stepped.log and played.state == stepped.state
         assert played.deck == stepped.deck and played.known == stepped.known
     assert shown and all(state == then for state, then in shown)
+
+
+def test_acts_made_cheaply_are_the_same_values_and_stay_frozen():
+    import dataclasses
+
+    from engine.path_of_pharaohs.actions import Build, new_build, new_deal
+
+    pairs = [(new_build(3, ((5, 5), (2, -2)), (7, 9)), Build(3, ((5, 5), (2, -2)), (7, 9))),
+             (new_deal("ann", (4, 5), (1, 13)), Deal("ann", (4, 5), (1, 13))), (new_deal("ben", (6,), None), Deal("ben", (6,)))]
+    for made, built in pairs:
+        assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+        assert GAME.format_action(made) == GAME.format_action(built)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.slots = ()  # type: ignore[misc]

@@ -100,3 +100,29 @@ def public(action: Action) -> Action:
     if isinstance(action, Steal) and action.cards is not None:
         return Steal(action.slots)
     return action
+
+
+# Acts made at every move of every game, made cheaply. A frozen dataclass's __init__ sets each field
+# through object.__setattr__, which costs about twice as much as setting its slot directly (measured:
+# 5,400 against 3,200 instructions a Build); these make the same values (equal, hashed and shown alike).
+_new = object.__new__
+_set_build_pos, _set_build_terms, _set_build_slots = (vars(Build)[name].__set__ for name in ("pos", "terms", "slots"))
+_set_deal_player, _set_deal_slots, _set_deal_cards = (vars(Deal)[name].__set__ for name in ("player", "slots", "cards"))
+
+
+def new_build(pos: int, terms: tuple[Term, ...], slots: tuple[int, ...]) -> Build:
+    """Build(pos, terms, slots), made cheaply (above)."""
+    act: Build = _new(Build)
+    _set_build_pos(act, pos)
+    _set_build_terms(act, terms)
+    _set_build_slots(act, slots)
+    return act
+
+
+def new_deal(player: str, slots: tuple[int, ...], cards: tuple[int, ...] | None) -> Deal:
+    """Deal(player, slots, cards), made cheaply (above)."""
+    act: Deal = _new(Deal)
+    _set_deal_player(act, player)
+    _set_deal_slots(act, slots)
+    _set_deal_cards(act, cards)
+    return act

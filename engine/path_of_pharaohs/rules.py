@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
 from engine.lazy import LazySequence
 
-from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
+from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero, new_build, new_deal
 from .cards import (
     ALEXANDRIA,
     BASES,
@@ -548,7 +548,7 @@ def dealt(s: State, deck: Sequence[int] | None) -> Deal:
     """The deal owed now, with the top cards of `deck` if the dealer's deck is given."""
     player, count = s.owed_deal[0]
     k, first = min(count, s.deck), len(s.slot_card)
-    return Deal(s.table.players[player], tuple(range(first, first + k)), None if deck is None else tuple(deck[:k]))
+    return new_deal(s.table.players[player], tuple(range(first, first + k)), None if deck is None else tuple(deck[:k]))
 
 
 def lowest_slots(hand: tuple[int, ...], cards: tuple[int, ...], chosen: Sequence[int]) -> tuple[int, ...]:
@@ -609,7 +609,7 @@ class Moves(LazySequence[Action]):
         return Thief(self.players[p], slot) if card == THIEF else Sandstorm(self.players[p], slot)
 
     def _build(self, pos: int, terms: tuple[Term, ...]) -> Build:
-        return Build(pos, terms, lowest_slots(self.hand, self.cards, [card for card, _ in terms]))
+        return new_build(pos, terms, lowest_slots(self.hand, self.cards, [card for card, _ in terms]))
 
 
 def moves(s: State, cards: tuple[int, ...]) -> Moves:
