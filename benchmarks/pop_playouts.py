@@ -193,7 +193,8 @@ def soak(games: int) -> None:
 
 
 def aim(then: str | None, way: int, n_players: int) -> str:
-    """Issue 26's aim for this ratio, where it set one (against the engine of its day)."""
+    """Issue 26's aim for the ratio of this way (0 the full rules, 1 the lean playout) to the engine of
+    `then`, where the issue set one: against the engine of its day only."""
     if then is None or resolve(then) != ISSUE_26_COMMIT:
         return ""
     found = ISSUE_26_AIMS.get(n_players) if way == 0 else ISSUE_26_LEAN_AIM if n_players == 4 else None
@@ -231,7 +232,8 @@ def main() -> None:
             for label, (best, median, acts) in zip(labels, rows):
                 print(f"{f'{n} players ({label})':<40}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
             for found, (way, against) in zip(ratios.values(), [(0, 2), (1, 2), (0, 3), (1, 3)]):
-                found.append(f"{n} players {rows[way][0] / rows[against][0]:.2f}" + aim(args.then, way, n))
+                found.append(f"{n} players {rows[way][0] / rows[against][0]:.2f}"
+                             + (aim(args.then, way, n) if against == 3 else ""))
             best, median, acts = games_per_second([greedy], n, args.seconds)[0]
             print(f"{f'{n} players (greedy)':<40}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
         for name, found in ratios.items():

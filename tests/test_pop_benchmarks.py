@@ -52,6 +52,8 @@ def test_the_engine_of_issue_26s_day_plays_beside_todays_and_the_aims_are_printe
     then = [line for line in lines if "engine of c988bcb)" in line]
     assert all(50 < int(line.split()[-1]) < 1000 for line in then)  # its games were played: acts per game
     number = r"[0-9]+\.[0-9]{2}"
+    assert re.fullmatch(rf"full rules / plain model, random games: 3 players {number}, 4 players {number}, "
+                        rf"6 players {number}", lines[-5])  # the aims are against the engine of that day only
     assert re.fullmatch(rf"full rules / engine of c988bcb, random games: 3 players {number} \(aim 3\.13\), "
                         rf"4 players {number} \(aim 3\.06\), 6 players {number}", lines[-3])
     assert re.fullmatch(rf"lean playout / engine of c988bcb, random games: 3 players {number}, "
