@@ -72,8 +72,8 @@ def lean_start(s: State) -> bool:
 
 def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings, Fillings]:
     """The ways to fill the level-1 middle, 2l, 2r and 3 of a pyramid (its `values`) from the hand
-    `held` packs, as rules.moves lists them (rules._needs over values; none where a position cannot
-    be filled now)."""
+    `held` packs, as rules.moves lists them (rules.builds_for: middle_fillings and bridge_fillings over
+    the values; none where a position cannot be filled now)."""
     left, middle, right, upper_left, upper_right, top = values
     return (middle_fillings(held) if middle == NONE else (),
             bridge_fillings(abs(left - middle), held) if upper_left == NONE and left != NONE and middle != NONE else (),
