@@ -32,6 +32,17 @@ def _new(n_players: int, options: Options, seed: int) -> tuple[FullInformation, 
     return FullInformation(options, players, shuffled_deck(options, rng), rng.choice(players), rng), rng
 
 
+def random_point(n_players: int, seed: int, most: int) -> tuple[FullInformation, random.Random]:
+    """A seeded game (of one of DECKS) played at random for up to `most` acts, and its generator."""
+    game, rng = _new(n_players, DECKS[seed % len(DECKS)], seed)
+    policies = dict.fromkeys(PLAYERS[:n_players], random_policy)
+    for _ in range(rng.randrange(most)):
+        if not duties(game.state):
+            break
+        game.step(policies, rng)
+    return game, rng
+
+
 @pytest.mark.parametrize("n_players", [3, 4, 5, 6])
 def test_the_lean_playout_plays_the_full_rules_game(n_players):
     """Each act as the driver logs it, and the winners. Every eighth game is played act by act
@@ -65,12 +76,7 @@ def test_from_any_state_of_a_game_it_plays_on_as_the_full_rules_do():
     kinds = set()
     for seed in range(150):
         n_players = 3 + seed % 4
-        game, rng = _new(n_players, DECKS[seed % len(DECKS)], seed)
-        policies = dict.fromkeys(PLAYERS[:n_players], random_policy)
-        for _ in range(rng.randrange(400)):
-            if not duties(game.state):
-                break
-            game.step(policies, rng)
+        game, _ = random_point(n_players, seed, 400)
         owed = duties(game.state)
         kinds.add(owed[0].what if owed else "over")
         state, cards, deck = game.state, dict(game.cards), list(game.deck)

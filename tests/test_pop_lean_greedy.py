@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_pop_lean import DECKS, PLAYERS, _new
+from test_pop_lean import random_point
 
 from engine.path_of_pharaohs.actions import Discard, Sandstorm, Shuffle, Steal, Thief, Zero
-from engine.path_of_pharaohs.driver import greedy_policy, random_policy
+from engine.path_of_pharaohs.driver import greedy_policy
 from engine.path_of_pharaohs.lean_greedy import greedy_playout
-from engine.path_of_pharaohs.rules import duties, owed_kind
+from engine.path_of_pharaohs.rules import owed_kind
 from engine.path_of_pharaohs.search import World, play_out
 from engine.path_of_pharaohs.state import State
 
@@ -26,12 +26,7 @@ GAMES = 125
 def check_greedy_playout(n_players: int, seed: int) -> tuple[list, State]:
     """A seeded game played at random to a random point, then to its end both ways, from
     the same world and generator: what the full rules logged, and where the playout began."""
-    game, rng = _new(n_players, DECKS[seed % len(DECKS)], seed)
-    policies = dict.fromkeys(PLAYERS[:n_players], random_policy)
-    for _ in range(rng.randrange(250)):
-        if not duties(game.state):
-            break
-        game.step(policies, rng)
+    game, rng = random_point(n_players, seed, 250)
     world = World(game.cards, game.deck)
     state, duty = world.advance(game.state, rng)  # the dealer's acts, as the search's worlds make them
     cards, deck = dict(world.cards), list(world.deck)
