@@ -4,9 +4,14 @@ presentation draws with it; terminal.py puts the pieces together)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
+
+WIDTH = 78
+"""The columns a board's text fills at most (an 80-column terminal, with a margin)."""
+_COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @dataclass(frozen=True)
@@ -38,3 +43,24 @@ def terminal_style(stream: TextIO | None = None) -> Style:
     stream = stream or sys.stdout
     colour = stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     return Style(colour=colour, encoding=getattr(stream, "encoding", None) or "ascii")
+
+
+def printed_length(text: str) -> int:
+    """How many columns `text` takes on a terminal: the colour codes `Style.paint` adds take none."""
+    return len(_COLOUR_CODES.sub("", text))
+
+
+def wrap(text: str) -> list[str]:
+    """A sentence wrapped at WIDTH by its printed length, its later lines indented by two."""
+    if printed_length(text) <= WIDTH:
+        return [text]
+    lines, line, length = [], "", 0
+    for word in text.split(" "):
+        size = printed_length(word)
+        if line and length + 1 + size > WIDTH:
+            lines.append(line)
+            line, length = "  " + word, 2 + size
+        else:
+            line, length = (line + " " + word, length + 1 + size) if line else (word, size)
+    return lines + [line]
+

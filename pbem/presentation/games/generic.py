@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pbem.presentation.choices import Choice, plain
+from pbem.presentation.style import WIDTH
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -21,7 +22,6 @@ HTML_STATIC = "generic"
 HTML_LEGEND: tuple[tuple[str, str], ...] = (("Board", "the game's view, as text."),)
 HOW_TO_MOVE = "choose one of the moves listed, then Sign and send."
 
-WIDTH = 78
 _SKIPPED = ("players", "duties", "status")
 """Said elsewhere: the header names the players, the last line whose duty it is."""
 

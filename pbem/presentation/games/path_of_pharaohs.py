@@ -5,7 +5,6 @@ may not see."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from engine.path_of_pharaohs.events import (
 )
 from pbem.presentation.choices import Choice, css_string, plain
 from pbem.presentation.games import generic
+from pbem.presentation.style import WIDTH, wrap
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -59,14 +59,12 @@ HOW_TO_MOVE = ("highlighted positions and players can be chosen: click one (or T
                "the cards or the action card, then Sign and send.")
 """Its CSS, SVG and script: pbem/presentation/static/path-of-pharaohs.*"""
 
-WIDTH = 78
 LEVELS = (("3",), ("2l", "2r"), ("1l", "1m", "1r"))
 """A pyramid's positions, top level first, as the notation names them."""
 TERMINAL_COLOURS = ("red", "green", "blue", "magenta", "cyan", "yellow")
 HTML_COLOURS = ("#c0392b", "#2e7d32", "#1f5fbf", "#8e44ad", "#00838f", "#b8860b")
 """One colour per seat, in seat order (3 to 6 players)."""
 _CARD_ORDER = "0123456789ZWTS"
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def marks(players: list[str]) -> dict[str, str]:
@@ -132,15 +130,15 @@ def board_text(shown: View, style: Style) -> str:
 
     lines = _path(shown, style, who)
     lines += [""] + _players(shown, who)
-    lines += _wrap(_supplies(shown))
-    lines += [""] + _wrap("Pyramids, level 3 on 2l 2r on 1l 1m 1r: 7-1=6 is a 7 and a 1 counted minus, "
+    lines += wrap(_supplies(shown))
+    lines += [""] + wrap("Pyramids, level 3 on 2l 2r on 1l 1m 1r: 7-1=6 is a 7 and a 1 counted minus, "
                           "making 6; W6 a Wild counting 6; Z a Zero Block Value lies there (filling it "
                           f"moves 0); {style.symbol('·', '.')} empty.")
     lines += _pyramids(shown, style, who)
     if "my_hand" in shown:
-        lines += [""] + _wrap(_hand_line(_sorted_hand(shown["my_hand"])))
+        lines += [""] + wrap(_hand_line(_sorted_hand(shown["my_hand"])))
     if "deck_order" in shown:
-        lines += [""] + _wrap(f"The deck, top first (the dealer's secret): {' '.join(shown['deck_order']) or 'empty'}")
+        lines += [""] + wrap(f"The deck, top first (the dealer's secret): {' '.join(shown['deck_order']) or 'empty'}")
     return "\n".join(lines)
 
 
@@ -148,7 +146,7 @@ def _hand_line(hand: list[dict[str, Any]]) -> str:
     """The observer's hand as they type its cards (values, then letters, which it names); no slots: the
     program finds a card's slot in the hand."""
     cards = [c["card"] for c in hand]
-    letters = [f"{letter} {ACTION_NAMES[_CARD_ORDER.index(letter)]}" for letter in "ZWTS" if letter in cards]
+    letters = [f"{card_name(card)} {name}" for card, name in ACTION_NAMES.items() if card_name(card) in cards]
     if "?" in cards:
         letters.append("? a card you no longer know")
     key = f" ({', '.join(letters)})" if letters else ""
@@ -186,7 +184,7 @@ def _path(shown: View, style: Style, who: Who) -> list[str]:
     notes += [f"Moving this turn: {', '.join(moving)} (takes a space when the turn ends)."] if moving else []
     notes += [f"13 is Alexandria; {free} a free space, {closed} closed by a mummy; a letter is a player's "
               "marker (their mark beside their name below)."]
-    return lines + [line for note in notes for line in _wrap(note)]
+    return lines + [line for note in notes for line in wrap(note)]
 
 
 def _players(shown: View, who: Who) -> list[str]:
@@ -207,7 +205,7 @@ def _players(shown: View, who: Who) -> list[str]:
             notes.append(f"to {owed[player]}")
         elif player == shown["turn"]:
             notes.append("this turn")
-        lines += _wrap(f"{who(player)} ({mark[player]}){' ' * (width - len(player) - 4)}{where(marker):<7}"
+        lines += wrap(f"{who(player)} ({mark[player]}){' ' * (width - len(player) - 4)}{where(marker):<7}"
                        f"{shown['hands'][player]:>4}" + (f"  {'; '.join(notes)}" if notes else ""))
     return lines
 
@@ -253,21 +251,6 @@ def _pyramids(shown: View, style: Style, who: Who) -> list[str]:
     return lines
 
 
-def _wrap(text: str) -> list[str]:
-    """A sentence wrapped at WIDTH by its printed length (colour codes aside)."""
-    if len(_ANSI.sub("", text)) <= WIDTH:
-        return [text]
-    lines, line, length = [], "", 0
-    for word in text.split(" "):
-        size = len(_ANSI.sub("", word))
-        if line and length + 1 + size > WIDTH:
-            lines.append(line)
-            line, length = "  " + word, 2 + size
-        else:
-            line, length = (line + " " + word, length + 1 + size) if line else (word, size)
-    return lines + [line]
-
-
 # ---------------------------------------------------------------- the prompt
 
 def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
@@ -281,7 +264,7 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
     discards = [a for a in choices if isinstance(a, Discard)]
     if discards:
         k = len(discards[0].cards)
-        example = " ".join(_card(c) for c in discards[0].cards)
+        example = " ".join(card_name(c) for c in discards[0].cards)
         return (f"Discard {k} card{'s' * (k != 1)}, down to seven (any {k} of your hand). "
                 f"Type e.g. discard {example}")
     builds: dict[int, list[Any]] = {}
@@ -295,12 +278,12 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
         listed = ", ".join(f"{format_terms(t, None)}@{name}" for t in examples[:_EXAMPLES])
         need = "takes any one card" if name == "1m" else f"needs {sum(value for _, value in fillings[0])}"
         ways = f"{len(fillings)} way{'s' * (len(fillings) != 1)}"
-        lines += _wrap(f"{name} {need}: {ways}, {'e.g. ' if len(fillings) > _EXAMPLES else ''}{listed}")
+        lines += wrap(f"{name} {need}: {ways}, {'e.g. ' if len(fillings) > _EXAMPLES else ''}{listed}")
     if lines:
         lines.insert(0, "Positions you can fill:")
     plays = [typed(game, a) for a in choices if isinstance(a, (Zero, Thief, Sandstorm))]
     if plays:
-        lines += _wrap("Action cards: " + " ".join(plays))
+        lines += wrap("Action cards: " + " ".join(plays))
     if any(isinstance(a, Stop) for a in choices):
         lines.append("Or stop to end your turn." if lines else "Nothing you can place or play: type stop")
     if not lines:
@@ -310,10 +293,6 @@ def choices_text(game: AnyGame, state: Any, choices: Sequence[Any]) -> str:
 
 _EXAMPLES = 4
 """Ways to fill a position listed in full up to this many; beyond it, this many examples."""
-
-
-def _card(card: int) -> str:
-    return _CARD_ORDER[card]
 
 
 def typed(game: AnyGame, action: Any) -> str:

@@ -24,6 +24,7 @@ from engine.sarcophagus.events import (
 from engine.sarcophagus.geometry import POSITIONS, pos_name
 from pbem.presentation.choices import Choice, css_string, plain
 from pbem.presentation.games import generic
+from pbem.presentation.style import WIDTH, printed_length
 
 if TYPE_CHECKING:
     from engine.contract import AnyGame
@@ -63,8 +64,6 @@ terminal's own colour, so it reads on dark and light backgrounds alike."""
 RANK_LETTERS = {"null": "n", "ace": "a"}
 LETTERS = "abcdef"
 PYRAMID_SIZE = len(POSITIONS)
-WIDTH = 78
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def short(tile: str) -> str:
@@ -176,7 +175,7 @@ def _wrapped(head: str, items: list[str]) -> list[str]:
         return []
     lines, line, length = [], head, len(head)
     for item in items:
-        size = len(_ANSI.sub("", item))
+        size = printed_length(item)
         if length > len(head) and length + 3 + size > WIDTH:
             lines.append(line)
             line, length = " " * len(head), len(head)
