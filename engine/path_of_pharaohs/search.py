@@ -19,7 +19,7 @@ A Wild fills a position dozens of ways, so the tree tries only the acts greedy (
 rates best (`_candidates`), and the playouts are greedy: by the lean greedy playout
 (lean_greedy.greedy_playout), which makes the acts and the draws greedy_policy makes act by act
 through the full rules (`play_out`, still used for any other policy), so each search is the same,
-at 2.5 times fewer instructions an iteration (tests/test_pop_search.py holds the two searches equal).
+at a third of the instructions an iteration (tests/test_pop_search.py holds the two searches equal).
 The history of that choice: benchmarks/pop_bot_strength.py measures it: at 1 s a move on the same loaded machine, greedy playouts
 won 0.44 of 92 three-player and 0.40 of 93 four-player games against greedy players, where the lean
 random playout (`playout=None`) won 0.345 of 200 each, at about as many iterations a second (random
@@ -35,7 +35,7 @@ of 1 s a move; at 100 iterations an act it wins less than at that budget. The `T
 reward graded by the final location, a smaller exploration constant) made no difference that 200
 games can show, so the defaults stay as they were. Those iterations were act by act through the full
 rules: the lean greedy playout leaves every search at a given number of iterations as it was, and
-gives about 2.5 times as many iterations in a second (search, 4 players, mid-game: 20.9 -> 8.3 M
+gives about three times as many iterations in a second (search, 4 players, mid-game: 20.9 -> 7.2 M
 instructions an iteration), so the 1 s budget now searches more than those measurements did.
 """
 
