@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.contract import DEALER, Duty
+from engine.shuffle import shuffle
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import ACTION_CARDS, L3, POINTS, WILD, full_deck
@@ -19,7 +20,7 @@ from .state import Options, State
 def shuffled_deck(options: Options, rng: random.Random) -> list[int]:
     """A fresh deck in random order, top first."""
     deck = full_deck(options.actions)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     return deck
 
 
@@ -100,14 +101,13 @@ class FullInformation:
             del self.deck[0]
         elif isinstance(action, Deal):
             k = len(action.slots)
-            cards = self.deck[:k]
+            dealt = list(zip(action.slots, self.deck[:k]))
             del self.deck[:k]
-            owner = self.known[action.player]
-            for slot, card in zip(action.slots, cards):
-                self.cards[slot] = owner[slot] = card
+            self.cards.update(dealt)
+            self.known[action.player].update(dealt)
         elif isinstance(action, Shuffle):
             self.deck[:] = before.discards
-            self.rng.shuffle(self.deck)
+            shuffle(self.rng, self.deck)
         elif isinstance(action, Steal):
             assert before.victim is not None, "a steal follows a Thief"
             thief, victim = self.known[before.mover], self.known[before.table.players[before.victim]]
@@ -162,9 +162,7 @@ class FullInformation:
                     events += work.events
                 work = Play(state, report)
                 self.state = work.s
-            work.perform(action)
-            work.settle()
-            work.s.cached_duties = None  # the duties it had, the state changed in place has no more
+            work.act(action)
             log.append((who, action))
         else:
             raise RuntimeError("the game did not end")  # a rules bug, never a player's doing

@@ -18,6 +18,7 @@ from bisect import bisect
 from collections.abc import Mapping
 
 from engine.contract import DEALER
+from engine.shuffle import shuffle
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
 from .cards import (
@@ -81,25 +82,6 @@ def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings
             else (),
             bridge_fillings(abs(upper_left - upper_right), held)
             if top == NONE and upper_left != NONE and upper_right != NONE else ())
-
-
-def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """rng.shuffle(cards): the same order from the same draws. Tuned: random.shuffle's Fisher-Yates
-    with its `_randbelow` spelled out as CPython 3.11 to 3.13 write it (getrandbits of n's bit length,
-    again while not below n), which saves a Python call a card: a reshuffle took 23 us, now 10, a
-    tenth of a lean game. Only for random.Random itself: a subclass may draw otherwise, and shuffles
-    its own way. tests/test_pop_lean.py holds it to random.shuffle."""
-    if type(rng) is not random.Random:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(cards))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 class LeanGame:
@@ -468,4 +450,4 @@ class LeanGame:
 
 
 
-__all__ = ["NONE", "LeanGame", "Trace", "fillings", "lean_start", "shuffle"]
+__all__ = ["NONE", "LeanGame", "Trace", "fillings", "lean_start"]

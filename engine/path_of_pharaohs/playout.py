@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, MutableMapping
 
 from engine.contract import DEALER
+from engine.shuffle import shuffle
 
 from .actions import Action, Reveal, Shuffle
 from .rules import HAND_LIMIT, Discards, Play, Steals, dealt, moves, owed_kind
@@ -81,5 +82,5 @@ def _rarer_act(s: State, what: str, cards: MutableMapping[int, int], deck: list[
         return DEALER, steal
     assert what == "shuffle"
     deck[:] = s.discards
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     return DEALER, Shuffle()

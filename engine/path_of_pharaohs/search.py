@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 
 from engine.contract import DEALER, Duty
 from engine.ismcts import EXPLORATION, Node, Result, credit, credit_rewards, search, select
+from engine.shuffle import shuffle
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
 from .driver import greedy_policy, greedy_rating
@@ -97,7 +98,7 @@ class World:
             del self.deck[:k]
         elif isinstance(action, Shuffle):
             self.deck[:] = state.discards
-            rng.shuffle(self.deck)
+            shuffle(rng, self.deck)
         return after  # a steal moves slots, and `cards` is by slot: nothing to do
 
     def advance(self, state: State, rng: random.Random,
@@ -138,7 +139,7 @@ def determinize(state: State, known: Mapping[int, int], rng: random.Random) -> W
     hidden = sorted(slot for hand in state.hands for slot in hand if slot not in known)
     pool = unseen_cards(state, known)
     assert len(pool) == len(hidden) + state.deck, "every card is in sight, in a hand or in the deck"
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     cards.update(zip(hidden, pool))
     return World(cards, pool[len(hidden):])
 
