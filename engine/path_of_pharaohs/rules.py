@@ -283,8 +283,11 @@ Knowledge = PlayerKnowledge | DealerKnowledge
 
 def _players(knowledge: Knowledge | None) -> PlayerKnowledge | None:
     if isinstance(knowledge, DealerKnowledge):
-        raise TypeError("a player's act goes with a player's knowledge, not the dealer's")
+        raise TypeError(_NOT_A_PLAYERS)
     return knowledge
+
+
+_NOT_A_PLAYERS = "a player's act goes with a player's knowledge, not the dealer's"
 
 
 def _dealers(knowledge: Knowledge | None) -> DealerKnowledge | None:
@@ -528,9 +531,10 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
             return [dealt(s, None if dealer is None else dealer.deck)]
         assert what == "steal" and s.victim is not None
         return Steals(s.hands[s.victim], None if dealer is None else dealer.cards)
-    knowledge = _players(knowledge)
     if knowledge is None:
         return [Stop()] if what == "move" else []
+    if isinstance(knowledge, DealerKnowledge):  # _players' test, without its call: asked at every move
+        raise TypeError(_NOT_A_PLAYERS)
     hand = s.hands[s.turn]
     cards = tuple(map(knowledge.__getitem__, hand))
     if what == "discard":
@@ -1174,7 +1178,8 @@ class Play:
                 s.phase = START
             elif phase == START:
                 me = s.turn
-                s.owed_bases = tuple((me, base) for base in BASES if s.pyramids[me][base] is None)
+                pyramid = s.pyramids[me]
+                s.owed_bases = tuple([(me, base) for base in BASES if pyramid[base] is None])
                 s.phase = PLAY
                 if s.storms[me] or not s.hands[me]:
                     if self.events is not None:
