@@ -51,7 +51,7 @@ class RandomGame(LeanGame):
     __slots__ = ()
 
     def _moves(self, built: bool) -> bool:
-        """The mover's acts, each drawn at random among the legal ones in the order rules.moves lists
+        """The mover's acts, each drawn at random among the legal ones in the order rules.Moves lists
         them (builds by position: the level-1 middle, 2l, 2r, 3; Zero Block Values, Thieves,
         Sandstorms; stop), until they stop or hold no card; whether they built."""
         me = self.turn

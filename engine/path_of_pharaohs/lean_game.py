@@ -73,7 +73,7 @@ def lean_start(s: State) -> bool:
 
 def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings, Fillings]:
     """The ways to fill the level-1 middle, 2l, 2r and 3 of a pyramid (its `values`) from the hand
-    `held` packs, as rules.moves lists them (rules.builds_for: middle_fillings and bridge_fillings over
+    `held` packs, as rules.Moves lists them (rules.builds_for: middle_fillings and bridge_fillings over
     the values; none where a position cannot be filled now)."""
     left, middle, right, upper_left, upper_right, top = values
     return (middle_fillings(held) if middle == NONE else (),
@@ -190,7 +190,7 @@ class LeanGame:
 
     def _moves(self, built: bool) -> bool:
         """The mover's acts until they stop or hold no card; whether they built (each playout's own
-        choices, in the order rules.moves lists the acts)."""
+        choices, in the order rules.Moves lists the acts)."""
         raise NotImplementedError
 
     def _stop(self) -> None:

@@ -51,7 +51,7 @@ class GreedyGame(LeanGame):
 
     def _moves(self, built: bool) -> bool:
         """The mover's acts, each the first of the best rated among the legal ones in the order
-        rules.moves lists them (greedy_rating: a build by the points it moves and the cards it
+        rules.Moves lists them (greedy_rating: a build by the points it moves and the cards it
         spends, an action card by its target, stop 0), until they stop or hold no card."""
         hand = self.hands[self.turn]
         others, build = self._others(), self._best_build()
@@ -79,7 +79,7 @@ class GreedyGame(LeanGame):
         return built
 
     def _best_build(self) -> tuple[int, int, tuple[Term, ...]]:
-        """greedy_rating's best build now, the first of the best in the order rules.moves lists them:
+        """greedy_rating's best build now, the first of the best in the order rules.Moves lists them:
         (its rating, position, terms), or a rating below any act's if none can be made."""
         me = self.turn
         zeros = self.zeros[me]

@@ -18,7 +18,7 @@ from engine.contract import DEALER
 from engine.shuffle import shuffle
 
 from .actions import Action, Reveal, Shuffle
-from .rules import HAND_LIMIT, Discards, Play, Steals, dealt, moves, owed_kind
+from .rules import HAND_LIMIT, Discards, Moves, Play, Steals, dealt, owed_kind
 from .state import State
 
 
@@ -41,7 +41,7 @@ def play_out(state: State, cards: MutableMapping[int, int], deck: list[int], rng
         action: Action
         if what == "move":
             actor = names[s.turn]
-            acts = moves(s, tuple(map(cards.__getitem__, s.hands[s.turn])))
+            acts = Moves(s, tuple(map(cards.__getitem__, s.hands[s.turn])))
             action = acts[int(draw() * len(acts))]
         elif what == "deal":
             action = dealt(s, deck)

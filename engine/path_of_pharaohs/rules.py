@@ -539,7 +539,7 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
     cards = tuple(map(knowledge.__getitem__, hand))
     if what == "discard":
         return Discards(hand, cards, len(hand) - HAND_LIMIT)
-    return moves(s, cards)
+    return Moves(s, cards)
 
 
 _SHUFFLE = Shuffle()
@@ -594,15 +594,19 @@ class Moves(LazySequence[Action]):
 
     __slots__ = ("builds", "cards", "hand", "others", "players")
 
-    def __init__(self, builds: Builds, others: list[tuple[int, int, int]], hand: tuple[int, ...],
-                 cards: tuple[int, ...], players: tuple[str, ...]):
-        self.builds, self.others, self.hand, self.cards, self.players = builds[0], others, hand, cards, players
-        self.size = builds[1] + len(others) + 1
+    def __init__(self, s: State, cards: tuple[int, ...]):
+        """The mover's acts, from the card of each slot of their hand (`cards`, in its order)."""
+        hand = sum(map(_BITS.__getitem__, cards))  # hand_key
+        self.others = _action_cards(s, hand) if hand & _ACTION_CARDS else _NO_OTHERS
+        self.builds, builds = builds_for(s.pyramids[s.turn], hand)
+        self.hand, self.cards, self.players = s.hands[s.turn], cards, s.table.players
+        self.size = builds + len(self.others) + 1
 
     def _item(self, i: int) -> Action:
         for pos, fillings in self.builds:
             if i < len(fillings):
-                return self._build(pos, fillings[i])
+                terms = fillings[i]
+                return new_build(pos, terms, lowest_slots(self.hand, self.cards, [card for card, _ in terms]))
             i -= len(fillings)
         if i == len(self.others):
             return _STOP
@@ -611,16 +615,6 @@ class Moves(LazySequence[Action]):
         if card == ZERO:
             return Zero(self.players[p], pos, slot)
         return Thief(self.players[p], slot) if card == THIEF else Sandstorm(self.players[p], slot)
-
-    def _build(self, pos: int, terms: tuple[Term, ...]) -> Build:
-        return new_build(pos, terms, lowest_slots(self.hand, self.cards, [card for card, _ in terms]))
-
-
-def moves(s: State, cards: tuple[int, ...]) -> Moves:
-    """The mover's legal acts, from the card of each slot of their hand (in its order)."""
-    hand = sum(map(_BITS.__getitem__, cards))  # hand_key
-    others = _action_cards(s, hand) if hand & _ACTION_CARDS else _NO_OTHERS
-    return Moves(builds_for(s.pyramids[s.turn], hand), others, s.hands[s.turn], cards, s.table.players)
 
 
 def _action_cards(s: State, hand: int) -> list[tuple[int, int, int]]:
