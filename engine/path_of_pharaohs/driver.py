@@ -134,16 +134,14 @@ class FullInformation:
              report: bool = True) -> list[object]:
         """Play to the end; what happened, if `report`. Each act as `step` does it (the duty, the legal
         acts, the choice, then what apply_checked does: a rules.Play performs it on a copy of the state
-        and settles), but tuned, for this loop is the benchmarks' full rules: a player's act copies the
-        state (so that a state a policy was shown never changes), and the dealer's acts that follow
-        change that copy in place, since nobody sees the states between (a copy per act was a tenth
-        of a game's cost)."""
-        events: list[object] = []
-        work: Play | None = None
-        """The working copy, made at each player's act (or the first act of the dealer's)."""
+        and settles), but tuned, for this loop is the benchmarks' full rules: one Play is carried
+        through the game, a player's act copies the state (so that a state a policy was shown never
+        changes), and the dealer's acts that follow change that copy in place, since nobody sees the
+        states between (a copy per act was a tenth of a game's cost)."""
+        work = Play(self.state, report)  # the caller's state is never changed
+        state = self.state = work.s
         log = self.log
         for _ in range(limit):
-            state = self.state
             owed = duties(state)
             if not owed:
                 break
@@ -153,22 +151,14 @@ class FullInformation:
                 actions = legal_actions(state, DEALER, self._dealer)
                 action = actions[int(rng.random() * len(actions))] if duty.what == "steal" else actions[0]
                 self._keep_secrets(state, action)  # before the state changes in place
-                if work is None:  # the state play began from: its caller's
-                    work = Play(state, report)
-                    self.state = work.s
             else:
                 action = policies[who](state, who, legal_actions(state, who, self.known[who]), rng)
-                if work is not None and work.events:
-                    events += work.events
-                work = Play(state, report)
-                self.state = work.s
+                state = self.state = work.s = state.copy()  # the policy was shown `state`
             work.act(action)
             log.append((who, action))
         else:
             raise RuntimeError("the game did not end")  # a rules bug, never a player's doing
-        if work is not None and work.events:
-            events += work.events
-        return events
+        return [] if work.events is None else work.events
 
     def play_at_random(self) -> None:
         """`play` with random_policy for everyone and the driver's own randomness for every draw, the

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, filterfalse
 from typing import Any, TypeVar
 
 from engine.contract import DEALER, Duty, IllegalAction, InvalidSetup, NotYourDuty
@@ -148,10 +148,36 @@ def setup(options: Options, players: Sequence[str], first: str) -> State:
 # ---------------------------------------------------------------- reading the state
 
 def duties(s: State) -> tuple[Duty, ...]:
-    """Who owes what now: one party at a time (the game is sequential)."""
-    if s.cached_duties is None:
-        s.cached_duties = _compute_duties(s)
-    return s.cached_duties
+    """Who owes what now: one party at a time (the game is sequential). Worked out once per state
+    (`cached_duties`), by `owed_kind`'s tests in its order, spelled out with the words of each duty
+    (tuned: asked of every state a game goes through, where a call to owed_kind and a second test of
+    its answer were a third of the cost, and a second function a tenth)."""
+    owed = s.cached_duties
+    if owed is not None:
+        return owed
+    players = s.table.players
+    if s.phase == OVER:
+        owed = ()
+    elif s.owed_bases:
+        if s.deck:
+            p, pos = s.owed_bases[0]
+            owed = _reveal_duty(players[p], pos)
+        else:
+            owed = _SHUFFLE_DUTY
+    elif s.victim is not None:
+        owed = _steal_duty(players[s.victim], min(STEAL_COUNT, len(s.hands[s.victim])), players[s.turn])
+    elif s.owed_deal:
+        if s.deck:
+            p, count = s.owed_deal[0]
+            owed = _deal_duty(players[p], min(count, s.deck))
+        else:
+            owed = _SHUFFLE_DUTY
+    elif s.phase == DISCARD:
+        owed = _discard_duty(players[s.turn], len(s.hands[s.turn]) - HAND_LIMIT)
+    else:
+        owed = _move_duty(players[s.turn])
+    s.cached_duties = owed
+    return owed
 
 
 def owed_kind(s: State) -> str | None:
@@ -166,30 +192,6 @@ def owed_kind(s: State) -> str | None:
     if s.owed_deal:
         return "deal" if s.deck else "shuffle"
     return "discard" if s.phase == DISCARD else "move"
-
-
-def _compute_duties(s: State) -> tuple[Duty, ...]:
-    """`owed_kind`'s tests in its order, spelled out with the words of each duty (tuned: asked once of
-    every state a game goes through, where a call to owed_kind and a second test of its answer were a
-    third of the cost)."""
-    if s.phase == OVER:
-        return ()
-    players = s.table.players
-    if s.owed_bases:
-        if not s.deck:
-            return _SHUFFLE_DUTY
-        p, pos = s.owed_bases[0]
-        return _reveal_duty(players[p], pos)
-    if s.victim is not None:
-        return _steal_duty(players[s.victim], min(STEAL_COUNT, len(s.hands[s.victim])), players[s.turn])
-    if s.owed_deal:
-        if not s.deck:
-            return _SHUFFLE_DUTY
-        p, count = s.owed_deal[0]
-        return _deal_duty(players[p], min(count, s.deck))
-    if s.phase == DISCARD:
-        return _discard_duty(players[s.turn], len(s.hands[s.turn]) - HAND_LIMIT)
-    return _move_duty(players[s.turn])
 
 
 # The dealer's duties are most of a game's: each worded once (every state has its duties).
@@ -292,8 +294,11 @@ _NOT_A_PLAYERS = "a player's act goes with a player's knowledge, not the dealer'
 
 def _dealers(knowledge: Knowledge | None) -> DealerKnowledge | None:
     if knowledge is not None and not isinstance(knowledge, DealerKnowledge):
-        raise TypeError("the dealer's act goes with the dealer's knowledge (DealerKnowledge)")
+        raise TypeError(_NOT_THE_DEALERS)
     return knowledge
+
+
+_NOT_THE_DEALERS = "the dealer's act goes with the dealer's knowledge (DealerKnowledge)"
 
 
 _KINDS = {Build: "move", Zero: "move", Thief: "move", Sandstorm: "move", Stop: "move", Discard: "discard",
@@ -524,7 +529,9 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
     if what == "shuffle":
         return [_SHUFFLE]
     if actor == DEALER:
-        dealer = _dealers(knowledge)
+        if knowledge is not None and not isinstance(knowledge, DealerKnowledge):  # _dealers', without its call
+            raise TypeError(_NOT_THE_DEALERS)
+        dealer = knowledge
         if what == "reveal":
             return [_REVEALS[dealer.deck[0]]] if dealer is not None else []
         if what == "deal":
@@ -624,7 +631,7 @@ def _action_cards(s: State, hand: int) -> list[tuple[int, int, int]]:
     are listed at every move)."""
     me = s.turn
     others: list[tuple[int, int, int]] = []
-    opponents = [p for p in range(len(s.table.players)) if p != me]
+    opponents = _OPPONENTS[len(s.table.players)][me]
     if hand & _ZEROS:
         for p in opponents:
             left, middle, right, upper_left, upper_right, top = s.pyramids[p]
@@ -642,6 +649,8 @@ def _action_cards(s: State, hand: int) -> list[tuple[int, int, int]]:
     return others
 
 
+_OPPONENTS = {n: tuple(tuple(p for p in range(n) if p != me) for me in range(n)) for n in range(3, 7)}
+"""_OPPONENTS[players][mover]: the other seats, in order."""
 _STOP = Stop()
 _NO_OTHERS: list[tuple[int, int, int]] = []
 """No action card to play (shared: never changed)."""
@@ -977,7 +986,7 @@ class Play:
         """The mover plays these slots: they leave the hand and their cards become public."""
         assert slots is not None, "a checked act names the slot of each card it plays"
         s = self.s
-        s.hands = _with(s.hands, s.turn, tuple([x for x in s.hands[s.turn] if x not in slots]))
+        s.hands = _with(s.hands, s.turn, tuple(filterfalse(slots.__contains__, s.hands[s.turn])))
         slot_card = list(s.slot_card)
         for slot, card in zip(slots, cards):
             slot_card[slot] = card
