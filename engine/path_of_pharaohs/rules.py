@@ -995,21 +995,22 @@ class Play:
     def _build(self, action: Build) -> None:
         s = self.s
         me, pos, terms = s.turn, action.pos, action.terms
-        self._from_hand(action.slots, tuple([card for card, _ in terms]))
-        value = sum([v for _, v in terms])
+        cards, values = zip(*terms)  # tuned: in C, where two comprehensions were two calls a build
+        self._from_hand(action.slots, cards)
+        value = sum(values)
         pyramid = _with(s.pyramids[me], pos, (value, terms))
         points = 0 if s.zeros[me] >> pos & 1 else POINTS[pos]
         s.built = True
         if self.events is not None:
             self.events.append(Built(s.mover, pos, terms, value, points))
         if pos == L3:
-            cards = cards_on(pyramid, s.zeros[me])
-            s.discards += tuple(cards)
+            on_pyramid = cards_on(pyramid, s.zeros[me])
+            s.discards += tuple(on_pyramid)
             s.zeros = _with(s.zeros, me, 0)
             pyramid = (None,) * 6
             s.owed_bases += tuple((me, base) for base in BASES)
             if self.events is not None:
-                self.events.append(Completed(s.mover, len(cards)))
+                self.events.append(Completed(s.mover, len(on_pyramid)))
             points += COMPLETION_BONUS
         s.pyramids = _with(s.pyramids, me, pyramid)
         if points and s.location[me] < ALEXANDRIA:
@@ -1047,7 +1048,9 @@ class Play:
         s.deck -= 1
         player, pos = s.owed_bases[0]
         if card <= 9:
-            s.pyramids = _with(s.pyramids, player, _with(s.pyramids[player], pos, (card, ((card, card),))))
+            pyramid = list(s.pyramids[player])
+            pyramid[pos] = (card, ((card, card),))
+            s.pyramids = _with(s.pyramids, player, tuple(pyramid))
             s.owed_bases = s.owed_bases[1:]
             if self.events is not None:
                 self.events.append(BaseDealt(self.names[player], pos, card))
