@@ -872,6 +872,8 @@ def _choice_count(held: tuple[tuple[int, int], ...], k: int) -> int:
 def _nth_choice(held: tuple[tuple[int, int], ...], k: int, i: int,
                 ways: tuple[tuple[int, ...], ...] | None = None) -> tuple[int, ...]:
     """_card_choices(held, k)[i], without listing the others (`ways`: _choice_ways of held's copies)."""
+    if k == 1:  # tuned: four discards in ten are of one card, and its choices are the cards held, in order
+        return (held[i][0],)
     if ways is None:
         ways = _choice_ways(tuple([n for _, n in held]), k)
     out: tuple[int, ...] = ()
