@@ -15,7 +15,10 @@ three play the same games from the same seeds, and each round measures the three
 neighbour's load falls on all three alike.
 
 `--then COMMIT` adds a row per player count: the full rules of that commit, played in a child process
-in the same rounds (benchmarks/engine_then.py). Issue 26 set its aims in games a second on the machine of
+in the same rounds (benchmarks/engine_then.py); then, for the ratio of the two full rules, 20 pairs
+of short rounds, each pair back to back, and the median of the pairs' ratios with its quartiles: a
+neighbour's load that comes and goes falls on both rounds of a pair, where the best rounds of the
+table may come from different minutes. Issue 26 set its aims in games a second on the machine of
 its day; `--then issue-26` (its commit, c988bcb) turns them into ratios that hold on any machine, and
 prints them beside today's.
 
@@ -109,6 +112,34 @@ def games_per_second(ways: list[Callable[[int, random.Random], int]], n_players:
             rates[-1].append(count / elapsed)
             games[-1], acts[-1] = games[-1] + count, acts[-1] + played
     return [(max(r), statistics.median(r), a / g) for r, a, g in zip(rates, acts, games)]
+
+
+PAIRS = 20
+"""Paired rounds against the engine of another day (`--then`), per player count."""
+
+
+def paired_ratios(n_players: int, seconds: float, then: EngineThen) -> tuple[float, float, float]:
+    """Today's full rules against the engine of another day in PAIRS pairs of short rounds, each pair
+    played back to back (which goes first alternates), `seconds` in all for each side: the median ratio
+    of the pairs' speeds and its quartiles. The best rounds of a table are each the quietest second of
+    their own minute; a pair's two rounds share their moment, so a neighbour's load that comes and goes
+    falls on both, and the median leaves out the pairs it split."""
+    rng, ratios = random.Random(n_players), []
+    for pair in range(PAIRS):
+        ours = then_rate = 0.0
+        for side in ((0, 1) if pair % 2 == 0 else (1, 0)):
+            if side == 0:
+                count, start = 0, time.process_time()
+                while (elapsed := time.process_time() - start) < seconds / PAIRS:
+                    full_rules(n_players, rng)
+                    count += 1
+                ours = count / elapsed
+            else:
+                count, _, elapsed = then.round(seconds / PAIRS)
+                then_rate = count / elapsed
+        ratios.append(ours / then_rate)
+    low, median, high = statistics.quantiles(ratios, n=4)
+    return median, low, high
 
 
 def lean_game(n_players: int, seed: int) -> tuple[list[tuple[str, Action]], State]:
@@ -222,11 +253,15 @@ def main() -> None:
         print(f"{'configuration':<40}{'best games/s':>14}{'median':>8}{'acts/game':>11}")
         ratios: dict[str, list[str]] = {"full rules / plain model": [], "lean playout / plain model": []}
         if args.then:
-            ratios |= {f"full rules / engine of {args.then}": [], f"lean playout / engine of {args.then}": []}
+            ratios |= {f"full rules / engine of {args.then}": [], f"lean playout / engine of {args.then}": [],
+                       f"full rules / engine of {args.then} in {PAIRS} paired rounds, median (quartiles)": []}
         for n in (3, 4, 6):
+            paired = None
             with contextlib.ExitStack() as stack:
                 then = stack.enter_context(EngineThen(args.then, n)) if args.then else None
                 rows = games_per_second([full_rules, lean, plain], n, args.seconds, then=then)
+                if then is not None:
+                    paired = paired_ratios(n, args.seconds, then)
             rows[1] = (*rows[1][:2], rows[0][2])  # the same games as the full rules' (the lean playout counts no acts)
             labels = ["random", "random, lean", "random, plain model"] + [f"random, engine of {args.then}"] * bool(then)
             for label, (best, median, acts) in zip(labels, rows):
@@ -234,6 +269,10 @@ def main() -> None:
             for found, (way, against) in zip(ratios.values(), [(0, 2), (1, 2), (0, 3), (1, 3)]):
                 found.append(f"{n} players {rows[way][0] / rows[against][0]:.2f}"
                              + (aim(args.then, way, n) if against == 3 else ""))
+            if paired is not None:
+                median, low, high = paired
+                found = list(ratios.values())[-1]
+                found.append(f"{n} players {median:.2f} ({low:.2f}-{high:.2f}){aim(args.then, 0, n)}")
             best, median, acts = games_per_second([greedy], n, args.seconds)[0]
             print(f"{f'{n} players (greedy)':<40}{best:>14.0f}{median:>8.0f}{acts:>11.0f}")
         for name, found in ratios.items():

@@ -46,18 +46,26 @@ def test_the_engine_of_issue_26s_day_plays_beside_todays_and_the_aims_are_printe
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-5]]
+    labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-6]]
     assert labels == [f"{n} players ({way})" for n in (3, 4, 6) for way in
                       ("random", "random, lean", "random, plain model", "random, engine of c988bcb", "greedy")]
     then = [line for line in lines if "engine of c988bcb)" in line]
     assert all(50 < int(line.split()[-1]) < 1000 for line in then)  # its games were played: acts per game
     number = r"[0-9]+\.[0-9]{2}"
     assert re.fullmatch(rf"full rules / plain model, random games: 3 players {number}, 4 players {number}, "
-                        rf"6 players {number}", lines[-5])  # the aims are against the engine of that day only
+                        rf"6 players {number}", lines[-6])  # the aims are against the engine of that day only
     assert re.fullmatch(rf"full rules / engine of c988bcb, random games: 3 players {number} \(aim 3\.13\), "
-                        rf"4 players {number} \(aim 3\.06\), 6 players {number}", lines[-3])
+                        rf"4 players {number} \(aim 3\.06\), 6 players {number}", lines[-4])
     assert re.fullmatch(rf"lean playout / engine of c988bcb, random games: 3 players {number}, "
-                        rf"4 players {number} \(aim 8\.16\), 6 players {number}", lines[-2])
+                        rf"4 players {number} \(aim 8\.16\), 6 players {number}", lines[-3])
+    quartiles = rf"({number}) \(({number})-({number})\)"
+    paired = re.fullmatch(rf"full rules / engine of c988bcb in 20 paired rounds, median \(quartiles\), random games: "
+                          rf"3 players {quartiles} \(aim 3\.13\), 4 players {quartiles} \(aim 3\.06\), "
+                          rf"6 players {quartiles}", lines[-2])
+    assert paired is not None, lines[-2]
+    for n in range(3):  # each median lies between its quartiles
+        low, median, high = (float(paired.group(3 * n + k)) for k in (2, 1, 3))
+        assert 0 < low <= median <= high
 
 
 def test_a_commit_that_does_not_exist_is_one_error_line_before_any_figure():
