@@ -523,30 +523,30 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
     A player's cards need their hand as `knowledge` (without it only `stop` is listed); the dealer's
     reveal and deals need the deck order; a steal lists every choice randomness may make."""
     owed = s.cached_duties or duties(s)  # tuned: mostly asked just after the duties, at every act
-    if not owed or owed[0].who != actor:
+    if not owed:
         return []
-    what = owed[0].what
+    duty = owed[0]
+    if duty.who != actor:
+        return []
+    what = duty.what
+    if actor != DEALER:  # a mover's (tuned: their acts first, and their knowledge tested without a call)
+        if knowledge is None:
+            return [Stop()] if what == "move" else []
+        if isinstance(knowledge, DealerKnowledge):
+            raise TypeError(_NOT_A_PLAYERS)
+        hand = s.hands[s.turn]
+        cards = tuple(map(knowledge.__getitem__, hand))
+        return Moves(s, cards) if what == "move" else Discards(hand, cards, len(hand) - HAND_LIMIT)
+    if knowledge is not None and not isinstance(knowledge, DealerKnowledge):
+        raise TypeError(_NOT_THE_DEALERS)
+    if what == "reveal":
+        return [_REVEALS[knowledge.deck[0]]] if knowledge is not None else []
+    if what == "deal":
+        return [dealt(s, None if knowledge is None else knowledge.deck)]
     if what == "shuffle":
         return [_SHUFFLE]
-    if actor == DEALER:
-        if knowledge is not None and not isinstance(knowledge, DealerKnowledge):  # _dealers', without its call
-            raise TypeError(_NOT_THE_DEALERS)
-        dealer = knowledge
-        if what == "reveal":
-            return [_REVEALS[dealer.deck[0]]] if dealer is not None else []
-        if what == "deal":
-            return [dealt(s, None if dealer is None else dealer.deck)]
-        assert what == "steal" and s.victim is not None
-        return Steals(s.hands[s.victim], None if dealer is None else dealer.cards)
-    if knowledge is None:
-        return [Stop()] if what == "move" else []
-    if isinstance(knowledge, DealerKnowledge):  # _players' test, without its call: asked at every move
-        raise TypeError(_NOT_A_PLAYERS)
-    hand = s.hands[s.turn]
-    cards = tuple(map(knowledge.__getitem__, hand))
-    if what == "discard":
-        return Discards(hand, cards, len(hand) - HAND_LIMIT)
-    return Moves(s, cards)
+    assert what == "steal" and s.victim is not None
+    return Steals(s.hands[s.victim], None if knowledge is None else knowledge.cards)
 
 
 _SHUFFLE = Shuffle()
@@ -1181,19 +1181,8 @@ class Play:
                     return  # a deal, or a shuffle first
                 s.owed_deal = s.owed_deal[1:]  # nothing left to draw
                 continue
-            phase = s.phase
-            if phase == SETUP:
-                s.phase = START
-            elif phase == START:
-                me = s.turn
-                pyramid = s.pyramids[me]
-                s.owed_bases = tuple([(me, base) for base in BASES if pyramid[base] is None])
-                s.phase = PLAY
-                if s.storms[me] or not s.hands[me]:
-                    if self.events is not None:
-                        self.events.append(Skipped(s.mover, "a Sandstorm" if s.storms[me] else "no cards"))
-                    self._end_turn()
-            elif phase == PLAY:
+            phase = s.phase  # the phases by how often they come: a mover's every act, then once a turn
+            if phase == PLAY:
                 if s.hands[s.turn]:
                     return
                 if self.events is not None:
@@ -1204,6 +1193,17 @@ class Play:
                     s.phase = DISCARD
                     return
                 self._finish_turn()
+            elif phase == START:
+                me = s.turn
+                pyramid = s.pyramids[me]
+                s.owed_bases = tuple([(me, base) for base in BASES if pyramid[base] is None])
+                s.phase = PLAY
+                if s.storms[me] or not s.hands[me]:
+                    if self.events is not None:
+                        self.events.append(Skipped(s.mover, "a Sandstorm" if s.storms[me] else "no cards"))
+                    self._end_turn()
+            elif phase == SETUP:
+                s.phase = START
             else:
                 return  # DISCARD: the mover chooses
 
