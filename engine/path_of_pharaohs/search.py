@@ -36,7 +36,8 @@ reward graded by the final location, a smaller exploration constant) made no dif
 games can show, so the defaults stay as they were. Those iterations were act by act through the full
 rules: the lean greedy playout leaves every search at a given number of iterations as it was, and
 gives about three times as many iterations in a second (search, 4 players, mid-game: 20.9 -> 7.2 M
-instructions an iteration), so the 1 s budget now searches more than those measurements did.
+instructions an iteration; 7.1 M since a sampled world's cards are shuffled by engine/shuffle.py), so
+the 1 s budget now searches more than those measurements did.
 """
 
 from __future__ import annotations
