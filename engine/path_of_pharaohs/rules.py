@@ -537,14 +537,14 @@ def legal_actions(s: State, actor: str, knowledge: Knowledge | None = None) -> S
         hand = s.hands[s.turn]
         cards = tuple(map(knowledge.__getitem__, hand))
         return Moves(s, cards) if what == "move" else Discards(hand, cards, len(hand) - HAND_LIMIT)
+    if what == "shuffle":  # needs no knowledge
+        return [_SHUFFLE]
     if knowledge is not None and not isinstance(knowledge, DealerKnowledge):
         raise TypeError(_NOT_THE_DEALERS)
     if what == "reveal":
         return [_REVEALS[knowledge.deck[0]]] if knowledge is not None else []
     if what == "deal":
         return [dealt(s, None if knowledge is None else knowledge.deck)]
-    if what == "shuffle":
-        return [_SHUFFLE]
     assert what == "steal" and s.victim is not None
     return Steals(s.hands[s.victim], None if knowledge is None else knowledge.cards)
 
