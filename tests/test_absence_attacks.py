@@ -303,7 +303,8 @@ def test_a_table_duty_an_absent_players_program_does_is_no_turn_of_theirs_three_
                 actions = rep.game.legal_actions(rep.state, who, sessions[who].knowledge())
                 sessions[who].act(next((a for a in actions if rep.game.format_action(a) != "stop"), actions[0]))
     assert any(e.author == late for e in rep.entries[-20:])  # their program signed the table's deals
-    assert absences == 3 and rep.over and late not in rep.outcome().winners
+    assert absences == 3 and rep.over, (absences, rep.over, rep.verdict, rep.strikes, [str(e) for _, e in rep.events[-8:]])
+    assert late not in rep.outcome().winners
     check_replays(rep)
 
 

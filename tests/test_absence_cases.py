@@ -73,7 +73,8 @@ def test_too_early_not_entitled_back_in_time_then_three_absent_turns_in_a_row_en
         else:
             step(rep, sessions, rng)
     run_duties(rep, sessions, skip=(late,))
-    assert strikes == 3 and rep.over and rep.verdict is None, (strikes, rep.duties())
+    assert strikes == 3 and rep.over and rep.verdict is None, (strikes, rep.duties(), rep.verdict, rep.strikes,
+                                                               [str(e) for _, e in rep.events[-8:]])
     assert late not in rep.outcome().winners
     assert any("absent 3 turns in a row" in str(event) for _, event in rep.events)
     check_replays(rep)
