@@ -34,7 +34,7 @@ def play_out(state: State, cards: MutableMapping[int, int], deck: list[int], rng
     play = Play(state, report=False)
     s = play.s
     names = s.table.players
-    perform, settle, draw = play.perform, play.settle, rng.random  # looked up once
+    act, draw = play.act, rng.random  # looked up once
     while until is None or not until(s):
         what = owed_kind(s)
         actor = DEALER
@@ -58,8 +58,7 @@ def play_out(state: State, cards: MutableMapping[int, int], deck: list[int], rng
             actor, action = _rarer_act(s, what, cards, deck, rng, known)
         if log is not None:
             log.append((actor, action))
-        perform(action)
-        settle()
+        act(action)
     return s
 
 

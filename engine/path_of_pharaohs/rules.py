@@ -1,7 +1,7 @@
 """Path of Pharaohs rules (docs/rules/path-of-pharaohs.md) as pure functions over the public State.
 
-`apply` copies the state once into a `Play`, performs the act, then `settle`s: it runs every step
-the rules take on their own (a turn's start and end, markers taking their places, bumps, skipped
+`apply` copies the state once into a `Play`, which performs the act (`Play.act`), then settles: it runs
+every step the rules take on their own (a turn's start and end, markers taking their places, bumps, skipped
 turns, draws from an empty pile, the stalled-game end) until somebody owes an act.
 """
 
@@ -902,8 +902,7 @@ def apply_checked(s: State, actor: str, action: Action, report: bool = True) -> 
     """`apply` for an action already complete and legal (from `check` or `legal_actions`); with
     `report` false, no events (a simulation reads none: making them is a tenth of its time)."""
     play = Play(s, report)
-    play.perform(action)
-    play.settle()
+    play.act(action)
     return play.s, () if play.events is None else tuple(play.events)
 
 
@@ -942,14 +941,10 @@ class Play:
 
     # -- the acts
 
-    def perform(self, action: Action) -> None:
-        """Perform one act (checked). Tuned: the act's kind looked up once, not tested kind by kind
-        (every act of a game comes through here)."""
-        _PERFORM[type(action)](self, action)
-
     def act(self, action: Action) -> None:
-        """`perform` then `settle`, in one call (a game loop makes thousands), forgetting the duties the
-        state had worked out: a Play carried on from act to act changes the state in place."""
+        """Perform one act (checked), then settle, forgetting the duties the state had worked out: a Play
+        carried on from act to act changes the state in place. Tuned: the act's kind looked up once, not
+        tested kind by kind (every act of a game comes through here)."""
         _PERFORM[type(action)](self, action)
         self.settle()
         self.s.cached_duties = None
