@@ -54,6 +54,22 @@ def read_mail(paths: list[Path] | None = None, games: Path | None = None, again:
     return read(paths or [default_mailbox()], games_folder(games), again)
 
 
+def read_mails(mails: list[tuple[str, bytes]], games: Path | None = None) -> InboxReport:
+    """Apply mails already read (where each is, its bytes) to the local copies, keeping no index of what was
+    read: for a reader that keeps its own (the judge's spool). Each mail's outcome is in the report."""
+    from pbem.transport.inbox import read_mails as apply
+
+    return apply(mails, games_folder(games))
+
+
+def clock_now() -> int:
+    """The time pbem signs and judges deadlines at (Unix seconds): the clock, or PBEM_NOW when set (a
+    testing override: docs/deadlines.md)."""
+    from pbem.record.deadlines import now
+
+    return now()
+
+
 def smtp_server(address: str, security: str = "starttls", user: str | None = None,
                 password: str | None = None) -> Server:
     """Where `mail_turn` sends: HOST[:PORT], starttls, tls or none (localhost only), and the login; its
@@ -86,26 +102,6 @@ def send_mail(msg: EmailMessage, server: Server) -> None:
     from pbem.transport.mail import send  # smtplib: only mail needs it
 
     send(msg, server.address, server.security, server.user)
-
-
-def mail_games(where: str, data: bytes) -> list[str] | None:
-    """The games a mail carries turns or files of (a damaged block counts as an unnamed game: ""), or
-    None when it holds nothing of pbem."""
-    from pbem.transport import turns
-    from pbem.transport.mailbox import items
-
-    found = items(where, data)
-    if not found:
-        return None
-    return list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.TurnBlock) else
-                              f.item.genesis.game_id if isinstance(f.item, GameFile) else "" for f in found))
-
-
-def applied_mails(games: Path | None = None) -> set[str]:
-    """The SHA-256 of every mail whose content is all in the copies (read_mail skips those)."""
-    from pbem.transport.inbox import applied
-
-    return applied(games_folder(games))
 
 
 def copies_in(games: Path | None = None) -> list[Path]:

@@ -12,14 +12,18 @@ import typer
 from pbem.cli import app
 
 
-@app.command("judge", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command("judge", add_help_option=False,  # --help goes to the judge: each of its commands has its own
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def judge_command(ctx: typer.Context) -> None:
     """The judge, an unattended referee by mail or in git (docs/judge.md).
 
     pbem judge run CONFIG [--once]: read mail, apply the turns, do every referee duty, mail what was signed.
     pbem judge status CONFIG: the games it holds. pbem judge hooks REPO CONFIG: make it referee a bare git
     repository (its pre-receive and post-receive hooks). pbem judge ci KEY [REPO]: on hosted CI, check the
-    whole history, then do the referee's duties."""
+    whole history, then do the referee's duties. Each has its own help: pbem judge run --help."""
+    if not ctx.args or ctx.args[0] in ("--help", "-h"):
+        typer.echo(ctx.get_help())  # the judge's commands, listed here; each command's own help is the judge's
+        raise typer.Exit(0)
     command = [sys.executable, "-m", "pbem.judge", *ctx.args]
     sys.stdout.flush()
     if os.name == "posix":

@@ -4,20 +4,22 @@ of what was mailed, the seen-store, reading and checking game files, IMAP."""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
 from pbem import api
+from pbem.api import Fate as Fate
 from pbem.api import GameFile as GameFile
 from pbem.api import Identity as Identity
+from pbem.api import MailOutcome as MailOutcome
 from pbem.api import PbemError as PbemError
 from pbem.api import PublicKey, TurnResult
 from pbem.api import Replay as Replay
 from pbem.api import Sighting as Sighting
 from pbem.api import absent as absent
 from pbem.api import check_address as check_address
+from pbem.api import clock_now as clock_now
 from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
 from pbem.api import hash_chain as hash_chain
@@ -38,15 +40,17 @@ from pbem.api import verify_record as verify_record
 from pbem.api import write_file as write_file
 
 __all__ = [
+    "Fate",
     "GameFile",
     "Identity",
     "MailOutcome",
-    "MailReport",
+    "MailRead",
     "PbemError",
     "Replay",
     "Sighting",
     "absent",
     "check_address",
+    "clock_now",
     "copies_in",
     "duty_clocks",
     "has_deadlines",
@@ -61,7 +65,7 @@ __all__ = [
     "outgoing",
     "parse_json",
     "read_file",
-    "read_mail",
+    "read_one",
     "read_record",
     "referee_duties",
     "referee_name",
@@ -75,52 +79,23 @@ __all__ = [
 ]
 
 
-MAX_MAIL = 64 * 1024 * 1024
-"""As pbem inbox: a larger mail is not a turn."""
+MAX_MAIL = 8 * 1024 * 1024
+"""A judge reads no larger mail: a whole game file of six players, attached, is well under a megabyte."""
 
 
-@dataclass
-class MailOutcome:
-    """What became of one mail: `applied` (its content is in the copies), `ignored` (no pbem content),
-    `waiting` (a turn after a missing one), or `refused` with the first reason."""
+@dataclass(frozen=True)
+class MailRead:
+    """One mail read and applied: what became of it, and each game it brought on (id -> its copy, the
+    first new entry, the last entry)."""
 
-    path: Path
-    kind: str
-    games: list[str] = field(default_factory=list)
-    reason: str = ""
-
-
-@dataclass
-class MailReport:
-    outcomes: list[MailOutcome]
+    outcome: MailOutcome
     updated: dict[str, tuple[Path, int, int]]
-    """game id -> (copy, first new entry, last entry)"""
 
 
-def read_mail(files: list[Path], games: Path) -> MailReport:
-    """Apply every turn and game file in the mails (as `pbem inbox` does) and say what became of each."""
-    report = api.read_mail(files, games)
-    done = api.applied_mails(games)
-    outcomes = []
-    for path in files:
-        where = str(path)
-        try:
-            data = read_file(path, "a mail", MAX_MAIL)  # the gate pbem inbox reads through
-        except PbemError as exc:
-            outcomes.append(MailOutcome(path, "refused", reason=str(exc)))
-            continue
-        ids = api.mail_games(where, data)
-        said = [p[len(where) + 2:] if p.startswith(where + ": ") else p
-                for p in report.problems + report.forks if p.startswith(where)]
-        if ids is None:
-            outcomes.append(MailOutcome(path, "ignored"))
-        elif hashlib.sha256(data).hexdigest() in done:
-            outcomes.append(MailOutcome(path, "applied", [i for i in ids if i]))
-        elif said and all(" waits: " in p for p in said):
-            outcomes.append(MailOutcome(path, "waiting", ids, said[0]))
-        else:
-            outcomes.append(MailOutcome(path, "refused", ids, said[0] if said else "not applied"))
-    return MailReport(outcomes, report.updated)
+def read_one(where: str, data: bytes, games: Path) -> MailRead:
+    """Apply one mail's turns and game files to the copies (as `pbem inbox` does) and say what became of it."""
+    report = api.read_mails([(where, data)], games)
+    return MailRead(report.outcomes.get(where, MailOutcome(where, Fate.IGNORED)), report.updated)
 
 
 def referee_name(path: Path, key: PublicKey) -> str | None:

@@ -6,7 +6,13 @@ its mail is moved out of new/, so a crash reads it again (and finds it known); t
 are written (fsync) before they are mailed, and the mark of what was mailed moves only after the SMTP
 server took the mail, so a crash mails them again (the same entries, the same Message-ID) and never
 signs others for the same place: a restarted judge finds them in its copy and has nothing to sign.
-A bad mail is logged, set aside in cur/ and never stops the others; nothing is deleted.
+
+No mail can stop it (spool.py): each is read on its own, marked as taken before its content is read,
+and what became of it is one typed value (`Fate`) that decides where it goes and whether its sender is
+answered. An error nobody foresaw in one mail, one game or one pass is logged once and set aside (a mail
+to the quarantine folder); the loop goes on. A turn of a game not hosted here is set aside unparsed for
+good, and a turn waiting for an earlier one is read again only when its game moves on, so a pass costs
+the new mail only. Answers are built from validated header values only (replies.py).
 
 Its memory (the copies, what it has seen of every game, the marks of what was mailed, the addresses
 learned) lives in its own home: PBEM_HOME is set to it for the whole process.
@@ -29,14 +35,15 @@ from typing import Any
 
 from pbem.judge import deadlines, library, replies
 from pbem.judge.config import Config
+from pbem.judge.spool import MAX_TRIES, Spool
 
-SEEN_FLAG = ":2,S"
 BATCH = 16
 """Mails read in one go: their answers go out before the next batch is read (a quick reply to each turn,
 rather than the whole backlog read first)."""
 SWEEP_SECONDS = 60
 """How often every game's deadlines are looked at (their times are hours)."""
-MAX_MAIL = 64 * 1024 * 1024
+PAUSE_AFTER_ERROR = 5.0
+"""Seconds the service waits after a pass that failed in a way nobody foresaw, before the next one."""
 
 
 def _stamp(now: float) -> str:
@@ -45,13 +52,16 @@ def _stamp(now: float) -> str:
 
 class Judge:
     def __init__(self, config: Config, log: Callable[[str], None] | None = None,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] | None = None):
         config.check_mail()
-        self.config, self.clock = config, clock
+        self.config = config
+        self.injected = clock is not None
+        self.clock: Callable[[], float] = clock or library.clock_now  # one clock: PBEM_NOW's when it is set
         self._write_log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         os.environ["PBEM_HOME"] = str(config.home)  # the seen-store, the marks: the judge's own memory
-        for folder in (config.home, config.games, config.spool / "new", config.spool / "cur", config.spool / "tmp"):
+        for folder in (config.home, config.games):
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.spool = Spool(config.spool, config.home)
         self.identity = library.load_identity(str(config.key))
         keys = config.home / "keys"  # its public key, so the inbox keeps the games it is in
         keys.mkdir(exist_ok=True, mode=0o700)
@@ -62,10 +72,9 @@ class Judge:
         self.book_path = config.home / "addresses.json"
         self.learned: dict[str, dict[str, str]] = self._load_book()
         self.pending: set[Path] = set(library.copies_in(config.games))  # at start: every game, once
-        self.waiting_logged: set[str] = set()
+        self.errors_logged: set[str] = set()
         self.stopping = False
         self._imap: Any = None
-        self.injected = clock is not time.time
         self.deadlines_path = config.home / "deadlines.json"
         self.last_sweep = float("-inf")
         self.looked: set[str] = set()
@@ -83,13 +92,13 @@ class Judge:
         except (library.PbemError, ValueError, TypeError, AttributeError):
             return {}
 
-    def _learn(self, path: Path, games: list[str]) -> None:
+    def _learn(self, data: bytes, games: tuple[str, ...]) -> None:
         """Each participant's address, from the headers of a mail that brought a valid turn of their game
         (pbem mail names everyone by their name in the game). The first address learned for a name stays."""
         try:
-            headers = BytesHeaderParser(policy=default_policy).parsebytes(library.read_file(path, "a mail", MAX_MAIL))
+            headers = BytesHeaderParser(policy=default_policy).parsebytes(data)
             pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
-        except (library.PbemError, ValueError, TypeError, IndexError):
+        except (ValueError, TypeError, IndexError, LookupError, AttributeError):
             return
         changed = False
         for game in games:
@@ -107,6 +116,12 @@ class Judge:
     def book(self, game_id: str, me: str) -> dict[str, str]:
         return {**self.learned.get(game_id, {}), **self.config.contacts, me: self.config.address}
 
+    def _once(self, key: str, line: str) -> None:
+        """Log an error once: one that comes back on every pass is not news."""
+        if key not in self.errors_logged:
+            self.errors_logged.add(key)
+            self.log(line)
+
     # ------------------------------------------------------------ one pass
 
     def fetch(self) -> None:
@@ -117,7 +132,7 @@ class Judge:
             self._imap = library.imap_connect(library.imap_mailbox(self.config.imap))
         try:
             copied = self._imap.fetch_into(self.config.spool, self.config.home / "imap-state.json")
-        except library.PbemError:
+        except Exception:
             self._imap.close()
             self._imap = None
             raise
@@ -125,41 +140,92 @@ class Judge:
             self.log(f"fetched {copied} mail{'s' if copied != 1 else ''} from {self.config.imap}")
 
     def new_mail(self) -> list[Path]:
-        folder = self.config.spool / "new"
-        return sorted(p for p in folder.iterdir() if not p.name.startswith(".") and not p.is_dir())  # a pipe: refused
+        return self.spool.unread()
 
     def read(self, tried: set[str] | None = None) -> int:
-        """Read a batch of the mails in new/ not tried in this pass (`tried`, which grows)."""
+        """Read a batch of the mails in new/ not tried in this pass (`tried`, which grows), one by one."""
         tried = set() if tried is None else tried
         files = [p for p in self.new_mail() if p.name not in tried][:BATCH]
         tried.update(p.name for p in files)
-        if not files:
-            return 0
-        report = library.read_mail(files, self.config.games)
-        for game_id, (copy, first, last) in report.updated.items():
+        queue = list(files)
+        while queue:
+            path = queue.pop(0)
+            ready = [self.spool.new / name for name in self.handle(path)]  # waiting mails its game has room for
+            queue += [p for p in ready if p.exists()]
+        return len(files)
+
+    def handle(self, path: Path) -> list[str]:
+        """Read one mail and put it where its fate says; returns the set-aside mails it made ready. Nothing
+        that happens here, whatever the mail holds, leaves this function as an exception."""
+        tries = self.spool.take(path)
+        try:
+            if tries > MAX_TRIES:
+                self._quarantine(path, f"the judge stopped {MAX_TRIES} times while reading it")
+                return []
+            try:
+                data = library.read_file(path, "a mail", library.MAX_MAIL)  # the gate pbem inbox reads through
+            except library.PbemError as exc:
+                if not path.exists():
+                    return []  # gone (another reader of the Maildir): nothing to do
+                self.log(f"refused mail {path.name}: {exc}")
+                self.spool.set_aside(path)
+                return []
+            read = library.read_one(str(path), data, self.config.games)
+            return self._settle(path, data, read)
+        except Exception as exc:  # noqa: BLE001  (one mail never stops the judge: the operator reads why)
+            self._quarantine(path, f"{type(exc).__name__}: {exc}")
+            return []
+        finally:
+            self.spool.done()
+
+    def _settle(self, path: Path, data: bytes, read: library.MailRead) -> list[str]:
+        name, outcome, ready = path.name, read.outcome, []
+        for game_id, (copy, first, last) in read.updated.items():
             what = f"entries {first}-{last}" if last >= first else "the invitation"
             self.log(f"applied {library.short_id(game_id)} {what} to {copy.name}")
             self.pending.add(copy)
-        for outcome in report.outcomes:
-            name = outcome.path.name
-            if outcome.kind == "applied":
-                self._learn(outcome.path, outcome.games)
-            elif outcome.kind == "waiting":
-                if name not in self.waiting_logged:
-                    self.waiting_logged.add(name)
-                    self.log(f"waiting mail {name}: {outcome.reason}")
-                continue
-            elif outcome.kind == "ignored":
-                self.log(f"ignored mail {name}: no pbem turn or game in it")
-            else:
-                self.log(f"refused mail {name}: {outcome.reason}")
-                self._answer(outcome.path, outcome.reason)
-            self._set_aside(outcome.path)
-        return len(files)
+            early = self.spool.unpark(game_id) if first <= 1 else []
+            if early:
+                self.log(f"read again the turns of {library.short_id(game_id)} that came before its invitation")
+            ready += early + self.spool.ready(game_id, last)
+        fate = outcome.fate
+        if fate is library.Fate.WAITING and outcome.waits_for is not None:
+            if self.spool.wait(path, *outcome.waits_for):
+                self.log(f"waiting mail {name}: {outcome.reason}")
+            return ready
+        if fate is library.Fate.APPLIED:
+            self._learn(data, outcome.games)
+        elif fate is library.Fate.NOT_HOSTED:
+            self.log(f"set aside mail {name}: {outcome.reason or 'a game not hosted here'}")
+            if len(outcome.games) == 1 and "no copy" in outcome.reason:
+                self.spool.park(path, outcome.games[0])
+                return ready
+        elif fate is library.Fate.IGNORED:
+            self.log(f"ignored mail {name}: no pbem turn or game in it")
+        elif fate in (library.Fate.REFUSED, library.Fate.FORKED):
+            reason = self._unnamed(outcome.reason, path)
+            self.log(f"refused mail {name}: {reason}")
+            self._answer(data, name, reason)
+        self.spool.set_aside(path)
+        return ready
 
-    def _answer(self, path: Path, reason: str) -> None:
+    def _unnamed(self, text: str, path: Path) -> str:
+        """No path of the judge's machine in what it says to a player (its own log says where)."""
+        text = text.replace(str(path), "your mail")
+        for folder in sorted({self.config.games, self.config.home, self.config.spool}, key=lambda p: -len(str(p))):
+            text = text.replace(str(folder), "...")
+        return text
+
+    def _quarantine(self, path: Path, reason: str) -> None:
+        try:
+            where = self.spool.quarantine(path, reason)
+            self.log(f"quarantined mail {path.name}: {reason} (in {where.parent})")
+        except Exception as exc:  # noqa: BLE001  (a full disk: said, and the mail stays where it is)
+            self._once(f"quarantine {path.name}", f"error quarantining {path.name}: {exc}")
+
+    def _answer(self, data: bytes, name: str, reason: str) -> None:
         """Tell a participant why their mail was refused (replies.py: known addresses only, once an hour)."""
-        sender = replies.sender_of(path)
+        sender = replies.sender_of(data)
         known = {a.lower() for names in self.learned.values() for a in names.values()} | \
             {a.lower() for a in self.config.contacts.values()}
         if sender is None or sender.address not in known or sender.address == self.config.address.lower():
@@ -169,21 +235,12 @@ class Judge:
             return
         smtp = self.config.smtp
         try:
-            said = reason.replace(str(path), "your mail")  # the judge's own paths are not the player's business
-            library.send(replies.answer(self.config.address, sender, said), smtp.server, smtp.security, smtp.user)
+            library.send(replies.answer(self.config.address, sender, reason), smtp.server, smtp.security, smtp.user)
         except library.PbemError as exc:
             self.log(f"error answering {sender.address}: {exc}")
             return
         self.answered.note(sender.address, now)
-        self.log(f"answered {sender.address}: why {path.name} was refused")
-
-    def _set_aside(self, path: Path) -> None:
-        """Out of new/ into cur/, as a mail program marks a mail read: kept, not read again."""
-        self.waiting_logged.discard(path.name)
-        try:
-            os.replace(path, self.config.spool / "cur" / (path.name.split(":")[0] + SEEN_FLAG))
-        except FileNotFoundError:
-            pass
+        self.log(f"answered {sender.address}: why {name} was refused")
 
     def referee(self, path: Path) -> bool:
         """Do what the referee owes in one game and mail it; False when it must be tried again later."""
@@ -209,6 +266,9 @@ class Judge:
         except library.PbemError as exc:
             self.log(f"error {path.name}: {exc}")
             return not library.retry_later(exc)
+        except Exception as exc:  # noqa: BLE001  (one game's fault never stops the others)
+            self._once(f"referee {path.name} {exc}", f"error {path.name}: unexpected {type(exc).__name__}: {exc}")
+            return True  # tried again when the game changes, not on every pass
 
     def once(self) -> None:
         """One pass: fetch, read, referee every game that changed (and every game, on the first pass), and
@@ -217,7 +277,7 @@ class Judge:
             os.environ["PBEM_NOW"] = str(int(self.clock()))
         try:
             self.fetch()
-        except library.PbemError as exc:
+        except Exception as exc:  # noqa: BLE001  (a server down or a protocol surprise: the spool is still read)
             self.log(f"error fetching mail: {exc}")
         if self.clock() - self.last_sweep >= SWEEP_SECONDS:
             self.last_sweep = self.clock()
@@ -229,7 +289,7 @@ class Judge:
             retry = {path for path in todo if not self.referee(path)}
             if read < BATCH or self.stopping:
                 self.pending |= retry
-                self.looked = {p.name for p in self.new_mail()}  # what is left waits for a mail not here yet
+                self.looked = self.spool.looked_at()  # what is left waits for a mail not here yet
                 return
             self.pending |= retry
 
@@ -261,6 +321,9 @@ class Judge:
                     library.write_file(self.deadlines_path, json.dumps(done, sort_keys=True).encode(), mode=0o600)
             except library.PbemError as exc:
                 self.log(f"error {path.name}: deadlines: {exc}")
+            except Exception as exc:  # noqa: BLE001  (one game's fault never stops the others)
+                self._once(f"deadlines {path.name} {exc}",
+                           f"error {path.name}: deadlines: unexpected {type(exc).__name__}: {exc}")
 
     def _keep(self, path: Path, rep: library.Replay, name: str, item: deadlines.Due) -> None:
         short = f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}"
@@ -285,16 +348,15 @@ class Judge:
         if self._imap is not None:
             try:
                 self._imap.wait(seconds)
-            except (library.PbemError, OSError) as exc:
+            except Exception as exc:  # noqa: BLE001  (a server gone: connect again on the next pass)
                 self.log(f"error waiting for mail: {exc}")
                 self._imap.close()
                 self._imap = None
                 time.sleep(min(seconds, 5))
             return
         deadline = time.monotonic() + seconds
-        folder = self.config.spool / "new"
         while not self.stopping and time.monotonic() < deadline and not self.pending:
-            if any(not n.startswith(".") and n not in self.looked for n in os.listdir(folder)):
+            if any(not n.startswith(".") and n not in self.looked for n in self.spool.looked_at()):
                 return  # a mail not looked at yet (those left in new/ wait for another)
             time.sleep(0.1)
 
@@ -307,8 +369,15 @@ class Judge:
         signal.signal(signal.SIGINT, stop)
         self.log(f"started: {self.identity.public.line()}, games in {self.config.games}, mail from "
                  f"{self.config.imap or self.config.spool}")
+        if os.environ.get("PBEM_NOW"):
+            self.log(f"warning: PBEM_NOW is set: the judge's clock stands at {_stamp(self.clock())}, a testing "
+                     "override (docs/deadlines.md)")
         while not self.stopping:
-            self.once()
+            try:
+                self.once()
+            except Exception as exc:  # noqa: BLE001  (the last guard: a pass that failed is logged, the next one runs)
+                self._once(f"pass {exc}", f"error in a pass: unexpected {type(exc).__name__}: {exc}")
+                time.sleep(PAUSE_AFTER_ERROR)
             if not self.stopping:
                 self.wait(self.config.poll)
         self.log("stopped")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pbem.crypto.keyring import list_keys
@@ -23,6 +23,7 @@ from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
 from pbem.transport import copies, turns
 from pbem.transport.mailbox import Found, Skipped, items, mailbox_messages
+from pbem.transport.outcomes import Fate, MailOutcome, PartFate, combined
 from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
 from pbem.transport.store import Copies
 
@@ -37,6 +38,8 @@ class Report:
     forks: list[str] = field(default_factory=list)
     set_aside: int = 0
     """Mails refused on an earlier run, not read again (`again` reads them)."""
+    outcomes: dict[str, MailOutcome] = field(default_factory=dict)
+    """Each mail read, by where it is: what became of it."""
 
 
 def _note(report: Report, store: Copies, before: int, rep: Replay, verified_here: bool = False) -> None:
@@ -54,71 +57,91 @@ def _mine(rep: Replay) -> bool:
 def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -> None:
     where = found.where
     held = store.record(record.genesis.game_id)
+    game_id = record.genesis.game_id
     if held is not None and held.genesis == record.genesis and held.entries[:len(record.entries)] == record.entries:
-        copies.mark_shared(record.genesis.game_id, len(record.entries))
+        copies.mark_shared(game_id, len(record.entries))
         report.known += 1
+        found.fate = PartFate(Fate.KNOWN, game_id)
         return
     try:
         new = verify(record)
     except PbemError as exc:
-        report.problems.append(f"{where}: refused the attached game: {exc}")
-        found.refused = True
+        _refuse(report, found, game_id, f"refused the attached game: {exc}")
         return
-    local = store.get(record.genesis.game_id)
+    local = store.get(game_id)
     if local is None and not _mine(new):
         report.problems.append(f"{where}: a game without any of your keys in it ({', '.join(new.roster)}): "
                                "not kept")
         found.refused = True
+        found.fate = PartFate(Fate.NOT_HOSTED, game_id, "a game without any of this home's keys in it: not kept")
         return
     if local is None:
-        copies.mark_shared(record.genesis.game_id, new.seq)
+        copies.mark_shared(game_id, new.seq)
         _note(report, store, 0, new, verified_here=True)
+        found.fate = PartFate(Fate.APPLIED, game_id)
         return
     try:
         compare(local.record, new.record)
     except (Divergence, Equivocation) as exc:  # the mark stays: the others have not had our entries
-        rival = store.keep_rival(record)
-        report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(local.genesis.game_id)} "
-                            f"{rival})")
-        found.refused = True
+        _fork(report, store, found, game_id, exc, record)
         return
-    copies.mark_shared(record.genesis.game_id, new.seq)
+    copies.mark_shared(game_id, new.seq)
     if new.seq > local.seq:
         _note(report, store, local.seq, new, verified_here=True)
+        found.fate = PartFate(Fate.APPLIED, game_id)
     else:
         report.known += 1
+        found.fate = PartFate(Fate.KNOWN, game_id)
+
+
+def _refuse(report: Report, found: Found, game_id: str, reason: str) -> None:
+    report.problems.append(f"{found.where}: {reason}")
+    found.refused = True
+    found.fate = PartFate(Fate.REFUSED, game_id, reason)
+
+
+def _fork(report: Report, store: Copies, found: Found, game_id: str, exc: PbemError, rival: GameFile) -> None:
+    """A rival history: kept as evidence, said every time the mail is read (its fate says it without the
+    paths of this machine, which its sender cannot use)."""
+    kept = store.keep_rival(rival)
+    report.forks.append(f"{found.where}: {exc} (kept the rival copy: pbem verify {store.path(game_id)} {kept})")
+    found.refused = True
+    found.fate = PartFate(Fate.FORKED, game_id, str(exc))
 
 
 def _apply_turn(report: Report, store: Copies, found: Found, turn: turns.TurnBlock) -> bool:
     """Apply one turn; False when it must wait for an earlier one (or for the game's file)."""
-    where = found.where
-    held = store.record(turn.game_id)
+    game_id = turn.game_id
+    held = store.record(game_id)
     if held is not None and turns.is_known(held, turn):
-        copies.mark_shared(turn.game_id, turn.last)
+        copies.mark_shared(game_id, turn.last)
         report.known += 1
+        found.fate = PartFate(Fate.KNOWN, game_id)
         return True
-    local = store.get(turn.game_id)
+    local = store.get(game_id)
     if local is None:
+        found.fate = PartFate(Fate.NOT_HOSTED, game_id, "a turn of a game there is no copy of here")
         return False
     try:
         new = store.extend(turn)
     except turns.MissingEntries:
+        found.fate = PartFate(Fate.WAITING, game_id, f"a turn after entry {turn.after} waits: the copy here stops at "
+                              f"entry {local.seq}", turn.after)
         return False
     except (Divergence, Equivocation) as exc:
-        rival = store.keep_rival(GameFile.model_construct(genesis=local.genesis,
-                                                          entries=list(local.entries[:turn.after]) + list(turn.entries)))
-        report.forks.append(f"{where}: {exc} (kept the rival copy: pbem verify {store.path(turn.game_id)} {rival})")
-        found.refused = True
+        _fork(report, store, found, game_id, exc,
+              GameFile.model_construct(genesis=local.genesis, entries=list(local.entries[:turn.after]) + list(turn.entries)))
         return True
     except PbemError as exc:
-        report.problems.append(f"{where}: refused a turn: {exc}")
-        found.refused = True
+        _refuse(report, found, game_id, f"refused a turn: {exc}")
         return True
-    copies.mark_shared(turn.game_id, turn.last)
+    copies.mark_shared(game_id, turn.last)
     if new is None:
         report.known += 1
+        found.fate = PartFate(Fate.KNOWN, game_id)
     else:
         _note(report, store, local.seq, new)
+        found.fate = PartFate(Fate.APPLIED, game_id)
     return True
 
 
@@ -183,11 +206,10 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
     before are skipped (their content is in the copies already), and so are mails refused before for
     what they are (said once, then counted in `set_aside`), unless `again`. A mail that cannot be read
     or parsed is reported, and the others are still read."""
-    store, report = Copies(directory), Report()
+    report = Report()
     index = Index() if again else _load_index(directory)
     seen = Index(set(index.done), dict(index.bad))
-    found: list[Found] = []
-    by_mail: dict[str, list[Found]] = {}
+    mails: list[tuple[str, bytes]] = []
     for path in paths:
         try:
             messages = mailbox_messages(path, index.bad)
@@ -201,30 +223,19 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
                 continue
             if isinstance(data, PbemError):  # it names the file itself
                 report.problems.append(str(data))
+                report.outcomes[where] = MailOutcome(where, Fate.REFUSED, reason=_unnamed(str(data), where))
                 seen.bad[where] = str(data)
                 continue
             digest = hashlib.sha256(data).hexdigest()
             if digest in index.done:
-                continue
-            if digest in index.bad:
+                report.outcomes[where] = MailOutcome(where, Fate.KNOWN)
+            elif digest in index.bad:
                 report.set_aside += 1
-                continue
-            by_mail[digest] = [_with_hint(f, data, store) for f in items(where, data)]
-            found += by_mail[digest]
-    for f in found:
-        if isinstance(f.item, PbemError):
-            report.problems.append(f"{f.where}: {f.item}")
-        elif isinstance(f.item, GameFile):
-            _apply_file(report, store, f, f.item)
-    waiting = sorted(((f, f.item) for f in found if isinstance(f.item, turns.TurnBlock)), key=lambda pair: pair[1].after)
-    while waiting:
-        left = [(f, turn) for f, turn in waiting if not _apply_turn(report, store, f, turn)]
-        if len(left) == len(waiting):
-            break
-        waiting = left
-    unapplied = {id(f) for f, _ in waiting}
+            else:
+                mails.append((where, data))
+    by_mail = _apply(report, Copies(directory), mails)
     for digest, parts in by_mail.items():
-        if any(id(f) in unapplied or f.refused for f in parts):
+        if any(f.fate is None or f.fate.fate in (Fate.WAITING, Fate.NOT_HOSTED) or f.refused for f in parts):
             continue  # read again next time: a turn may apply then; a fork is said every time
         errors = [f.item for f in parts if isinstance(f.item, PbemError)]
         if errors:
@@ -233,13 +244,57 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
             seen.done.add(digest)
     if seen != index and directory.is_dir():
         copies.write_note(_index_path(directory), Index(index.done | seen.done, {**index.bad, **seen.bad}).data())
+    return report
+
+
+def read_mails(mails: list[tuple[str, bytes]], directory: Path) -> Report:
+    """Apply mails already read (where each is, its bytes) to the copies, with no index: for a reader that
+    keeps its own record of what it has read (the judge's spool)."""
+    report = Report(mails=len(mails))
+    _apply(report, Copies(directory), mails)
+    return report
+
+
+def _unnamed(reason: str, where: str) -> str:
+    """A reason as its sender reads it: without the place this machine keeps the mail."""
+    return reason.replace(f"{where}: ", "").replace(where, "your mail")
+
+
+def _apply(report: Report, store: Copies, mails: list[tuple[str, bytes]]) -> dict[str, list[Found]]:
+    """Apply the mails' games and turns (whole files first, then turns in the order of the entry they extend,
+    again while one makes room for another); each mail's outcome in the report. Returns the parts of each
+    mail, by its SHA-256."""
+    found: list[Found] = []
+    by_mail: dict[str, list[Found]] = {}
+    wheres: dict[str, str] = {}
+    for where, data in mails:
+        digest = hashlib.sha256(data).hexdigest()
+        by_mail[digest] = [_with_hint(f, data, store) for f in items(where, data)]
+        wheres[digest] = where
+        found += by_mail[digest]
+    for f in found:
+        if isinstance(f.item, PbemError):
+            report.problems.append(f"{f.where}: {f.item}")
+            f.fate = PartFate(Fate.REFUSED, reason=str(f.item))
+        elif isinstance(f.item, GameFile):
+            _apply_file(report, store, f, f.item)
+    waiting = sorted(((f, f.item) for f in found if isinstance(f.item, turns.TurnBlock)), key=lambda pair: pair[1].after)
+    while waiting:
+        left = [(f, turn) for f, turn in waiting if not _apply_turn(report, store, f, turn)]
+        if len(left) == len(waiting):
+            break
+        waiting = left
     for f, turn in waiting:
         local = store.get(turn.game_id)
         have = f"the copy here stops at entry {local.seq}" if local else "there is no copy of this game here"
         report.problems.append(f"{f.where}: a turn after entry {turn.after} waits: {have} (a mail is missing, "
                                "or ask for the whole file)")
-    return report
+    for digest, parts in by_mail.items():
+        where = wheres[digest]
+        report.outcomes[where] = combined(where, [replace(f.fate, reason=_unnamed(f"{f.where}: {f.fate.reason}", where))
+                                                  for f in parts if f.fate is not None])
+    return by_mail
 
 
-__all__ = ["Report", "items", "read"]
+__all__ = ["Report", "items", "read", "read_mails"]
 

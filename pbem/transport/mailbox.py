@@ -16,6 +16,7 @@ from pbem.errors import PbemError, RecordError, UsageError, printable
 from pbem.record.models import GameFile, from_json
 from pbem.record.reading import read_file, read_optional
 from pbem.transport import armor, turns
+from pbem.transport.outcomes import PartFate
 
 MAX_MAIL = 64 * 1024 * 1024
 
@@ -26,6 +27,8 @@ class Found:
     item: turns.TurnBlock | GameFile | PbemError
     refused: bool = False
     """A fork or a bad entry: the mail is read again next time, and reported again."""
+    fate: PartFate | None = None
+    """What became of it (None: not looked at, as a turn left waiting)."""
 
 
 def default_mailbox() -> Path:
