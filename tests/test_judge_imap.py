@@ -49,3 +49,40 @@ def test_the_judge_reads_imap_and_answers_by_smtp(base, monkeypatch):
     status = ok(cli(base, 0, "judge", "status", config))
     assert status.startswith("path-of-pharaohs ") and "ann, ben, cat  #1  ben to join" in status, status
     assert "(mailed up to #1)" in status
+
+
+def test_a_hostile_mail_fetched_by_imap_is_answered_safely_and_the_game_goes_on(base, monkeypatch):
+    """The attack of issue 32 through IMAP: a forged From naming a player, a Subject that decodes to CR LF,
+    a damaged turn; and a stranger's turn of a game not hosted here. The judge fetches both, answers the
+    player on one line, sets the stranger's aside unanswered, and plays the game beside them."""
+    from email import message_from_bytes, policy
+
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    with imap_server({"judge@example.org": SECRET}) as dovecot:
+        boxes = {f"{n}@example.org": base / "mail" / n for n in PLAYERS}
+        boxes["judge@example.org"] = dovecot.maildir("judge@example.org")
+        with smtp_server(boxes) as (port, server):
+            for sub in ("new", "cur", "tmp"):
+                (dovecot.maildir("judge@example.org") / sub).chmod(0o777)
+            keys = setup_players(base, port, PLAYERS)
+            config = write_config(base, port, imap=dovecot.url("judge@example.org"))
+            start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
+            for mail in (dovecot.maildir("judge@example.org") / "new").iterdir():
+                mail.chmod(0o644)
+            dovecot.deliver("judge@example.org", b"From: ann <ann@example.org>\r\nTo: judge@example.org\r\n"
+                            b"Subject: =?utf-8?q?turn=0D=0AX-Injected=3A_yes?=\r\n\r\n"
+                            b"-----BEGIN PBEM TURN-----\r\nH4sIAAAAAAAA/damaged\r\n-----END PBEM TURN-----\r\n")
+            monkeypatch.setenv(imap.PASSWORD_ENV, SECRET)
+            monkeypatch.setenv(imap.CAFILE_ENV, str(dovecot.cafile))
+            lines: list[str] = []
+            judge = Judge(judge_config.load(config), log=lines.append)
+            judge.once()
+            kinds = [line.split(" ")[1] for line in lines]
+            assert kinds[:1] == ["fetched"] and "signed" in kinds and "answered" in kinds, lines
+            [told] = [m for m in (message_from_bytes(r, policy=policy.default) for r in server.received)
+                      if m["Auto-Submitted"] == "auto-replied"]
+            assert told["Subject"] == "Re: turn X-Injected: yes" and told["X-Injected"] is None
+            assert not any(b"\nX-Injected" in r for r in server.received)
+            judge.once()
+            assert kinds == [line.split(" ")[1] for line in lines]  # nothing read or mailed twice
