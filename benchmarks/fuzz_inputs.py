@@ -2,11 +2,22 @@
 hostile inputs of issue 21 at growing sizes (the time must grow with the size, not its square).
 
     python benchmarks/fuzz_inputs.py [--executions N] [--minutes M] [--seed S] [--progress MINUTES] [--scaling]
+    python benchmarks/fuzz_inputs.py --judge [--executions N] [--minutes M] [--honest-every K] [--recycle R]
 
 Each path gets the same share of the time (the cheap ones run more often). Prints, for each path:
 executions, crashes (any exception but pbem's own errors), hangs (over the time bound for the input's size,
 twice in a row), inputs that changed a file, executions a second, and the slowest input per KB.
 Crashing or hanging inputs are written to ./fuzz-findings/ to replay. Exit status 1 if any.
+
+--judge fuzzes the judge's whole path for one mail instead (tests/judge_fuzz_support.py): a real Judge and
+its Maildir in this process, a real SMTP server on 127.0.0.1, an honest game beside the hostile mails. Each
+execution is one hostile mail and one pass of the judge; after each, the judge must be alive (its pass
+returned), have signed no place twice, have mailed no header line a hostile mail smuggled in, no path of
+its machine and no stranger. After every K-th (--honest-every, default 1) an honest turn is mailed and
+must be applied and answered: what a hostile mail did to the judge's memory stays there, so a game it
+stalled is caught at the next honest turn, and the K mails before it are written out. The sandbox starts
+anew every R executions (--recycle), and after a stall, so that its folders stay small. Prints executions,
+crashes (distinct places), findings by kind, honest turns and games, executions a second.
 """
 
 from __future__ import annotations
@@ -122,6 +133,100 @@ def scaling() -> None:
         print(f"{name:<28}" + "".join(f"{t:>12.3f}" for t in times))
 
 
+def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, recycle: int, progress: float | None,
+               findings: Path, log=print) -> dict[str, int]:
+    """The judge's path for one mail, `executions` times or until `deadline`; the figures it printed."""
+    import shutil
+
+    from judge_fuzz_support import Corpus, JudgeBox, hostile
+
+    rng = random.Random(seed)
+    kinds: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    done = crashes = slow = honest = games = sent = boxes = 0
+    started = last = time.monotonic()
+    spent = 0.0
+    with tempfile.TemporaryDirectory(prefix="pbem-judge-fuzz-", dir=_memory()) as folder:
+        while done < executions and time.monotonic() < deadline:
+            boxes += 1
+            box = JudgeBox(Path(folder) / f"box-{boxes}", seed=rng.getrandbits(32))
+            try:
+                corpus = Corpus(box)
+                box.run_pass("the invitation", expect=box.rep.genesis.game_id)
+                recent: list[bytes] = []
+                stalled = False
+                for _ in range(recycle):
+                    if done >= executions or time.monotonic() >= deadline or stalled:
+                        break
+                    data = hostile(corpus, rng)
+                    recent = [*recent[-(honest_every - 1):], data] if honest_every > 1 else [data]
+                    start = time.perf_counter()
+                    finding = box.execute(data)
+                    seconds = time.perf_counter() - start
+                    spent += seconds
+                    done += 1
+                    if seconds > bound(len(data)):
+                        slow += 1
+                        _keep(findings, f"judge-slow-{done}", [data])
+                    if finding is not None:
+                        crashes += finding.kind == "crash"
+                        where = finding.text.split(" in a mail")[0][:300]
+                        kinds[finding.kind] += 1
+                        places[f"{finding.kind}: {where}"] += 1
+                        if places[f"{finding.kind}: {where}"] == 1:
+                            first[f"{finding.kind}: {where}"] = _keep(findings, f"judge-{finding.kind}-{done}", [data])
+                    if done % honest_every == 0:
+                        finding = box.honest_turn()
+                        honest += 1
+                        if finding is not None:
+                            kinds[finding.kind] += 1
+                            key = f"{finding.kind}: {finding.text.split(';')[0][:200]}"
+                            places[key] += 1
+                            if places[key] == 1:
+                                first[key] = _keep(findings, f"judge-{finding.kind}-{done}", recent)
+                            stalled = finding.kind == "honest game stalled"
+                    if progress and time.monotonic() - last > progress * 60:
+                        last = time.monotonic()
+                        log(f"  {done} executions in {last - started:.0f} s; crashes {crashes}, findings "
+                            f"{sum(kinds.values()) - crashes}", flush=True)
+                games += box.stats.games
+                sent += box.stats.sent
+            finally:
+                box.close()
+                shutil.rmtree(box.root, ignore_errors=True)
+    seconds = time.monotonic() - started
+    log(f"judge, one mail a pass: {done} executions, {crashes} crashes, "
+        f"{sum(kinds.values()) - crashes} other findings, {slow} over the time bound; {honest} honest turns in "
+        f"{games} games, {sent} mails sent by the judge; {done / max(seconds, 1e-9):.0f} executions/s "
+        f"({done / max(spent, 1e-9):.0f} in the judge's passes; {seconds:.0f} s)")
+    for kind, count in sorted(kinds.items()):
+        log(f"  {kind}: {count}")
+    for key, count in places.most_common(20):
+        log(f"  {count} x {key}  [{first.get(key, '')}]")
+    return {"executions": done, "crashes": crashes, "findings": sum(kinds.values()), "slow": slow}
+
+
+def _memory() -> str | None:
+    import os
+
+    return "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def _keep(findings: Path, name: str, mails: list[bytes]) -> str:
+    """The input(s) of a finding, to replay: one .eml, or a folder of them (the mails before a stall)."""
+    findings.mkdir(exist_ok=True)
+    if len(mails) == 1:
+        path = findings / f"{name}.eml"
+        path.write_bytes(mails[0])
+        return str(path)
+    folder = findings / name
+    folder.mkdir(exist_ok=True)
+    for i, data in enumerate(mails):
+        (folder / f"{i:04d}.eml").write_bytes(data)
+    return str(folder)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--executions", type=int, default=20_000, help="executions in all (shared by the paths)")
@@ -129,7 +234,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", type=float, default=None, help="a line every this many minutes")
     parser.add_argument("--scaling", action="store_true", help="also time issue 21's inputs at growing sizes")
+    parser.add_argument("--judge", action="store_true", help="fuzz the judge's whole path for one mail instead")
+    parser.add_argument("--honest-every", type=int, default=1, metavar="K",
+                        help="--judge: an honest turn after every K hostile mails")
+    parser.add_argument("--recycle", type=int, default=2000, metavar="R",
+                        help="--judge: a new sandbox every R executions")
     args = parser.parse_args()
+    if args.judge:
+        start = time.monotonic()
+        deadline = start + args.minutes * 60 if args.minutes else float("inf")
+        figures = fuzz_judge(args.executions, deadline, args.seed, max(1, args.honest_every), max(1, args.recycle),
+                             args.progress, Path("fuzz-findings"))
+        if figures["findings"] or figures["slow"]:
+            raise SystemExit(1)
+        return
     if args.scaling:
         scaling()
     with tempfile.TemporaryDirectory(prefix="pbem-fuzz-") as folder:

@@ -1,9 +1,16 @@
 """The fuzz harness (tests/fuzz_support.py) over every input path, with a small fixed budget: each path
-gets its seeds and some dozens of mutations of them. benchmarks/fuzz_inputs.py runs it for hours."""
+gets its seeds and some dozens of mutations of them; and the judge's whole path for one mail
+(tests/judge_fuzz_support.py): the hostile mails of issue 32 by name, then a short seeded run of the
+corpus. benchmarks/fuzz_inputs.py runs both for hours (--judge for the second)."""
+
+import base64
+import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from judge_fuzz_support import Corpus, JudgeBox, hostile
 
 from fuzz_support import Sandbox, check, mutate, sandbox
 
@@ -46,3 +53,94 @@ def test_mutated_inputs_never_crash_hang_or_change_a_file(box, name):
         check(box, path, mutate(path.seeds[seed], edits))
 
     one()
+
+
+# ---------------------------------------------------------------- the judge's path for one mail
+
+@pytest.fixture
+def judge_box(tmp_path):
+    """A judge in this process with its Maildir, a real SMTP server, and an honest game it referees
+    (its invitation applied and answered). The environment the judge sets is restored by conftest."""
+    box = JudgeBox(tmp_path / "judge")
+    try:
+        assert box.run_pass("the invitation", expect=box.rep.genesis.game_id) is None, box.log
+        for _ in range(4):  # the joins and the deal: a game under way
+            assert box.honest_turn() is None, box.log
+        yield box
+    finally:
+        box.close()
+
+
+def _turn(box: JudgeBox) -> str:
+    return armor_text(box.history[box.rep.genesis.game_id][-1])
+
+
+def armor_text(data: bytes) -> str:
+    from pbem.transport import armor, turns
+
+    return armor.wrap(turns.LABEL, data)
+
+
+def named_mails(box: JudgeBox) -> dict[str, bytes]:
+    """The hostile mails issue 32 names, each as the judge's Maildir would hold it."""
+    crlf = "=?utf-8?q?turn=0D=0AX-Injected=3A_yes?="
+    block = _turn(box)
+    game_id = box.rep.genesis.game_id
+    attached = base64.encodebytes(box.history[game_id][0]).decode()
+
+    def mail(*headers: str, body: str = block) -> bytes:
+        return ("\r\n".join(headers) + "\r\n\r\n" + body).encode()
+
+    return {
+        "a Subject that decodes to CR LF, from a player's real address": mail(
+            "From: ann <ann@example.org>", "To: judge@example.org", f"Subject: {crlf}", "Message-ID: <1@x>",
+            body="-----BEGIN PBEM TURN-----\r\nH4sIdamaged\r\n-----END PBEM TURN-----\r\n"),
+        "a Message-ID that decodes to CR LF": mail(
+            "From: ben@example.org", "Subject: [pbem] #1", f"Message-ID: {crlf}", body="-----BEGIN PBEM TURN-----\r\n"
+            "H4sIdamaged\r\n-----END PBEM TURN-----\r\n"),
+        "a From that is a group": mail("From: a:b;c", "To: judge@example.org", "Subject: x"),
+        "a To that is a group, on a valid turn": mail("From: cat <cat@example.org>", "To: a:b;c", "Subject: x"),
+        "a stranger replays a valid turn": mail("From: eve <eve@evil.example>", "To: judge@example.org", "Subject: x"),
+        "a forged From naming ann": mail("From: ann <eve@evil.example>", "Cc: ben <eve@evil.example>", "Subject: x"),
+        "the stranger again, with a damaged turn": mail(
+            "From: eve <eve@evil.example>", "Subject: x", body="-----BEGIN PBEM TURN-----\r\nH4sIAAAA\r\n"
+            "-----END PBEM TURN-----\r\n"),
+        "an unknown game id": mail("From: ann@example.org", "Subject: x", body=armor_text(
+            box.history[game_id][-1].replace(game_id.encode(), b"0" * 32))),
+        "a malformed game id": mail("From: ann@example.org", "Subject: x", body=armor_text(
+            box.history[game_id][-1].replace(game_id.encode(), b"../../etc\r\nX-Injected: id"))),
+        "a turn that forks the game": mail("From: ann@example.org", "Subject: x", body=armor_text(
+            re.sub(rb'"prev":"[0-9a-f]{64}"', b'"prev":"' + b"0" * 64 + b'"', box.history[game_id][-1]))),
+        "deep nesting": mail("From: ann@example.org", "Subject: x", body=armor_text(
+            b'{"format":"pbem-turn/1","entries":' + b"[" * 100_000 + b"]" * 100_000 + b"}")),
+        "multipart nesting": mail("From: ann@example.org", *[f'Content-Type: multipart/mixed; boundary="n{i}"\r\n\r\n'
+                                                              f"--n{i}" for i in range(300)]),
+        "an attachment in a wrong charset": mail(
+            "From: ann@example.org", "Subject: x", 'Content-Type: multipart/mixed; boundary="b"',
+            body=f'--b\r\nContent-Type: application/json; charset="utf-7"; name="=?utf-8?q?=0D=0A.json?="\r\n'
+                 f"Content-Transfer-Encoding: base64\r\n\r\n{attached}\r\n--b--\r\n"),
+    }
+
+
+def test_the_judge_takes_the_hostile_mails_of_issue_32_and_the_honest_game_goes_on(judge_box):
+    """Each mail, then an honest turn: the judge's pass returns, it signs no place twice, mails no smuggled
+    header, no path of its machine and no stranger, and the honest turn is applied and answered."""
+    found = []
+    for name, data in named_mails(judge_box).items():
+        finding = judge_box.execute(data)
+        found += [f"{name}: {finding.kind}: {finding.text[:400]}"] if finding else []
+        finding = judge_box.honest_turn()
+        found += [f"after {name}: {finding.kind}: {finding.text[:400]}"] if finding else []
+    assert found == []
+
+
+def test_a_short_run_of_hostile_mails_never_crashes_the_judge(judge_box):
+    """Seeded: the same 60 mails every time (corpus and mutations), an honest turn after each."""
+    corpus, rng = Corpus(judge_box), random.Random(32)
+    found = []
+    for _ in range(60):
+        data = hostile(corpus, rng)
+        finding = judge_box.execute(data) or judge_box.honest_turn()
+        if finding is not None:
+            found.append(f"{finding.kind}: {finding.text[:400]}\n  the mail: {data[:600]!r}")
+    assert found == [], "\n".join(found)
