@@ -97,11 +97,11 @@ def test_a_trap_is_answered_as_documented(home, monkeypatch):
         "Error: discard sun-5: choose one of your number tiles: sun-3, moon-4\n")
     shutil.copytree(home / "home" / "keys", home / "other" / "keys")
     shutil.copy(home / "g.json", home / "h.json")
-    answered = pbem("play", "g.json", "--as", "ann", "discard", "moon-4")
-    assert answered.exit_code == 0 and answered.output.startswith("  ann discards moon-4 to the trap\n")
+    answered = pbem("play", "g.json", "--as", "ann", "discard", "moon-4")  # her turn's second coin still owed: 3
+    assert answered.exit_code == 3 and answered.output.startswith("  ann discards moon-4 to the trap\n")
     monkeypatch.setenv("PBEM_HOME", str(home / "other"))  # a second copy, answered with the tile alone
     answered = pbem("play", "h.json", "--as", "ann", "sun-3")
-    assert answered.exit_code == 0 and answered.output.startswith("  ann discards sun-3 to the trap\n")
+    assert answered.exit_code == 3 and answered.output.startswith("  ann discards sun-3 to the trap\n")
 
 
 def test_a_rewrite_keeps_the_file_mode_and_writes_through_a_symlink(home):
@@ -130,7 +130,7 @@ def test_dearmor_reverses_armor_and_an_output_named_json_is_json(home):
     assert pbem("dearmor", "mail.txt").output == plain
     assert pbem("dearmor", "mail.txt", "-o", "back.json").output == "Wrote back.json.\n"
     assert (home / "back.json").read_text() == plain
-    assert pbem("play", "mail.txt", "--as", "ben", "3", "-o", "next.json").exit_code == 0
+    assert pbem("play", "mail.txt", "--as", "ben", "3", "-o", "next.json").exit_code == 3  # the first coin: the turn goes on
     assert (home / "next.json").read_text().startswith("{\n")
     assert pbem("play", "next.json", "--as", "ben", "2@2a", "-o", "next.txt").exit_code == 0
     assert (home / "next.txt").read_text().startswith("{\n")  # read as JSON, written as JSON

@@ -125,7 +125,7 @@ def test_a_damaged_history_fails_closed_and_says_how_to_reset_it(game, content, 
         assert (result.exit_code, result.output) == (1, expected), args
     assert (game / "v1.json").read_bytes() == before and path.read_text() == content
     path.unlink()
-    assert pbem("play", "v1.json", "--as", "ann", "3").exit_code == 0
+    assert pbem("play", "v1.json", "--as", "ann", "3").exit_code == 3  # the first coin: the turn goes on
 
 
 def test_verify_reports_every_file_and_compares_every_pair(game):

@@ -119,7 +119,7 @@ def test_sending_is_the_default_with_pbem_send(table, tmp_path):
         assert len(handler.received) == 1
         back = table("ann", "inbox", tmp_path / "mail" / "ann", **env)
         assert back.output.splitlines()[-1] == f"    pbem play {copy.stem.split('-')[1]} --as ann"
-        held = table("ann", "play", copy_of(tmp_path, "ann"), "--as", "ann", "1", "--no-send", **env)
+        held = table("ann", "play", copy_of(tmp_path, "ann"), "--as", "ann", "1", "0@1a", "--no-send", **env)
         assert held.exit_code == 0 and len(handler.received) == 1, held.output
         assert held.stderr.startswith("Warning: written here, not sent: entr")
 

@@ -99,7 +99,7 @@ def test_path_of_pharaohs_at_the_prompt_shows_the_hand_and_takes_stop(tmp_path, 
         os.write(main, b"\n")
         screen = read_until(main, b"Next: ")
         assert b"Wrote g.json" in screen and f"Next: {mover} (discard".encode() in screen
-        assert proc.wait(timeout=20) == 0  # the player chose to stop at the prompt: not an error
+        assert proc.wait(timeout=20) == 3  # stopped at the prompt owing a discard: written, more owed
     finally:
         proc.kill()
         os.close(main)

@@ -34,7 +34,7 @@ def test_a_fork_is_reported_and_an_old_file_refused(tmp_path, monkeypatch):
     shutil.copytree(tmp_path / "home" / "keys", other_home / "keys")
     monkeypatch.setenv("PBEM_HOME", str(other_home))
     second = pbem("play", "other.json", "--as", first, "0")
-    assert second.exit_code == 0, second.output
+    assert second.exit_code == 3, second.output  # the first coin: the turn goes on
     forked = pbem("verify", "game.json", "other.json")
     assert forked.exit_code == 1
     assert forked.output.splitlines()[-1].startswith(f"Error: game.json and other.json: entry 5 by {first}: {first} "

@@ -86,6 +86,13 @@ def play(path: Path, name: str, actions: list[str] | None = None, key: str | Non
                      message=message)
 
 
+def part_done(game: Replay, name: str) -> bool:
+    """Whether NAME's part is done for now, so that what they signed goes to the others in one mail: they
+    owe no move or choice now (their turn is complete, or another party must act first, as a referee's
+    reveal). A Sarcophagus turn's first coin is not: its second is owed at once."""
+    return owes(game, name, "move", "discard") is None
+
+
 def referee(path: Path, name: str, key: str | None = None, out: Path | None = None) -> TurnResult:
     """The referee's duties: its join, the deal, reveals, deals, reshuffles, a Thief's pick, openings,
     the audit, and a verdict on any secret its player did not hold."""

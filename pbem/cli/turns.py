@@ -66,9 +66,9 @@ def _report(turn: api.TurnResult, path: Path) -> None:
     typer.echo(api.next_line(turn.rep))
 
 
-def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str) -> str | None:
+def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: str = "") -> str | None:
     """What NAME asked for or owes that this run did not do, and how to go on (the game `named` as the user
-    did, when it is the file written); None when all is done."""
+    did, when it is the file written; `flag` the mail option to carry on with); None when all is done."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     rep = turn.rep
@@ -84,14 +84,17 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str) -> str 
         return None
     example = api.example_move(turn.session)
     return (f"{name} owes a {owed.what} now ({owed.detail}): give it on the command line, e.g. "
-            f"'pbem play {named} --as {name} {example}', or run pbem play on a terminal to be asked, or add "
+            f"'pbem play {named} --as {name} {example}{flag}', or run pbem play on a terminal to be asked, or add "
             "--bot greedy")
 
 
-@app.command("play", epilog="Exit status: 0 done; 1 an error, nothing written; 3 what could be done is "
-                            "written, but more is owed: moves that must wait for another participant (the "
-                            "referee's reveal, a tie-break opening), or a move not given. The last line says "
-                            "what to do.")
+@app.command("play", epilog="Exit status: 0 done: NAME owes nothing more now (or left the prompt without a "
+                            "move); 1 an error, nothing written; 3 "
+                            "what could be done is written, but more is owed: moves that must wait for another "
+                            "participant (the referee's reveal, a tie-break opening), or a move not given (a "
+                            "Sarcophagus turn's second coin). The last line says what to do. With --mail or "
+                            "--send, the mail goes once NAME's part is done (the turn complete, or another party "
+                            "must act first): one mail a turn.")
 @handled
 def play(path: GameFileArg, name: MyName = None,
          actions: Annotated[list[str] | None, typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
@@ -122,7 +125,11 @@ def play(path: GameFileArg, name: MyName = None,
                     seed=seed, iterations=iterations, message=message)
     dest = turn.path or out or path
     named = str(typed) if dest == path else str(dest)  # a game named by its id's start: the same words again
-    owed = None if (actions or bot or interactive) and not turn.left else _still_owed(turn, dest, name, named)
+    by_default = api.sends_by_default()
+    send = by_default if send is None else send
+    flag = " --send" if send and not by_default else " --mail" if mail and not send else ""
+    stopped = interactive and not actions and not bot and not turn.written  # left the prompt without a move
+    owed = None if stopped else _still_owed(turn, dest, name, named, flag)
     if owed and not turn.written:
         raise UsageError(owed)
     if not turn.written:
@@ -130,11 +137,14 @@ def play(path: GameFileArg, name: MyName = None,
         typer.echo(f"Nothing written: {name} still owes a {still.what} ({still.detail})." if still else
                    f"Nothing written: {name} owes nothing now.")
     _report(turn, dest)
-    send = api.sends_by_default() if send is None else send
-    if turn.written and (mail or send):
+    done = api.part_done(turn.rep, name)
+    if turn.written and (mail or send) and done:
         mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
                   os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
-    elif turn.written:
+    elif turn.written and (mail or send):  # one mail a turn: the rest of it goes in the same mail
+        typer.echo(f"Not {'sent' if send else 'mailed'} yet: {name}'s turn is not complete; the others get all of "
+                   "it in one mail once it is.")
+    elif turn.written and done:
         warn(api.unsent_line(turn.rep, named))
     _offer_absences(turn.rep, dest, name, key, interactive)
     if owed:

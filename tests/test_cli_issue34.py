@@ -1,0 +1,67 @@
+"""The CLI half of issue 34 (play that feels like a game site), as players type it, each with their own
+PBEM_HOME: one mail a turn, the exit status of a turn not complete, and the rough edges, on exact output
+and exit codes."""
+
+import email
+from email import policy
+
+import test_newcomer
+from test_newcomer import copy_of
+
+from mail_support import smtp_server
+
+table = test_newcomer.table  # the fixture: ann and ben in their own homes, ben first, ann's first mail read
+
+
+def mails(handler):
+    return [email.message_from_bytes(raw, policy=policy.default) for raw in handler.received]
+
+
+def test_a_turn_of_two_coins_played_in_two_commands_goes_in_one_mail(table, tmp_path):
+    boxes = {f"{n}@example.org": tmp_path / "mail" / n for n in ("ann", "ben")}
+    with smtp_server(boxes) as (port, handler):
+        env = {"PBEM_SMTP": f"localhost:{port}", "PBEM_SMTP_SECURITY": "none"}
+        ben = copy_of(tmp_path, "ben")
+        assert table("ben", "play", ben, "--as", "ben", "3", "2@2a", "--send", **env).exit_code == 0
+        assert table("ann", "inbox", tmp_path / "mail" / "ann", **env).exit_code == 0
+        ann = copy_of(tmp_path, "ann")
+        first = table("ann", "play", ann, "--as", "ann", "1", "--send", **env)  # one coin of a two-coin turn
+        assert (first.exit_code, first.output) == (3, (
+            "  ann placed a coin on 1a (ann's 1st coin)\n"
+            f"Wrote {ann} (entry 7).\n"
+            "Next: ann (move: place your second coin on any face-up tile with room)\n"
+            "Not sent yet: ann's turn is not complete; the others get all of it in one mail once it is.\n"
+            "ann owes a move now (place your second coin on any face-up tile with room): give it on the command "
+            f"line, e.g. 'pbem play {ann} --as ann 0@1a --send', or run pbem play on a terminal to be asked, or add "
+            "--bot greedy\n"))
+        assert len(handler.received) == 1  # ben's turn only
+        second = table("ann", "play", ann, "--as", "ann", "0@1a", "--send", **env)
+        assert (second.exit_code, second.output) == (0, (
+            "  ann placed a coin on 1a (ann's 2nd coin)\n"
+            f"Wrote {ann} (entry 8).\n"
+            "Next: ben (move: place a coin on 1a (forced))\n"
+            f"Sent to ben <ben@example.org>: [pbem sarcophagus {ann.stem[-8:]}] #8: ben to move\n"))
+        sent = mails(handler)
+        assert len(sent) == 2
+        assert sent[1].get_body().get_content().replace("\r\n", "\n").startswith(
+            f"ann signed entries 7-8 of Sarcophagus {ann.stem[-8:]} (ann, ben).\n"
+            "  ann placed a coin on 1a (ann's 1st coin)\n  ann placed a coin on 1a (ann's 2nd coin)\n")
+        assert table("ben", "inbox", tmp_path / "mail" / "ben", **env).output.startswith(
+            f"Updated {copy_of(tmp_path, 'ben')}: entries 7-8.\n")
+
+
+def test_a_turn_not_complete_exits_3_as_the_help_says_and_mailing_waits_for_it(table, tmp_path):
+    ben = copy_of(tmp_path, "ben")
+    half = table("ben", "play", ben, "--as", "ben", "3", "--mail")  # the forced first coin alone
+    assert half.exit_code == 3 and [p.name for p in tmp_path.glob("*.eml")] == ["first.eml"]  # ann's
+    assert half.output.splitlines()[-2:] == [
+        "Not mailed yet: ben's turn is not complete; the others get all of it in one mail once it is.",
+        "ben owes a move now (place your second coin on any face-up tile with room): give it on the command line, "
+        f"e.g. 'pbem play {ben} --as ben 0@1a --mail', or run pbem play on a terminal to be asked, or add --bot "
+        "greedy"]
+    quiet = table("ben", "play", ben, "--as", "ben", "2@2a")  # the turn complete, not mailed: said on stderr
+    assert quiet.exit_code == 0
+    assert quiet.stderr == f"Warning: written here, not sent: entries 1-6: pbem mail {ben} --as ben\n"
+    help_text = " ".join(table("ben", "play", "--help").output.split())
+    assert "Exit status: 0 done: NAME owes nothing more now" in help_text
+    assert "or a move not given (a Sarcophagus turn's second coin)" in help_text
