@@ -18,8 +18,8 @@ import pytest
 from pbem import api
 from pbem.judge import config as judge_config
 from pbem.judge import library
-from pbem.judge.service import Judge
-from pbem.judge.spool import MAX_TRIES, Spool
+from pbem.judge.service import Judge, open_memory
+from pbem.judge.spool import MAX_TRIES
 
 from judge_support import cli, fast_cli, memory_folder, ok, players_act, setup_players, start_game, write_config
 from mail_support import smtp_server
@@ -90,14 +90,14 @@ def test_a_forged_mail_whose_subject_decodes_to_a_line_break_is_answered_on_one_
 def test_a_mail_that_raises_what_nobody_foresaw_is_quarantined_with_its_reason_and_the_others_are_read(
         base, hosted, monkeypatch):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box  # noqa: F841
-    real = library.read_one
+    real = library.parse_mail
 
-    def flawed(where, data, games):  # a fault of pbem's own, met by one mail's content
+    def flawed(where, data):  # a fault of pbem's own, met by one mail's content
         if b"TRIGGER" in data:
             raise RuntimeError("a fault in the reader")
-        return real(where, data, games)
+        return real(where, data)
 
-    monkeypatch.setattr(library, "read_one", flawed)
+    monkeypatch.setattr(library, "parse_mail", flawed)
     (box / "new" / "0.trigger").write_bytes(b"From: x@spam.example\r\nSubject: hi\r\n\r\nTRIGGER\r\n")
     lines: list[str] = []
     judge = Judge(judge_config.load(config), log=lines.append)
@@ -116,9 +116,9 @@ def test_a_mail_that_raises_what_nobody_foresaw_is_quarantined_with_its_reason_a
 def test_a_mail_the_judge_died_reading_three_times_is_quarantined_not_read_a_fourth_time(base, hosted):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box  # noqa: F841
     (box / "new" / "0.deadly").write_bytes(b"Subject: x\r\n\r\nwhatever kills a process\r\n")
-    spool = Spool(box, base / "judge-home")
-    for _ in range(MAX_TRIES):  # what three runs killed while reading it leave behind (the mark, made first)
-        spool.take(box / "new" / "0.deadly")
+    store = open_memory(judge_config.load(config), 0)
+    for _ in range(MAX_TRIES):  # what three runs killed while reading it leave behind (the claim, made first)
+        store.take("0.deadly", 0)
     lines: list[str] = []
     Judge(judge_config.load(config), log=lines.append).once()
     why = base / "judge-home" / "quarantine" / "0.deadly.why"
@@ -151,8 +151,8 @@ def test_a_strangers_turns_of_games_not_hosted_here_are_set_aside_at_once_and_ne
     for i, data in enumerate(_foreign_turns(base, 8)):
         (box / "new" / f"0{i}.stranger").write_bytes(data)
     reads: list[str] = []
-    real = library.read_one
-    monkeypatch.setattr(library, "read_one", lambda where, data, games: reads.append(where) or real(where, data, games))
+    real = library.parse_mail
+    monkeypatch.setattr(library, "parse_mail", lambda where, data: reads.append(where) or real(where, data))
     lines.clear()
     judge.once()
     assert len(reads) == 8 and not list((box / "new").iterdir()), lines
@@ -195,8 +195,8 @@ def test_a_turn_waiting_for_a_missing_one_is_read_again_only_when_its_game_moves
     held = ben.rename(base / "ben-join.eml")  # delayed on the way
     players_act(base, port, ["cat"], {})  # cat read ben's join and joined after it
     reads: list[str] = []
-    real = library.read_one
-    monkeypatch.setattr(library, "read_one", lambda where, data, games: reads.append(where) or real(where, data, games))
+    real = library.parse_mail
+    monkeypatch.setattr(library, "parse_mail", lambda where, data: reads.append(where) or real(where, data))
     judge.once()
     assert len(reads) == 1 and sum(" waiting mail " in line for line in lines) == 1
     judge.once()

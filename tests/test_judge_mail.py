@@ -184,7 +184,7 @@ def test_pbem_judge_starts_the_judge_with_the_same_arguments(base):
     path.write_text(f'home = "{base / "home"}"\nkey = "k"\naddress = "judge@example.org"\n')
     done = subprocess.run([sys.executable, "-m", "pbem.cli", "judge", "status", str(path)], capture_output=True,
                           text=True, check=False)
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"No games in {base / 'home' / 'games-files'}.\n", "")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"No games in {base / 'home' / 'judge.db'}.\n", "")
     done = subprocess.run([sys.executable, "-m", "pbem.cli", "judge", "run", str(path), "--once"],
                           capture_output=True, text=True, check=False)
     assert (done.returncode, done.stderr) == (1, "Error: the judge by mail needs a [mailbox] section (maildir or "

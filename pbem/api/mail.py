@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pbem.record.deadlines import Clock
     from pbem.transport.imap import Connection as ImapConnection
     from pbem.transport.imap import Mailbox as ImapMailbox
+    from pbem.transport.inbox import ParsedMail
     from pbem.transport.inbox import Report as InboxReport
     from pbem.transport.mail import Server
 
@@ -54,9 +55,16 @@ def read_mail(paths: list[Path] | None = None, games: Path | None = None, again:
     return read(paths or [default_mailbox()], games_folder(games), again)
 
 
-def read_mails(mails: list[tuple[str, bytes]], games: Path | None = None) -> InboxReport:
-    """Apply mails already read (where each is, its bytes) to the local copies, keeping no index of what was
-    read: for a reader that keeps its own (the judge's spool). Each mail's outcome is in the report."""
+def parse_mail(where: str, data: bytes) -> ParsedMail:
+    """A mail's pbem turns and games, parsed once (`.games`: the game ids it names), to apply with read_mails."""
+    from pbem.transport.inbox import parse
+
+    return parse(where, data)
+
+
+def read_mails(mails: list[ParsedMail], games: Path | None = None) -> InboxReport:
+    """Apply mails already parsed to the local copies, keeping no index of what was read: for a reader that
+    keeps its own (the judge's store). Each mail's outcome is in the report."""
     from pbem.transport.inbox import read_mails as apply
 
     return apply(mails, games_folder(games))
@@ -102,6 +110,22 @@ def send_mail(msg: EmailMessage, server: Server) -> None:
     from pbem.transport.mail import send  # smtplib: only mail needs it
 
     send(msg, server.address, server.security, server.user)
+
+
+def restore_copy(record: GameFile, hashes: list[str], mailed: int | None, games: Path | None = None) -> Path:
+    """Make the local copy of a game exactly `record` (whose hash chain is `hashes`), kept elsewhere as the
+    authority (the judge's database), with what this home has seen of it and the mark of what was mailed
+    the same. Returns the copy's path."""
+    from pbem.protocol.seen import replace_history
+    from pbem.record.gamefile import save
+
+    folder = games_folder(games)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = copies.path_for(folder, record.genesis)
+    save(path, record)
+    replace_history(record.genesis.game_id, hashes, path)
+    copies.set_shared(record.genesis.game_id, mailed)
+    return path
 
 
 def copies_in(games: Path | None = None) -> list[Path]:

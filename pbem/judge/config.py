@@ -4,6 +4,8 @@
     key = "/etc/pbem-judge/judge"       # the private key it signs with (unlocked by PBEM_PASSPHRASE if locked)
     address = "judge@example.org"       # its own mail address
     games = "copies"                    # optional: where the copies live (default: HOME/games-files)
+    database = "judge.db"               # optional: its memory's database, a SQLite file (default: HOME/judge.db)
+    # database = "postgresql://judge@db.example.org/pbem"   # or PostgreSQL, for several judges on one database
 
     [mailbox]                           # by mail: exactly one of maildir and imap
     maildir = "/var/mail/judge"
@@ -76,6 +78,7 @@ class JudgeConfig(_Strict):
     key: PathText
     address: Annotated[str, Field(pattern=r"^[^@\s<>]+@[^@\s<>]+$")]
     games: PathText | None = None
+    database: PathText | None = None
     mailbox: MailboxConfig | None = None
     smtp: SmtpConfig | None = None
     git: GitConfig = GitConfig()
@@ -92,6 +95,10 @@ class Config:
         self.key = (base / model.key).resolve()
         self.address = model.address
         self.games = (base / model.games).resolve() if model.games else self.home / "games-files"
+        given = model.database
+        self.database = given if given and given.startswith(("postgresql://", "postgres://")) else \
+            str((base / given).resolve()) if given else str(self.home / "judge.db")
+        """A PostgreSQL URL, or the path of a SQLite file."""
         box = model.mailbox
         self.maildir = (base / box.maildir).resolve() if box and box.maildir else None
         self.imap = box.imap if box else None

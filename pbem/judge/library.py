@@ -4,9 +4,11 @@ of what was mailed, the seen-store, reading and checking game files, IMAP."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 from pbem import api
 from pbem.api import Fate as Fate
@@ -22,6 +24,7 @@ from pbem.api import check_address as check_address
 from pbem.api import clock_now as clock_now
 from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
+from pbem.api import find_copy as find_copy
 from pbem.api import hash_chain as hash_chain
 from pbem.api import imap_connect as imap_connect
 from pbem.api import imap_mailbox as imap_mailbox
@@ -34,6 +37,7 @@ from pbem.api import parse_json as parse_json
 from pbem.api import read_file as read_file
 from pbem.api import read_record as read_record
 from pbem.api import remember as remember
+from pbem.api import restore_copy as restore_copy
 from pbem.api import short_id as short_id
 from pbem.api import sighting as sighting
 from pbem.api import verify_record as verify_record
@@ -49,27 +53,34 @@ __all__ = [
     "Replay",
     "Sighting",
     "absent",
+    "apply_mail",
     "check_address",
     "clock_now",
     "copies_in",
     "duty_clocks",
+    "find_copy",
     "has_deadlines",
     "hash_chain",
     "imap_connect",
     "imap_mailbox",
     "is_name",
+    "load",
     "load_identity",
     "mailed_up_to",
     "mark_mailed",
     "open_game",
     "outgoing",
     "parse_json",
+    "parse_mail",
     "read_file",
     "read_one",
     "read_record",
+    "record_of",
+    "record_parts",
     "referee_duties",
     "referee_name",
     "remember",
+    "restore_copy",
     "retry_later",
     "send",
     "short_id",
@@ -92,10 +103,37 @@ class MailRead:
     updated: dict[str, tuple[Path, int, int]]
 
 
+def parse_mail(where: str, data: bytes) -> Any:
+    """A mail's pbem content, parsed once (`.games`: the ids of the games it names)."""
+    return api.parse_mail(where, data)
+
+
+def apply_mail(parsed: Any, games: Path) -> MailRead:
+    """Apply one parsed mail's turns and game files to the copies (as `pbem inbox` does) and say what
+    became of it."""
+    report = api.read_mails([parsed], games)
+    return MailRead(report.outcomes.get(parsed.where, MailOutcome(parsed.where, Fate.IGNORED)), report.updated)
+
+
 def read_one(where: str, data: bytes, games: Path) -> MailRead:
-    """Apply one mail's turns and game files to the copies (as `pbem inbox` does) and say what became of it."""
-    report = api.read_mails([(where, data)], games)
-    return MailRead(report.outcomes.get(where, MailOutcome(where, Fate.IGNORED)), report.updated)
+    """Parse and apply one mail."""
+    return apply_mail(parse_mail(where, data), games)
+
+
+def record_parts(record: GameFile) -> tuple[bytes, list[bytes]]:
+    """A record as the judge's database keeps it: its genesis and each entry as JSON."""
+    genesis = json.dumps(record.genesis.model_dump(exclude_none=True), sort_keys=True).encode()
+    return genesis, [json.dumps(e.model_dump(exclude_none=True), sort_keys=True).encode() for e in record.entries]
+
+
+def record_of(genesis: bytes, entries: list[bytes]) -> GameFile:
+    """The record from its parts as the database keeps them (validated again on the way in)."""
+    return read_record(b'{"genesis": ' + genesis + b', "entries": [' + b", ".join(entries) + b"]}")
+
+
+def load(path: Path) -> GameFile:
+    """A copy's record, read and validated, not verified."""
+    return api.load(path)[0]
 
 
 def referee_name(path: Path, key: PublicKey) -> str | None:

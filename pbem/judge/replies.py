@@ -5,25 +5,22 @@ Only a participant's known address is answered (one the judge's configuration or
 game gave it), never whoever a mail claims to be from: a forged or stray mail gets no answer, so the
 judge cannot be made to mail strangers. And at most one answer an hour to one address, however many bad
 mails come from it: a loop between two programs, or a flood, costs one mail an hour. The times of the
-answers are kept in the judge's home, so a restart does not answer again."""
+answers are kept in the judge's store, so a restart does not answer again."""
 
 from __future__ import annotations
 
 import email.utils
-import json
 import re
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
-from pathlib import Path
 
 from pbem.judge import library
 
 ANSWER_EVERY = 3600
 """Seconds between two answers to one address."""
-MAX_NOTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -68,26 +65,6 @@ def sender_of(data: bytes) -> Sender | None:
     except library.PbemError:
         return None
     return Sender(address, one_line(subject), message_id if _MESSAGE_ID.match(message_id) else "")
-
-
-class Answered:
-    """When each address was last answered (the judge's home/answered.json)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        try:
-            data = json.loads(library.read_file(path, "the judge's notes of answers", MAX_NOTES))
-            self.times = {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
-        except (library.PbemError, ValueError, TypeError, AttributeError):
-            self.times = {}
-
-    def due(self, address: str, now: float) -> bool:
-        return now - self.times.get(address, float("-inf")) >= ANSWER_EVERY
-
-    def note(self, address: str, now: float) -> None:
-        self.times = {a: t for a, t in self.times.items() if now - t < ANSWER_EVERY}  # the rest can go
-        self.times[address] = now
-        library.write_file(self.path, json.dumps(self.times, sort_keys=True).encode(), mode=0o600)
 
 
 def answer(judge_address: str, to: Sender, reason: str) -> EmailMessage:

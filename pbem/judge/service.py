@@ -1,32 +1,35 @@
 """The judge's service: read mail, apply every valid turn, do every referee duty at once, mail what it
 signed; again and again (`run`), or once (`once`, for cron).
 
-Crash safety, in the order things happen: a turn is applied to the copy (written with fsync) before
-its mail is moved out of new/, so a crash reads it again (and finds it known); the referee's entries
-are written (fsync) before they are mailed, and the mark of what was mailed moves only after the SMTP
-server took the mail, so a crash mails them again (the same entries, the same Message-ID) and never
-signs others for the same place: a restarted judge finds them in its copy and has nothing to sign.
+Its memory is its store (store.py: SQLite by default, PostgreSQL for several judges). Each mail is
+applied, and each game's duties done, in one transaction that holds the game's lock: the entries, the
+places the judge signed (one row a place: a second entry for a place is refused by the database), what
+became of the mail, and the mail that carries what was signed (the outbox) are committed together or not
+at all. A sender then delivers the outbox and marks what the SMTP server took, so a crash at any moment
+loses no accepted turn and leaves no signed entry unsent, and a restarted judge (or another on the same
+database) finds in the store what is done and what is owed.
 
-No mail can stop it (spool.py): each is read on its own, marked as taken before its content is read,
+No mail can stop it (spool.py): each is read on its own, claimed in the store before its content is read,
 and what became of it is one typed value (`Fate`) that decides where it goes and whether its sender is
 answered. An error nobody foresaw in one mail, one game or one pass is logged once and set aside (a mail
 to the quarantine folder); the loop goes on. A turn of a game not hosted here is set aside unparsed for
 good, and a turn waiting for an earlier one is read again only when its game moves on, so a pass costs
 the new mail only. Answers are built from validated header values only (replies.py).
 
-Its memory (the copies, what it has seen of every game, the marks of what was mailed, the addresses
-learned) lives in its own home: PBEM_HOME is set to it for the whole process.
+PBEM_HOME is set to the judge's home for the whole process: its copies (games-files/) and what it has
+seen there are the store's cache, made equal to the store under each game's lock before use.
 """
 
 from __future__ import annotations
 
 import email.utils
-import json
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable
+from email import message_from_bytes
+from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from pathlib import Path
@@ -35,7 +38,9 @@ from typing import Any
 
 from pbem.judge import deadlines, library, replies
 from pbem.judge.config import Config
+from pbem.judge.database import StoreError
 from pbem.judge.spool import MAX_TRIES, Spool
+from pbem.judge.store import Store, open_store
 
 BATCH = 16
 """Mails read in one go: their answers go out before the next batch is read (a quick reply to each turn,
@@ -50,6 +55,16 @@ def _stamp(now: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
 
 
+def open_memory(config: Config, now: float, log: Callable[[str], None] | None = None) -> Store:
+    """The judge's store, with a home of files from before the store taken in on first use."""
+    store = open_store(config.database, config.games, config.home)
+    if not store.game_ids() and library.copies_in(config.games):
+        counts = store.import_home(config.home, now)
+        if log:
+            log("moved into the store: " + ", ".join(f"{n} {what}" for what, n in counts.items()))
+    return store
+
+
 class Judge:
     def __init__(self, config: Config, log: Callable[[str], None] | None = None,
                  clock: Callable[[], float] | None = None):
@@ -61,7 +76,8 @@ class Judge:
         os.environ["PBEM_HOME"] = str(config.home)  # the seen-store, the marks: the judge's own memory
         for folder in (config.home, config.games):
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.spool = Spool(config.spool, config.home)
+        self.store = open_memory(config, self.clock(), self.log)
+        self.spool = Spool(config.spool, config.home, self.store)
         self.identity = library.load_identity(str(config.key))
         keys = config.home / "keys"  # its public key, so the inbox keeps the games it is in
         keys.mkdir(exist_ok=True, mode=0o700)
@@ -69,28 +85,18 @@ class Judge:
         if not pub.exists() or library.read_file(pub, "a public key file", 16 * 1024).decode(errors="replace").strip() \
                 != self.identity.public.line():
             library.write_file(pub, (self.identity.public.line() + "\n").encode())
-        self.book_path = config.home / "addresses.json"
-        self.learned: dict[str, dict[str, str]] = self._load_book()
-        self.pending: set[Path] = set(library.copies_in(config.games))  # at start: every game, once
+        self.learned: dict[str, dict[str, str]] = self.store.addresses()
+        self.pending: set[str] = set(self.store.game_ids())  # at start: every game, once
         self.errors_logged: set[str] = set()
         self.stopping = False
         self._imap: Any = None
-        self.deadlines_path = config.home / "deadlines.json"
         self.last_sweep = float("-inf")
         self.looked: set[str] = set()
-        self.answered = replies.Answered(config.home / "answered.json")
 
     # ------------------------------------------------------------ logging and addresses
 
     def log(self, text: str) -> None:
         self._write_log(f"{_stamp(self.clock())} {text}")
-
-    def _load_book(self) -> dict[str, dict[str, str]]:
-        try:
-            data = library.parse_json(library.read_file(self.book_path, "an address book", 16 * 1024 * 1024))
-            return {g: dict(names) for g, names in data.items()} if isinstance(data, dict) else {}
-        except (library.PbemError, ValueError, TypeError, AttributeError):
-            return {}
 
     def _learn(self, data: bytes, games: tuple[str, ...]) -> None:
         """Each participant's address, from the headers of a mail that brought a valid turn of their game
@@ -100,18 +106,18 @@ class Judge:
             pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
         except (ValueError, TypeError, IndexError, LookupError, AttributeError):
             return
-        changed = False
         for game in games:
             known = self.learned.setdefault(game, {})
             for name, addr in pairs:
                 if library.is_name(name) and name not in known and addr and addr != self.config.address:
                     try:
-                        known[name] = library.check_address(addr)
-                        changed = True
+                        address = library.check_address(addr)
                     except library.PbemError:
                         continue
-        if changed:
-            library.write_file(self.book_path, json.dumps(self.learned, sort_keys=True, indent=1).encode(), mode=0o600)
+                    if self.store.learn(game, name, address):
+                        known[name] = address
+                    else:
+                        self.learned = self.store.addresses()  # another judge learned it first
 
     def book(self, game_id: str, me: str) -> dict[str, str]:
         return {**self.learned.get(game_id, {}), **self.config.contacts, me: self.config.address}
@@ -157,8 +163,17 @@ class Judge:
     def handle(self, path: Path) -> list[str]:
         """Read one mail and put it where its fate says; returns the set-aside mails it made ready. Nothing
         that happens here, whatever the mail holds, leaves this function as an exception."""
-        tries = self.spool.take(path)
         try:
+            tries = self.spool.take(path, self.clock())
+        except StoreError as exc:
+            self._once(f"take {exc}", f"error reading mail: {exc}")
+            return []
+        if tries is None:
+            return []  # another judge has it, or it waits
+        try:
+            if tries == 0:
+                self.spool.set_aside(path)  # settled before a stop, not moved yet
+                return []
             if tries > MAX_TRIES:
                 self._quarantine(path, f"the judge stopped {MAX_TRIES} times while reading it")
                 return []
@@ -166,32 +181,61 @@ class Judge:
                 data = library.read_file(path, "a mail", library.MAX_MAIL)  # the gate pbem inbox reads through
             except library.PbemError as exc:
                 if not path.exists():
+                    self.store.forget_mail(path.name)
                     return []  # gone (another reader of the Maildir): nothing to do
                 self.log(f"refused mail {path.name}: {exc}")
+                self.store.settle(None, path.name, "done", reason=str(exc))
                 self.spool.set_aside(path)
                 return []
-            read = library.read_one(str(path), data, self.config.games)
-            return self._settle(path, data, read)
+            return self._apply(path, data)
+        except StoreError as exc:  # the database busy or gone: the mail stays, taken again on a later pass
+            self._once(f"mail {path.name} {exc}", f"error mail {path.name}: {exc}")
+            return []
         except Exception as exc:  # noqa: BLE001  (one mail never stops the judge: the operator reads why)
             self._quarantine(path, f"{type(exc).__name__}: {exc}")
             return []
-        finally:
-            self.spool.done()
+
+    def _apply(self, path: Path, data: bytes) -> list[str]:
+        """Apply the mail's games and turns under their locks, in one transaction with what became of it."""
+        parsed = library.parse_mail(str(path), data)
+        now = self.clock()
+        with self.store.db.transaction(lock=parsed.games) as tx:
+            for game_id in parsed.games:
+                self.store.sync(tx, game_id)
+            try:
+                read = library.apply_mail(parsed, self.config.games)
+                outcome, ready = read.outcome, []
+                for game_id, (copy, _, last) in read.updated.items():
+                    self.store.save(tx, copy, now)
+                    ready += self.store.ready(tx, game_id, last)
+                state, game_id, after = "done", None, None
+                if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
+                    state, (game_id, after) = "waiting", outcome.waits_for
+                elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1 and "no copy" in outcome.reason:
+                    state, game_id = "parked", outcome.games[0]
+                self.store.settle(tx, path.name, state, game_id, after, outcome.reason)
+            except BaseException:
+                for game_id in parsed.games:
+                    self.store.forget(game_id)  # the cache may hold what the database does not
+                raise
+        return self._settle(path, data, read) + ready
 
     def _settle(self, path: Path, data: bytes, read: library.MailRead) -> list[str]:
+        """After the mail's transaction: say what became of it, move it, answer its sender."""
         name, outcome, ready = path.name, read.outcome, []
         for game_id, (copy, first, last) in read.updated.items():
             what = f"entries {first}-{last}" if last >= first else "the invitation"
             self.log(f"applied {library.short_id(game_id)} {what} to {copy.name}")
-            self.pending.add(copy)
+            self.pending.add(game_id)
             early = self.spool.unpark(game_id) if first <= 1 else []
             if early:
+                with self.store.db.transaction() as tx:
+                    self.store.reopen(tx, early)
                 self.log(f"read again the turns of {library.short_id(game_id)} that came before its invitation")
-            ready += early + self.spool.ready(game_id, last)
+            ready += early
         fate = outcome.fate
         if fate is library.Fate.WAITING and outcome.waits_for is not None:
-            if self.spool.wait(path, *outcome.waits_for):
-                self.log(f"waiting mail {name}: {outcome.reason}")
+            self.log(f"waiting mail {name}: {outcome.reason}")
             return ready
         if fate is library.Fate.APPLIED:
             self._learn(data, outcome.games)
@@ -218,6 +262,7 @@ class Judge:
 
     def _quarantine(self, path: Path, reason: str) -> None:
         try:
+            self.store.settle(None, path.name, "quarantined", reason=reason)
             where = self.spool.quarantine(path, reason)
             self.log(f"quarantined mail {path.name}: {reason} (in {where.parent})")
         except Exception as exc:  # noqa: BLE001  (a full disk: said, and the mail stays where it is)
@@ -231,7 +276,8 @@ class Judge:
         if sender is None or sender.address not in known or sender.address == self.config.address.lower():
             return
         now = self.clock()
-        if not self.answered.due(sender.address, now):
+        last = self.store.answered_at(sender.address)
+        if last is not None and now - last < replies.ANSWER_EVERY:
             return
         smtp = self.config.smtp
         try:
@@ -239,36 +285,71 @@ class Judge:
         except library.PbemError as exc:
             self.log(f"error answering {sender.address}: {exc}")
             return
-        self.answered.note(sender.address, now)
+        self.store.note_answer(sender.address, now)
         self.log(f"answered {sender.address}: why {name} was refused")
 
-    def referee(self, path: Path) -> bool:
-        """Do what the referee owes in one game and mail it; False when it must be tried again later."""
+    def referee(self, game_id: str) -> bool:
+        """Do what the referee owes in one game, and put the mail that carries it in the outbox, in one
+        transaction under the game's lock; False when it must be tried again later."""
+        short = library.short_id(game_id)
         try:
-            name = library.referee_name(path, self.identity.public)
-            if name is None:
-                self.log(f"skipped {path.name}: the judge is not its referee")
-                return True
-            turn = library.referee_duties(path, name, self.config.key)
-            rep = turn.rep
-            short = library.short_id(rep.genesis.game_id)
-            if turn.written:
-                self.log(f"signed {rep.genesis.game} {short} entries {rep.seq - turn.written + 1}-{rep.seq} as {name}")
-            msg = library.outgoing(rep, name, self.book(rep.genesis.game_id, name))
-            if msg is None:
-                return True
-            smtp = self.config.smtp
-            library.send(msg, smtp.server, smtp.security, smtp.user)
-            library.mark_mailed(rep.genesis.game_id, rep.seq)
-            self.log(f"mailed {rep.genesis.game} {short} up to entry {rep.seq} to {msg['To']}"
-                     + (f", cc {msg['Cc']}" if msg["Cc"] else ""))
+            with self.store.db.transaction(lock=[game_id]) as tx:
+                try:
+                    self._referee(tx, game_id)
+                except BaseException:
+                    self.store.forget(game_id)
+                    raise
             return True
+        except StoreError as exc:
+            self._once(f"referee {game_id} {exc}", f"error {short}: {exc}")
+            return False
         except library.PbemError as exc:
-            self.log(f"error {path.name}: {exc}")
-            return not library.retry_later(exc)
+            self.log(f"error {short}: {exc}")
+            return True
         except Exception as exc:  # noqa: BLE001  (one game's fault never stops the others)
-            self._once(f"referee {path.name} {exc}", f"error {path.name}: unexpected {type(exc).__name__}: {exc}")
+            self._once(f"referee {game_id} {exc}", f"error {short}: unexpected {type(exc).__name__}: {exc}")
             return True  # tried again when the game changes, not on every pass
+
+    def _referee(self, tx: Any, game_id: str) -> None:
+        path = self.store.sync(tx, game_id)
+        if path is None:
+            return
+        name = library.referee_name(path, self.identity.public)
+        if name is None:
+            self.log(f"skipped {path.name}: the judge is not its referee")
+            return
+        turn = library.referee_duties(path, name, self.config.key)
+        rep = turn.rep
+        now = self.clock()
+        if turn.written:
+            self.store.save(tx, path, now)
+            first = rep.seq - turn.written + 1
+            self.store.sign(tx, game_id, {seq: rep.hashes[seq] for seq in range(first, rep.seq + 1)}, now)
+            self.log(f"signed {rep.genesis.game} {library.short_id(game_id)} entries {first}-{rep.seq} as {name}")
+        self._queue(tx, rep, name, now)
+
+    def _queue(self, tx: Any, rep: library.Replay, name: str, now: float) -> None:
+        """The mail of what the parties have not had, into the outbox (with the mark that they have)."""
+        msg = library.outgoing(rep, name, self.book(rep.genesis.game_id, name))
+        if msg is not None:
+            about = (f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)} up to entry {rep.seq} to {msg['To']}"
+                     + (f", cc {msg['Cc']}" if msg["Cc"] else ""))
+            self.store.queue(tx, rep.genesis.game_id, rep.seq, bytes(msg), about, now)
+
+    def deliver(self) -> None:
+        """Send what the outbox holds, marking what the SMTP server took; what it refused waits."""
+        smtp = self.config.smtp
+        for mail_id, game_id, about, data in self.store.claim_unsent(self.clock()):
+            msg = message_from_bytes(data, policy=default_policy)
+            assert isinstance(msg, EmailMessage)
+            try:
+                library.send(msg, smtp.server, smtp.security, smtp.user)
+            except library.PbemError as exc:
+                self.store.undelivered(mail_id, str(exc))
+                self._once(f"deliver {mail_id} {exc}", f"error mailing {library.short_id(game_id)}: {exc}")
+                continue
+            self.store.delivered(mail_id, self.clock())
+            self.log(f"mailed {about}")
 
     def once(self) -> None:
         """One pass: fetch, read, referee every game that changed (and every game, on the first pass), and
@@ -286,7 +367,11 @@ class Judge:
         while True:  # a batch of mail read, its games refereed and mailed, then the next batch
             read = self.read(tried)
             todo, self.pending = sorted(self.pending), set()
-            retry = {path for path in todo if not self.referee(path)}
+            retry = {game_id for game_id in todo if not self.referee(game_id)}
+            try:
+                self.deliver()
+            except StoreError as exc:
+                self._once(f"deliver {exc}", f"error mailing: {exc}")
             if read < BATCH or self.stopping:
                 self.pending |= retry
                 self.looked = self.spool.looked_at()  # what is left waits for a mail not here yet
@@ -295,51 +380,57 @@ class Judge:
 
     # ------------------------------------------------------------ deadlines
 
-    def _deadlines_done(self) -> dict[str, list[str]]:
-        try:
-            data = json.loads(library.read_file(self.deadlines_path, "the judge's deadline notes", 16 * 1024 * 1024))
-            return {str(g): [str(k) for k in keys] for g, keys in data.items()} if isinstance(data, dict) else {}
-        except (library.PbemError, ValueError, TypeError, AttributeError):
-            return {}
-
     def sweep(self) -> None:
         """Every game's deadlines at the judge's clock: reminders, notices, absences (deadlines.py)."""
-        done = self._deadlines_done()
         now = int(self.clock())
-        for path in library.copies_in(self.config.games):
+        for game_id in self.store.game_ids():
+            short = library.short_id(game_id)
             try:
-                if not library.has_deadlines(path):
-                    continue
-                name = library.referee_name(path, self.identity.public)
-                if name is None:
-                    continue
-                rep = library.open_game(path)
-                noted = done.setdefault(rep.genesis.game_id, [])
-                for item in deadlines.due(rep, now, name, set(noted)):
-                    self._keep(path, rep, name, item)
-                    noted.append(item.key)
-                    library.write_file(self.deadlines_path, json.dumps(done, sort_keys=True).encode(), mode=0o600)
+                with self.store.db.transaction(lock=[game_id]) as tx:
+                    try:
+                        self._deadlines(tx, game_id, now)
+                    except BaseException:
+                        self.store.forget(game_id)
+                        raise
             except library.PbemError as exc:
-                self.log(f"error {path.name}: deadlines: {exc}")
+                self._once(f"deadlines {game_id} {exc}", f"error {short}: deadlines: {exc}")
             except Exception as exc:  # noqa: BLE001  (one game's fault never stops the others)
-                self._once(f"deadlines {path.name} {exc}",
-                           f"error {path.name}: deadlines: unexpected {type(exc).__name__}: {exc}")
+                self._once(f"deadlines {game_id} {exc}", f"error {short}: deadlines: unexpected {type(exc).__name__}: {exc}")
 
-    def _keep(self, path: Path, rep: library.Replay, name: str, item: deadlines.Due) -> None:
+    def _deadlines(self, tx: Any, game_id: str, now: int) -> None:
+        path = self.store.sync(tx, game_id)
+        if path is None or not library.has_deadlines(path):
+            return
+        name = library.referee_name(path, self.identity.public)
+        if name is None:
+            return
+        rep = library.open_game(path)
+        done = self.store.deadlines_done(tx, game_id)
+        for item in deadlines.due(rep, now, name, done):
+            self._keep(tx, path, rep, name, item)
+            self.store.note_deadline(tx, game_id, item.key)
+            if item.kind == "absent":
+                return  # the game has moved on: what is due next is judged on the next sweep
+
+    def _keep(self, tx: Any, path: Path, rep: library.Replay, name: str, item: deadlines.Due) -> None:
         short = f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}"
+        now = self.clock()
         if item.kind == "absent":
-            library.absent(path, item.party, name, str(self.config.key), int(self.clock()))
+            before = rep.seq
+            after, _ = library.absent(path, item.party, name, str(self.config.key), int(now))
+            self.store.save(tx, path, now)
+            self.store.sign(tx, rep.genesis.game_id, {seq: after.hashes[seq] for seq in range(before + 1, after.seq + 1)
+                                                      if after.entries[seq - 1].author == name}, now)
             self.log(f"recorded {short}: {item.party} absent from a {item.what} owed since entry {item.since}")
-            self.pending.add(path)  # mailed, and what follows done, by this pass's referee step
+            self.pending.add(rep.genesis.game_id)  # what follows done, and mailed, by this pass's referee step
             return
         subject, body = deadlines.text(rep, item)
         book = self.book(rep.genesis.game_id, name)
         if item.party not in book:
             raise library.PbemError(f"no mail address for {item.party}")
-        smtp = self.config.smtp
-        library.send(deadlines.mail(self.config.address, name, item.party, book[item.party], subject, body, rep),
-                     smtp.server, smtp.security, smtp.user)
-        self.log(f"mailed {short} a {item.kind} to {item.party}: {item.what} owed since entry {item.since}")
+        msg = deadlines.mail(self.config.address, name, item.party, book[item.party], subject, body, rep)
+        self.store.queue(tx, rep.genesis.game_id, None, bytes(msg),
+                         f"{short} a {item.kind} to {item.party}: {item.what} owed since entry {item.since}", now)
 
     # ------------------------------------------------------------ the service
 

@@ -108,6 +108,18 @@ def remember(rep: Replay, where: Path | None = None) -> Sighting:
     return found
 
 
+def replace_history(game_id: str, hashes: list[str], where: Path | None = None) -> None:
+    """Set what this home has seen of a game outright, from a record kept elsewhere that is the authority
+    (the judge's database): an entry written here but never kept there is forgotten, which `remember`
+    never does."""
+    path = history_path(game_id)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    data: dict[str, object] = {"seq": len(hashes) - 1, "hashes": hashes}
+    if where is not None:
+        data["path"] = str(Path(where).absolute())
+    write_atomic(path, json.dumps(data).encode() + b"\n")
+
+
 def check_not_stale(rep: Replay) -> None:
     """For commands that build on the file: StaleFile if it is older than the history or forked from it."""
     problem = sighting(rep).problem(rep.seq)

@@ -73,6 +73,14 @@ def mark_shared(game_id: str, seq: int) -> None:
     write_note(_mark_path(game_id), json.dumps({"shared": seq}).encode() + b"\n")
 
 
+def set_shared(game_id: str, seq: int | None) -> None:
+    """Set the shared mark outright (None: no mail of this game seen), from a record kept elsewhere."""
+    if seq is None:
+        _mark_path(game_id).unlink(missing_ok=True)
+    else:
+        write_note(_mark_path(game_id), json.dumps({"shared": seq}).encode() + b"\n")
+
+
 def write_note(path: Path, data: bytes) -> None:
     """Replace a small file that may be lost without harm (a mark, a cache): whole or not at all, but
     not forced to disk, which costs more than everything else `pbem inbox` does."""

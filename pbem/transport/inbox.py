@@ -247,11 +247,30 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
     return report
 
 
-def read_mails(mails: list[tuple[str, bytes]], directory: Path) -> Report:
-    """Apply mails already read (where each is, its bytes) to the copies, with no index: for a reader that
-    keeps its own record of what it has read (the judge's spool)."""
+@dataclass
+class ParsedMail:
+    """A mail's pbem blocks and attachments, parsed once: what it names can be looked at (the games whose
+    locks a judge takes) before anything is applied."""
+
+    where: str
+    data: bytes
+    found: list[Found]
+
+    @property
+    def games(self) -> list[str]:
+        return list(dict.fromkeys(f.item.game_id if isinstance(f.item, turns.TurnBlock) else f.item.genesis.game_id
+                                  for f in self.found if not isinstance(f.item, PbemError)))
+
+
+def parse(where: str, data: bytes) -> ParsedMail:
+    return ParsedMail(where, data, items(where, data))
+
+
+def read_mails(mails: list[ParsedMail], directory: Path) -> Report:
+    """Apply mails already read and parsed to the copies, with no index: for a reader that keeps its own
+    record of what it has read (the judge's store)."""
     report = Report(mails=len(mails))
-    _apply(report, Copies(directory), mails)
+    _apply(report, Copies(directory), [(m.where, m.data) for m in mails], [m.found for m in mails])
     return report
 
 
@@ -260,16 +279,17 @@ def _unnamed(reason: str, where: str) -> str:
     return reason.replace(f"{where}: ", "").replace(where, "your mail")
 
 
-def _apply(report: Report, store: Copies, mails: list[tuple[str, bytes]]) -> dict[str, list[Found]]:
+def _apply(report: Report, store: Copies, mails: list[tuple[str, bytes]],
+           parsed: list[list[Found]] | None = None) -> dict[str, list[Found]]:
     """Apply the mails' games and turns (whole files first, then turns in the order of the entry they extend,
     again while one makes room for another); each mail's outcome in the report. Returns the parts of each
     mail, by its SHA-256."""
     found: list[Found] = []
     by_mail: dict[str, list[Found]] = {}
     wheres: dict[str, str] = {}
-    for where, data in mails:
+    for i, (where, data) in enumerate(mails):
         digest = hashlib.sha256(data).hexdigest()
-        by_mail[digest] = [_with_hint(f, data, store) for f in items(where, data)]
+        by_mail[digest] = [_with_hint(f, data, store) for f in (parsed[i] if parsed else items(where, data))]
         wheres[digest] = where
         found += by_mail[digest]
     for f in found:
@@ -296,5 +316,5 @@ def _apply(report: Report, store: Copies, mails: list[tuple[str, bytes]]) -> dic
     return by_mail
 
 
-__all__ = ["Report", "items", "read", "read_mails"]
+__all__ = ["ParsedMail", "Report", "items", "parse", "read", "read_mails"]
 

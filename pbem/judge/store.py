@@ -1,0 +1,293 @@
+"""The judge's memory in its database (database.py, schema.py): the games it holds, every place it signed,
+the mail it has read and what became of it, the outbox, the answers, deadlines and addresses.
+
+The database is the authority. The judge still works on files, as every pbem program does: its copies
+in games-files/ and what its home has seen are a cache of the database, made equal to it (`sync`) under
+the game's lock before each use, and written back (`save`) in the same transaction as what it signed and
+the mail that carries it (`queue`). A judge that dies between the two loses the cache's change, never the
+database's: the next `sync` puts the database's record back, its own unsaved entry forgotten, and since
+the outbox is committed with the entries, nothing signed is left unsent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.judge import library
+from pbem.judge.database import Database, StoreError, Tx
+
+STALE_CLAIM = 60.0
+"""Seconds after which another judge's claim on a mail or an outbox mail counts as that of a judge that
+died: the mail is taken over."""
+
+
+def default_owner(home: Path) -> str:
+    """This judge's name among several: its machine and its home (the same after a restart)."""
+    return f"{socket.gethostname()}:{home}"
+
+
+@dataclass(frozen=True)
+class Held:
+    """A game as the database holds it."""
+
+    game_id: str
+    seq: int
+    last_hash: str
+    mailed: int | None
+
+
+class Store:
+    def __init__(self, db: Database, games: Path, owner: str):
+        self.db, self.games, self.owner = db, games, owner
+        self._cached: dict[str, tuple[int, str]] = {}
+        """game id -> (seq, last hash) of the local copy, as this process last wrote or checked it."""
+
+    # ------------------------------------------------------------ games
+
+    def game_ids(self) -> list[str]:
+        with self.db.transaction() as tx:
+            return [str(row[0]) for row in tx.all("SELECT game_id FROM games ORDER BY game_id")]
+
+    def held(self, tx: Tx, game_id: str) -> Held | None:
+        row = tx.one("SELECT seq, last_hash, mailed FROM games WHERE game_id = ?", (game_id,))
+        return Held(game_id, int(row[0]), str(row[1]), None if row[2] is None else int(row[2])) if row else None
+
+    def sync(self, tx: Tx, game_id: str) -> Path | None:
+        """The local copy of a game, made equal to the database's (None: the database holds no such game).
+        Cheap when this process wrote it last (the usual case: one judge)."""
+        held = self.held(tx, game_id)
+        if held is None:
+            return None
+        path = library.find_copy(game_id, self.games)
+        if path is not None and self._local(game_id, path) == (held.seq, held.last_hash):
+            return path
+        rows = tx.all("SELECT body, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
+        genesis = tx.one("SELECT genesis FROM games WHERE game_id = ?", (game_id,))
+        assert genesis is not None
+        record = library.record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
+        hashes = library.hash_chain(record)
+        path = library.restore_copy(record, hashes, held.mailed, self.games)
+        self._cached[game_id] = (held.seq, held.last_hash)
+        return path
+
+    def forget(self, game_id: str) -> None:
+        """After a transaction that failed: the local copy may hold what the database does not."""
+        self._cached.pop(game_id, None)
+
+    def _local(self, game_id: str, path: Path) -> tuple[int, str] | None:
+        if game_id not in self._cached:
+            try:
+                record = library.load(path)
+            except library.PbemError:
+                return None
+            self._cached[game_id] = (len(record.entries), library.hash_chain(record)[-1])
+        return self._cached[game_id]
+
+    def save(self, tx: Tx, path: Path, now: float) -> tuple[int, int]:
+        """The local copy's entries the database lacks, written to it with the mark of what was mailed.
+        Returns (entries the database had, entries it has). StoreError if the copy does not extend what
+        the database holds (another judge's entry at a place this copy fills otherwise)."""
+        record = library.load(path)
+        game_id = record.genesis.game_id
+        hashes = library.hash_chain(record)
+        held = self.held(tx, game_id)
+        start = 0 if held is None else held.seq
+        if held is not None and (held.seq >= len(hashes) or hashes[held.seq] != held.last_hash):
+            raise StoreError(f"game {library.short_id(game_id)}: the copy here does not extend what the database "
+                             f"holds (entry {held.seq}): another judge moved it on")
+        genesis, bodies = library.record_parts(record)
+        mailed = library.mailed_up_to(game_id)
+        if held is None:
+            tx.run("INSERT INTO games (game_id, game, genesis, seq, last_hash, mailed, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, record.genesis.game, genesis, len(bodies), hashes[-1], mailed, now))
+        else:
+            tx.run("UPDATE games SET seq = ?, last_hash = ?, mailed = ?, updated = ? WHERE game_id = ?",
+                   (len(bodies), hashes[-1], _later(held.mailed, mailed), now, game_id))
+        for seq in range(start, len(bodies)):
+            tx.run("INSERT INTO entries (game_id, seq, body, hash) VALUES (?, ?, ?, ?)",
+                   (game_id, seq + 1, bodies[seq], hashes[seq + 1]))
+        self._cached[game_id] = (len(bodies), hashes[-1])
+        return start, len(bodies)
+
+    def sign(self, tx: Tx, game_id: str, places: dict[int, str], now: float) -> None:
+        """Record the places the judge signed: a place signed before (by this judge or any other process on
+        the same database) is refused by the primary key, and the whole transaction with it."""
+        for place, digest in sorted(places.items()):
+            tx.run("INSERT INTO signed (game_id, place, hash, judge, at) VALUES (?, ?, ?, ?, ?)",
+                   (game_id, place, digest, self.owner, now))
+
+    def places_signed(self) -> dict[tuple[str, int], str]:
+        with self.db.transaction() as tx:
+            return {(str(g), int(p)): str(h) for g, p, h in tx.all("SELECT game_id, place, hash FROM signed")}
+
+    # ------------------------------------------------------------ the outbox
+
+    def queue(self, tx: Tx, game_id: str, upto: int | None, message: bytes, about: str, now: float) -> None:
+        """A mail into the outbox, `about` what it carries (for the log). With `upto`, it carries a game's
+        entries up to there: every party counts as having them once it is committed (the outbox delivers)."""
+        tx.run("INSERT INTO outbox (game_id, upto, message, about, created) VALUES (?, ?, ?, ?, ?)",
+               (game_id, upto or 0, message, about, now))
+        if upto is not None:
+            tx.run("UPDATE games SET mailed = ? WHERE game_id = ? AND (mailed IS NULL OR mailed < ?)", (upto, game_id, upto))
+            library.mark_mailed(game_id, upto)
+
+    def claim_unsent(self, now: float, limit: int = 16) -> list[tuple[int, str, str, bytes]]:
+        """Mails of the outbox nobody has sent, claimed for this judge: (id, game id, about, message)."""
+        with self.db.transaction() as tx:
+            rows = tx.all("SELECT id, game_id, about, message FROM outbox WHERE sent IS NULL AND (claimed_by IS NULL "
+                          "OR claimed_by = ? OR claimed_at < ?) ORDER BY id LIMIT ?", (self.owner, now - STALE_CLAIM, limit))
+            for row in rows:
+                tx.run("UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ?", (self.owner, now, row[0]))
+        return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3])) for r in rows]
+
+    def delivered(self, mail_id: int, now: float) -> None:
+        with self.db.transaction() as tx:
+            tx.run("UPDATE outbox SET sent = ?, tries = tries + 1, error = NULL WHERE id = ?", (now, mail_id))
+
+    def undelivered(self, mail_id: int, error: str) -> None:
+        with self.db.transaction() as tx:
+            tx.run("UPDATE outbox SET tries = tries + 1, error = ?, claimed_by = NULL WHERE id = ?", (error[:500], mail_id))
+
+    def unsent_count(self) -> int:
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT COUNT(*) FROM outbox WHERE sent IS NULL")
+        return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------ mails
+
+    def take(self, name: str, now: float) -> int | None:
+        """Claim a mail for this judge before its content is read; how many times it has been taken (this
+        time included), or None when it is settled, waiting, or another live judge holds it."""
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT state, owner, taken_at, tries FROM mails WHERE name = ?", (name,))
+            if row is None:
+                tx.run("INSERT INTO mails (name, state, owner, taken_at, tries) VALUES (?, 'taken', ?, ?, 1)",
+                       (name, self.owner, now))
+                return 1
+            state, owner, taken_at, tries = row
+            if state in ("done", "parked", "quarantined"):
+                return 0
+            if state != "taken" or (owner != self.owner and float(taken_at or 0) > now - STALE_CLAIM):
+                return None
+            tx.run("UPDATE mails SET owner = ?, taken_at = ?, tries = ? WHERE name = ?", (self.owner, now, tries + 1, name))
+            return int(tries) + 1
+
+    def settle(self, tx: Tx | None, name: str, state: str, game_id: str | None = None, after: int | None = None,
+               reason: str = "") -> None:
+        """What became of a mail: `done` (set aside), `waiting` (for `after` of `game_id`), `parked` (a game
+        not hosted here), `quarantined`."""
+        if tx is None:
+            with self.db.transaction() as own:
+                self.settle(own, name, state, game_id, after, reason)
+            return
+        tx.run("UPDATE mails SET state = ?, owner = NULL, game_id = ?, after = ?, reason = ? WHERE name = ?",
+               (state, game_id, after, reason[:1000], name))
+
+    def waiting(self) -> set[str]:
+        with self.db.transaction() as tx:
+            return {str(r[0]) for r in tx.all("SELECT name FROM mails WHERE state = 'waiting'")}
+
+    def ready(self, tx: Tx, game_id: str, seq: int) -> list[str]:
+        """The waiting mails of a game that now has entry `seq`: to be read again now."""
+        names = [str(r[0]) for r in tx.all("SELECT name FROM mails WHERE state = 'waiting' AND game_id = ? AND after <= ? "
+                                            "ORDER BY name", (game_id, seq))]
+        self.reopen(tx, names)
+        return names
+
+    def reopen(self, tx: Tx, names: list[str]) -> None:
+        """Mails set aside that are to be read again (waiting ones whose game moved on, parked ones whose
+        game came): read as new."""
+        for name in names:
+            tx.run("DELETE FROM mails WHERE name = ?", (name,))
+
+    def forget_mail(self, name: str) -> None:
+        """A mail gone from the mailbox (another reader took it): nothing to remember."""
+        with self.db.transaction() as tx:
+            tx.run("DELETE FROM mails WHERE name = ? AND state IN ('taken', 'waiting')", (name,))
+
+    # ------------------------------------------------------------ answers, deadlines, addresses
+
+    def answered_at(self, address: str) -> float | None:
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT at FROM answered WHERE address = ?", (address,))
+        return float(row[0]) if row else None
+
+    def note_answer(self, address: str, now: float) -> None:
+        with self.db.transaction() as tx:
+            if tx.run("UPDATE answered SET at = ? WHERE address = ?", (now, address)) == 0:
+                tx.run("INSERT INTO answered (address, at) VALUES (?, ?)", (address, now))
+
+    def deadlines_done(self, tx: Tx, game_id: str) -> set[str]:
+        return {str(r[0]) for r in tx.all("SELECT item FROM deadlines WHERE game_id = ?", (game_id,))}
+
+    def note_deadline(self, tx: Tx, game_id: str, item: str) -> None:
+        tx.run("INSERT INTO deadlines (game_id, item) VALUES (?, ?)", (game_id, item))
+
+    def addresses(self) -> dict[str, dict[str, str]]:
+        found: dict[str, dict[str, str]] = {}
+        with self.db.transaction() as tx:
+            for game_id, name, address in tx.all("SELECT game_id, name, address FROM addresses"):
+                found.setdefault(str(game_id), {})[str(name)] = str(address)
+        return found
+
+    def learn(self, game_id: str, name: str, address: str) -> bool:
+        """The first address learned for a name in a game stays. Whether this one was new."""
+        with self.db.transaction() as tx:
+            if tx.one("SELECT 1 FROM addresses WHERE game_id = ? AND name = ?", (game_id, name)):
+                return False
+            tx.run("INSERT INTO addresses (game_id, name, address) VALUES (?, ?, ?)", (game_id, name, address))
+        return True
+
+    # ------------------------------------------------------------ moving in
+
+    def import_home(self, home: Path, now: float) -> dict[str, int]:
+        """Take a judge home of files (before the database) into the store: its copies with their marks,
+        the addresses learned, the answers, the deadline notes, the waiting mails. Nothing is removed."""
+        counts = {"games": 0, "addresses": 0, "answers": 0, "deadline notes": 0, "waiting mails": 0}
+        for path in library.copies_in(self.games):
+            with self.db.transaction() as tx:
+                record = library.load(path)
+                if self.held(tx, record.genesis.game_id) is None:
+                    self.save(tx, path, now)
+                    counts["games"] += 1
+        for game_id, names in _notes(home / "addresses.json").items():
+            for name, address in dict(names).items():
+                counts["addresses"] += self.learn(str(game_id), str(name), str(address))
+        for address, at in _notes(home / "answered.json").items():
+            self.note_answer(str(address), float(at))
+            counts["answers"] += 1
+        for game_id, items in _notes(home / "deadlines.json").items():
+            with self.db.transaction() as tx:
+                done = self.deadlines_done(tx, str(game_id))
+                for item in items:
+                    if str(item) not in done:
+                        self.note_deadline(tx, str(game_id), str(item))
+                        counts["deadline notes"] += 1
+        for name, (game_id, after) in _notes(home / "waiting.json").items():
+            if self.take(str(name), now) is not None:
+                self.settle(None, str(name), "waiting", str(game_id), int(after))
+                counts["waiting mails"] += 1
+        return counts
+
+
+def _later(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else max(a, b)
+
+
+def _notes(path: Path) -> dict[str, Any]:
+    """A JSON note of a judge home of files; empty when it is missing or damaged."""
+    try:
+        data = json.loads(library.read_file(path, "a judge's note", 64 * 1024 * 1024))
+    except (library.PbemError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def open_store(url: str, games: Path, home: Path) -> Store:
+    """The judge's store at `url` (a SQLite file's path, or postgresql://...), migrated, for this judge."""
+    return Store(Database(url), games, os.environ.get("PBEM_JUDGE_NAME") or default_owner(home))
