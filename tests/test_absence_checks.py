@@ -6,6 +6,7 @@ sees is read through the CLI as they type it. Time is injected (PBEM_NOW), never
 import random
 
 import pytest
+from clock_support import clocked
 from typer.testing import CliRunner
 
 from engine.path_of_pharaohs.actions import Discard
@@ -24,7 +25,7 @@ runner = CliRunner()
 
 
 def pbem(*args):
-    return runner.invoke(app, [str(a) for a in args])
+    return clocked(runner.invoke(app, [str(a) for a in args]))
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import shutil
 import types
 
 import pytest
+from clock_support import clocked
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -19,7 +20,7 @@ POLICY = "turn=48,open=24,referee=12,grace=24,remind=12"
 
 
 def pbem(*args):
-    return runner.invoke(app, [str(a) for a in args])
+    return clocked(runner.invoke(app, [str(a) for a in args]))
 
 
 @pytest.fixture
@@ -228,7 +229,7 @@ def test_play_on_a_terminal_asks_whether_to_record_an_absence_once_the_grace_has
 
 
 def pbem_input(typed, *args):
-    return runner.invoke(app, [str(a) for a in args], input=typed)
+    return clocked(runner.invoke(app, [str(a) for a in args], input=typed))
 
 
 @pytest.mark.parametrize("game", ["sarcophagus", "path-of-pharaohs"])

@@ -65,3 +65,16 @@ def test_a_turn_not_complete_exits_3_as_the_help_says_and_mailing_waits_for_it(t
     help_text = " ".join(table("ben", "play", "--help").output.split())
     assert "Exit status: 0 done: NAME owes nothing more now" in help_text
     assert "or a move not given (a Sarcophagus turn's second coin)" in help_text
+
+
+def test_every_command_warns_on_stderr_while_pbem_now_is_set(table, tmp_path):
+    from clock_support import clock_warning
+
+    status = table("ann", "status", PBEM_NOW="1800000000")
+    assert status.stderr == ("Warning: PBEM_NOW is set: pbem's clock stands at 2027-01-15 08:00:00 UTC (a testing "
+                             "override: docs/deadlines.md)\n") == clock_warning(1_800_000_000)
+    assert "PBEM_NOW" not in status.stdout
+    odd = table("ann", "key", "list", PBEM_NOW="tomorrow")
+    assert (odd.exit_code, odd.stderr) == (0, "Warning: PBEM_NOW is set to 'tomorrow', which is no time in Unix "
+                                              "seconds: ignored, pbem's clock is this machine's (docs/deadlines.md)\n")
+    assert table("ann", "status", PBEM_NOW=None).stderr == ""  # not set: not a word

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from clock_support import clocked
 from typer.testing import CliRunner
 
 from engine.contract import DEALER
@@ -89,7 +90,7 @@ def both_ways(scenario, tmp_path: Path, monkeypatch) -> list[str]:
 
 
 def cli(*args) -> str:
-    result = runner.invoke(app, [str(a) for a in args])
+    result = clocked(runner.invoke(app, [str(a) for a in args]))
     return f"exit {result.exit_code}: {result.output.strip()}"
 
 

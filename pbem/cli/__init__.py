@@ -25,6 +25,29 @@ app.add_typer(keys.app, name="key")
 app.add_typer(contacts.app, name="contact")
 
 
+@app.callback()
+def _every_command() -> None:
+    # (no docstring: the app's help stays the one above)
+    clock_warning()
+
+
+def clock_warning() -> None:
+    """One line on stderr before any command runs while PBEM_NOW is set: it moves the clock every signed
+    time and every deadline is judged by (docs/deadlines.md), and is easily left set by mistake."""
+    fixed = os.environ.get("PBEM_NOW", "")
+    if not fixed:
+        return
+    if not fixed.isdigit():
+        typer.echo(f"Warning: PBEM_NOW is set to {fixed!r}, which is no time in Unix seconds: ignored, pbem's clock "
+                   "is this machine's (docs/deadlines.md)", err=True)
+        return
+    import time
+
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(int(fixed)))
+    typer.echo(f"Warning: PBEM_NOW is set: pbem's clock stands at {stamp} (a testing override: "
+               "docs/deadlines.md)", err=True)
+
+
 from pbem.cli import browser, judge  # noqa: E402, F401  (they register `pbem app` and `pbem judge`)
 
 
