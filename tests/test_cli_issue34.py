@@ -78,3 +78,31 @@ def test_every_command_warns_on_stderr_while_pbem_now_is_set(table, tmp_path):
     assert (odd.exit_code, odd.stderr) == (0, "Warning: PBEM_NOW is set to 'tomorrow', which is no time in Unix "
                                               "seconds: ignored, pbem's clock is this machine's (docs/deadlines.md)\n")
     assert table("ann", "status", PBEM_NOW=None).stderr == ""  # not set: not a word
+
+
+def test_late_after_and_deadlines_cannot_be_confused_and_the_old_name_says_so(home):
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    from test_cli import make_keys
+
+    runner = CliRunner()
+    make_keys("ann", "ben")
+    base = ["new", "sarcophagus", "--as", "ann", "--player", "ann", "--player", "ben"]
+    old = runner.invoke(app, [*base, "-o", "old.json", "--deadline", "72h"])
+    assert old.exit_code == 0
+    assert old.stderr == ("Warning: --deadline is now --late-after (it only marks who is late; --deadlines sets a "
+                          "policy after which an absence may be recorded); the old name will go\n")
+    new = runner.invoke(app, [*base, "-o", "new.json", "--late-after", "72h"])
+    assert (new.exit_code, new.stderr) == (0, "")
+    for name in ("old.json", "new.json"):
+        assert runner.invoke(app, ["show", name]).output.splitlines()[-2] == "Deadline 72 h a duty: nobody is late."
+    both = runner.invoke(app, [*base, "-o", "both.json", "--deadline", "72h", "--late-after", "72h"])
+    assert (both.exit_code, both.stderr) == (1, "Error: --deadline is the old name of --late-after: give only "
+                                                "--late-after\n")
+    bad = runner.invoke(app, [*base, "-o", "bad.json", "--late-after", "soon"])
+    assert (bad.exit_code, bad.output) == (1, "Error: --late-after 'soon': write hours or days, e.g. 72h or 3d (at "
+                                              "most a year)\n")
+    shown = " ".join(runner.invoke(app, ["new", "--help"]).output.split())
+    assert "--late-after" in shown and "--deadlines" in shown and "--deadline " not in shown

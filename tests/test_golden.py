@@ -319,7 +319,7 @@ def sarcophagus_table(t: Transcript) -> None:
     t.run("ann", "key", "list")
     t.run("ann", "key", "show", "ann")
     t.run("ann", "new", "sarcophagus", "-o", "game.json", "--as", "ann",
-          *players(keys, "ann", ["ann", "ben", "cat"]), "--deadline", "72h")
+          *players(keys, "ann", ["ann", "ben", "cat"]), "--late-after", "72h")
     t.run("ann", "show", "game.json")
     t.mkdir("mail")
     t.run("ann", "mail", "game.json", "--as", "ann", "-o", "mail/01.eml")
@@ -424,7 +424,7 @@ def pharaohs_referee(t: Transcript) -> None:
           expect=1)
     t.run("ben", "key", "add", "other", "--from", "home-ann/keys/spare", env={"PBEM_PASSPHRASE": "correct horse"})
     t.run("ref", "new", "path-of-pharaohs", "-o", "game.json", "--as", "ref",
-          *players(keys, "ref", ["ann", "ben", "cat"]), "--referee", "ref=ref", "--deadline", "2d")
+          *players(keys, "ref", ["ann", "ben", "cat"]), "--referee", "ref=ref", "--late-after", "2d")
     t.run("ref", "show", "game.json")
     t.mkdir("mail")
     t.run("ref", "mail", "game.json", "--as", "ref", "-o", "mail/01.eml")

@@ -41,7 +41,7 @@ def table(tmp_path, monkeypatch):
     layout["first"] = "ben"
     (tmp_path / "layout.json").write_text(json.dumps(layout))
     made = run("ann", "new", "sarcophagus", "-o", "game.json", "--as", "ann", "--player", "ann",
-               f"--player=ben={keys['ben']}", "--layout", "layout.json", "--deadline", "24h")
+               f"--player=ben={keys['ben']}", "--layout", "layout.json", "--late-after", "24h")
     assert made.exit_code == 0, made.output
     return run
 
@@ -244,7 +244,7 @@ def test_show_and_status_name_who_is_late(tmp_path, monkeypatch):
         runner.invoke(app, ["key", "new", name, "--no-passphrase"])
     (tmp_path / "games").mkdir()
     made = runner.invoke(app, ["new", "sarcophagus", "-o", "games/g.json", "--as", "ann", "--player", "ann",
-                               "--player", "ben", "--deadline", "1h"])
+                               "--player", "ben", "--late-after", "1h"])
     assert made.exit_code == 0, made.output
     monkeypatch.setattr(time, "time", lambda: now)
     shown = runner.invoke(app, ["show", "games/g.json"])

@@ -31,7 +31,7 @@ def test_three_players_play_a_whole_game_by_mail(tmp_path, monkeypatch):
                 assert as_player(tmp_path, name, port, "contact", "add", other, f"{other}@example.org").exit_code == 0
         roster = [f"--player={n}={keys[n]}" for n in PLAYERS]
         created = as_player(tmp_path, "ann", port, "new", "sarcophagus", "-o", "game.json", "--as", "ann", *roster,
-                            "--deadline", "72h")
+                            "--late-after", "72h")
         assert created.exit_code == 0, created.output
         sent = as_player(tmp_path, "ann", port, "mail", "game.json", "--as", "ann", "--send")
         assert sent.exit_code == 0, sent.output

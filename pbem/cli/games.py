@@ -30,18 +30,28 @@ def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-
                                                     "tournaments; the record says the deal was chosen by you.")] = None,
         key: KeyOption = None,
         force: Annotated[bool, typer.Option(help="Replace an existing output file.")] = False,
-        deadline: Annotated[str | None, typer.Option(help="Time each party has for a duty, e.g. 72h or 3d; "
-                                                        "'pbem status' and 'show' name who is late.")] = None,
+        late_after: Annotated[str | None, typer.Option("--late-after", help="Mark a party late once they have "
+                                                       "owed a duty this long, e.g. 72h or 3d: 'pbem status' and "
+                                                       "'show' name who is late; nothing more (an absence that "
+                                                       "can be recorded: --deadlines).")] = None,
         deadlines: Annotated[str | None, typer.Option(help="A deadline policy every join agrees to, after which "
                                                       "an absent party can be recorded (pbem absent): 'default' "
                                                       "(the game's) or hours per duty, e.g. turn=48,grace=24 "
                                                       "(turn, open, referee, grace, remind).")] = None,
+        deadline: Annotated[str | None, typer.Option("--deadline", hidden=True,
+                                                     help="The old name of --late-after.")] = None,
         ) -> None:
     """Start a game: write the signed invitation (players, keys, options, the dealer's commitment to the
     deal). Each other participant joins with their first pbem play; the deal comes from everyone."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    rep, events = api.new_game(game, out, name, player, referee, option, layout, key, force, deadline, deadlines)
+    if deadline is not None:  # renamed: one letter from --deadlines, which does something else
+        if late_after is not None:
+            raise UsageError("--deadline is the old name of --late-after: give only --late-after")
+        warn("--deadline is now --late-after (it only marks who is late; --deadlines sets a policy after which "
+             "an absence may be recorded); the old name will go")
+        late_after = deadline
+    rep, events = api.new_game(game, out, name, player, referee, option, layout, key, force, late_after, deadlines)
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     first = f"{rep.first} moves first" if rep.first else "the first player is drawn when everyone has joined"
     typer.echo(f"Created {out}: {rep.game.title}, {', '.join(rep.players)}; {mode}; {rep.deal_text}; {first}.")

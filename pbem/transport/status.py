@@ -241,7 +241,7 @@ def parse_deadline(text: str) -> int:
 
     number, unit = (text[:-1], text[-1]) if text[-1:] in ("h", "d") else (text, "h")
     if not number.isdigit() or not 0 < int(number) * (24 if unit == "d" else 1) <= 24 * 365:
-        raise UsageError(f"--deadline {text!r}: write hours or days, e.g. 72h or 3d (at most a year)")
+        raise UsageError(f"--late-after {text!r}: write hours or days, e.g. 72h or 3d (at most a year)")
     return int(number) * (24 if unit == "d" else 1)
 
 
