@@ -1,0 +1,84 @@
+"""Two judges on one PostgreSQL database, reading one mailbox, each with a home of its own (its own cache of
+the games): one is killed with SIGKILL at random moments while the players play by mail. The other goes
+on; no place is signed twice; every accepted turn is kept; every copy ends the same (issue 33)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from pbem.judge.database import Database
+from pbem.judge.store import Store
+
+from judge_support import JudgeProcess, fast_cli, memory_folder, players_act, setup_players, signed_by, start_game, write_config
+from mail_support import smtp_server
+from postgres_support import postgres_cluster
+
+PLAYERS = ["ann", "ben", "cat"]
+
+
+@pytest.fixture
+def base():
+    yield from memory_folder()
+
+
+def entries(path) -> list[dict]:
+    return json.loads(path.read_text())["entries"]
+
+
+def test_two_judges_on_one_postgresql_one_killed_at_random_sign_each_place_once_and_keep_every_turn(base, monkeypatch):
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    rng = random.Random(33)
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
+    with postgres_cluster() as cluster, smtp_server(boxes) as (port, server):
+        url = cluster.new_database()
+        keys = setup_players(base, port, PLAYERS)
+        first = write_config(base, port, maildir=base / "mail" / "judge")
+        text = first.read_text().replace("[mailbox]", f'database = "{url}"\n[mailbox]', 1)
+        first.write_text(text)
+        (base / "second").mkdir()
+        second = base / "second" / "judge.toml"  # the same key, mailbox and database; a home of its own
+        second.write_text(text.replace(f'home = "{base / "judge-home"}"', f'home = "{base / "second" / "home"}"'))
+        start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
+        steady, killed = JudgeProcess(first), JudgeProcess(second)
+        steady.start()
+        killed.start()
+        seen: dict[str, int] = {}
+        try:
+            steady.wait_started()
+            while killed.kills < 5:
+                killed.wait_started()
+                players_act(base, port, PLAYERS, seen)
+                time.sleep(rng.uniform(0.0, 0.5))
+                killed.kill()
+                killed.start()
+            killed.wait_started()
+            settled, calm = time.monotonic() + 120, 0
+            store = Store(Database(url), base / "reader", "reader")
+            while time.monotonic() < settled and calm < 5:  # played on until nobody has anything to do
+                acted = players_act(base, port, PLAYERS, seen)
+                lengths = {len(entries(next((base / n / "games-files").glob("*.json")))) for n in PLAYERS}
+                with store.db.transaction() as tx:
+                    held = tx.one("SELECT seq FROM games")
+                same = not acted and held is not None and lengths == {held[0]} and store.unsent_count() == 0
+                calm = calm + 1 if same and not any((base / "mail" / "judge" / "new").iterdir()) else 0
+                time.sleep(0.2)
+        finally:
+            killed.stop()
+            steady.stop()
+        received = list(server.received)
+        places = store.places_signed()
+    assert killed.kills == 5
+    mailed = signed_by(received, "judge")
+    assert mailed and all(len(versions) == 1 for versions in mailed.values()), mailed
+    assert {(g, seq): next(iter(v)) for (g, seq), v in mailed.items()} == {k: v for k, v in places.items() if k in
+                                                                           {(g, s) for g, s in mailed}}
+    final = [entries(next((base / n / "games-files").glob("*.json"))) for n in PLAYERS]
+    assert final[0] == final[1] == final[2] and len(final[0]) > 10
+    assert len(final[0]) == held[0]  # every accepted turn in every copy and in the database
+    log = (base / "judge.log").read_text() + (base / "second" / "judge.log").read_text()
+    assert "Traceback" not in log
