@@ -106,3 +106,46 @@ def test_late_after_and_deadlines_cannot_be_confused_and_the_old_name_says_so(ho
                                               "most a year)\n")
     shown = " ".join(runner.invoke(app, ["new", "--help"]).output.split())
     assert "--late-after" in shown and "--deadlines" in shown and "--deadline " not in shown
+
+
+def test_absent_mails_like_play_titled_for_who_must_act_next(home, monkeypatch):
+    from clock_support import clocked
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    from test_absent_cli import HOUR, T0
+    from test_cli import make_keys, write_layout
+
+    runner = CliRunner()
+
+    def pbem(*args):
+        return clocked(runner.invoke(app, [str(a) for a in args]))
+
+    monkeypatch.setenv("PBEM_NOW", str(T0))
+    make_keys("ann", "ben", "cat")
+    for name in ("ann", "ben", "cat"):
+        pbem("contact", "add", name, f"{name}@example.org")
+    layout = write_layout(home / "layout.json", "ben")
+    assert pbem("new", "sarcophagus", "-o", "game.json", "--as", "ann", "--player", "ann", "--player", "ben",
+                "--player", "cat", "--layout", layout, "--deadlines", "default").exit_code == 0
+    for name in ("ben", "cat"):
+        assert pbem("play", "game.json", "--as", name).exit_code in (0, 3)
+    short = (home / "game.json").read_text().split('"game_id": "')[1][:8]
+    monkeypatch.setenv("PBEM_NOW", str(T0 + 80 * HOUR))
+    first = pbem("absent", "game.json", "ben", "--as", "ann", "--mail")
+    assert (first.exit_code, first.output) == (0, (
+        "  ann records ben absent; it takes effect when cat signs it too\n"
+        "Wrote game.json (entry 4).\n"
+        "Next: ben (move: place a coin on 1a (forced))\n"
+        f"Wrote sarcophagus-{short}-4.eml to cat <cat@example.org>, ben <ben@example.org>: [pbem sarcophagus "
+        f"{short}] #4: cat to sign ben's absence, or ben to move\n"))
+    second = pbem("absent", "game.json", "ben", "--as", "cat", "--mail")  # ben passes: cat's turn
+    assert second.exit_code == 0, second.output
+    assert second.output.splitlines()[-2:] == [
+        "Next: cat (move: place a coin on 1a (forced))",
+        "Not mailed yet: cat owes a move now (place a coin on 1a (forced)); the absence goes in one mail with it: "
+        "pbem play game.json --as cat ... --mail"]
+    played = pbem("play", "game.json", "--as", "cat", "1", "0@1a", "--mail")
+    assert played.output.splitlines()[-1] == (f"Wrote sarcophagus-{short}-8.eml to ann <ann@example.org>, cc ben "
+                                              f"<ben@example.org>: [pbem sarcophagus {short}] #8: ann to move")

@@ -187,23 +187,42 @@ def referee(path: GameFileArg, name: MyName = None, key: KeyOption = None,
     _report(turn, turn.path or out or path)
 
 
-@app.command("absent")
+MailOption = Annotated[bool, typer.Option("--mail", help="Then write it as an email (.eml) for the others.")]
+SendOption = Annotated[bool | None, typer.Option("--send/--no-send", show_default=False, help="Then send it by SMTP "
+                                                 "($PBEM_SMTP, $PBEM_SMTP_USER, $PBEM_SMTP_SECURITY); the default "
+                                                 "with PBEM_SEND=1 and $PBEM_SMTP set.")]
+
+
+@app.command("absent", epilog="With --mail or --send, the mail goes to whoever must act next (the next to sign "
+                              "the absence, when others must sign it too), once NAME owes nothing more now; when "
+                              "the absence hands NAME a turn, it goes with that turn (pbem play ... --send).")
 @handled
 def absent(path: GameFileArg,
            party: Annotated[str, typer.Argument(help="Who is absent: a player, or the referee.")],
-           name: AsName, key: KeyOption = None) -> None:
+           name: AsName, key: KeyOption = None, mail: MailOption = False, send: SendOption = None) -> None:
     """Record PARTY absent from the duty they owe, once its deadline and grace have passed (a game made
     with --deadlines). Who may: the referee for a player; every player for the referee; at a table,
     every other player in seat order (two players: the opponent). The game's rule then applies
     (docs/deadlines.md)."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    path = api.game_path(path)
+    typed, path = path, api.game_path(path)
     rep, events = api.absent(path, party, name, key)
     for event in events:
         typer.echo(f"  {event}")
     typer.echo(f"Wrote {path} (entry {rep.seq}).")
     typer.echo(api.next_line(rep))
+    send = api.sends_by_default() if send is None else send
+    if (mail or send) and api.part_done(rep, name):
+        mail_turn(rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"), os.environ.get("PBEM_SMTP_USER"),
+                  os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=path)
+    elif mail or send:
+        owed = api.owes(rep, name, "move", "discard")
+        assert owed is not None, "a part not done is a move or a choice owed"
+        typer.echo(f"Not {'sent' if send else 'mailed'} yet: {name} owes a {owed.what} now ({owed.detail}); the "
+                   f"absence goes in one mail with it: pbem play {typed} --as {name} ...{' --send' if send else ' --mail'}")
+    else:
+        warn(api.unsent_line(rep, str(typed)))
 
 
 def _emit(text: str, out: Path | None) -> None:

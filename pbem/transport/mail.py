@@ -39,9 +39,26 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 SUMMARY_LINES = 40
 
 
+def signing_absence(rep: Replay) -> tuple[str, str] | None:
+    """While an absence that several sign is being signed (and still stands): who signs it next, and whose
+    absence it is. None otherwise."""
+    from pbem.protocol.absence import next_recorder, still_pending
+    from pbem.protocol.acts import Absent, parse_act
+
+    if rep.pending is None:
+        return None
+    act = parse_act(rep.pending[0])
+    if not isinstance(act, Absent) or not still_pending(rep):
+        return None
+    signer = next_recorder(rep, act.party)
+    return (signer, act.party) if signer else None
+
+
 def owing(rep: Replay) -> list[str]:
-    """Who must act next, by name. Table-mode dealing is done by whichever player's program acts."""
-    names = []
+    """Who must act next, by name: while an absence is being signed, who signs it next, then the absent party
+    (who may still come back). Table-mode dealing is done by whichever player's program acts."""
+    signing = signing_absence(rep)
+    names = list(signing) if signing else []
     for duty in rep.duties():
         if duty.who != DEALER:
             names.append(duty.who)
@@ -60,6 +77,11 @@ def subject(rep: Replay) -> str:
     duties = rep.duties()
     if not duties:
         return f"{tag(rep)} #{rep.seq}"
+    signing = signing_absence(rep)
+    if signing:
+        signer, party = signing
+        what = next((d.what for d in duties if d.who == party), duties[0].what)
+        return f"{tag(rep)} #{rep.seq}: {signer} to sign {party}'s absence, or {party} to {what}"
     return f"{tag(rep)} #{rep.seq}: {', '.join(owing(rep)) or 'the table'} to {duties[0].what}"
 
 
