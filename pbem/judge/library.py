@@ -40,6 +40,7 @@ from pbem.api import remember as remember
 from pbem.api import restore_copy as restore_copy
 from pbem.api import short_id as short_id
 from pbem.api import sighting as sighting
+from pbem.api import to_json as to_json
 from pbem.api import verify_record as verify_record
 from pbem.api import write_file as write_file
 
@@ -85,6 +86,7 @@ __all__ = [
     "send",
     "short_id",
     "sighting",
+    "to_json",
     "verify_record",
     "write_file",
 ]

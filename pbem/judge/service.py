@@ -55,13 +55,18 @@ def _stamp(now: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
 
 
+SINGULAR = {"games": "game", "addresses": "address", "answers": "answer", "deadline notes": "deadline note",
+            "waiting mails": "waiting mail"}
+
+
 def open_memory(config: Config, now: float, log: Callable[[str], None] | None = None) -> Store:
     """The judge's store, with a home of files from before the store taken in on first use."""
     store = open_store(config.database, config.games, config.home)
     if not store.game_ids() and library.copies_in(config.games):
         counts = store.import_home(config.home, now)
         if log:
-            log("moved into the store: " + ", ".join(f"{n} {what}" for what, n in counts.items()))
+            log("moved into the store: " + ", ".join(f"{n} {what if n != 1 else SINGULAR[what]}"
+                                                     for what, n in counts.items()))
     return store
 
 

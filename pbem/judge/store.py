@@ -243,6 +243,24 @@ class Store:
             tx.run("INSERT INTO addresses (game_id, name, address) VALUES (?, ?, ?)", (game_id, name, address))
         return True
 
+    # ------------------------------------------------------------ the portable record
+
+    def export(self, directory: Path) -> list[Path]:
+        """Every game the store holds, written as its game file in `directory` (GAME-SHORTID.json): the
+        portable, verifiable record, the same bytes any pbem writes."""
+        directory.mkdir(parents=True, exist_ok=True)
+        written = []
+        for game_id in self.game_ids():
+            with self.db.transaction() as tx:
+                genesis = tx.one("SELECT genesis FROM games WHERE game_id = ?", (game_id,))
+                rows = tx.all("SELECT body FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
+            assert genesis is not None
+            record = library.record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
+            path = directory / f"{record.genesis.game}-{library.short_id(game_id)}.json"
+            library.write_file(path, library.to_json(record).encode())
+            written.append(path)
+        return written
+
     # ------------------------------------------------------------ moving in
 
     def import_home(self, home: Path, now: float) -> dict[str, int]:
