@@ -144,3 +144,48 @@ def test_a_short_run_of_hostile_mails_never_crashes_the_judge(judge_box):
         if finding is not None:
             found.append(f"{finding.kind}: {finding.text[:400]}\n  the mail: {data[:600]!r}")
     assert found == [], "\n".join(found)
+
+
+# ---------------------------------------------------------------- benchmarks/judge_soak.py
+
+def _soak():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    import judge_soak
+
+    return judge_soak
+
+
+def test_the_soak_takes_its_sizes_and_a_quick_run_and_refuses_nonsense():
+    soak = _soak()
+    args = soak.arguments([])
+    assert (args.games, args.git_games, args.kills, args.hostile) == (100, 20, 50, 0.1)
+    quick = soak.arguments(["--quick", "--games", "7"])
+    assert {k: getattr(quick, k) for k in soak.QUICK} == soak.QUICK
+    assert soak.arguments(["--games", "3", "--kills", "0", "--git-games", "0"]).games == 3
+    for wrong in (["--hostile", "1"], ["--kills", "-1"], ["--minutes", "0"], ["--games", "x"]):
+        with pytest.raises(SystemExit):
+            soak.arguments(wrong)
+
+
+def test_a_tiny_soak_plays_a_game_by_mail_and_prints_every_figure():
+    """Its smallest settings with git (one game each way) take 15-25 s: too long for the suite. A tiny run
+    instead: one game by mail, hostile mail among its turns, the judge killed once (about 8 s)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "benchmarks" / "judge_soak.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "1", "--git-games", "0", "--kills", "1",
+                           "--minutes", "3", "--seed", "2"], capture_output=True, text=True, timeout=300, check=False)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.fullmatch(r"judge soak: 1 mail games, 0 git games, 1 kills, at most 3 minutes \(in .+\)", lines[0])
+    assert re.fullmatch(r"mail: 1 games of 3 players, \d+ turn mails and \d+ hostile ones to the judge, \d+ mails "
+                        r"from it; judge killed 1 times", lines[1])
+    assert lines[2] == "git: 0 games, 0 pushes from 3 processes, 0 accepted"
+    assert lines[3:7] == ["crashes: 0", "places signed twice: 0", "stuck games: 0", "accepted turns lost: 0"]
+    assert re.fullmatch(r"pass time: 99th percentile [0-9.]+ ms, median [0-9.]+ ms, of \d+ passes with mail", lines[7])
+    assert re.fullmatch(r"\(\d+ s\)", lines[8])
