@@ -149,3 +149,29 @@ def test_absent_mails_like_play_titled_for_who_must_act_next(home, monkeypatch):
     played = pbem("play", "game.json", "--as", "cat", "1", "0@1a", "--mail")
     assert played.output.splitlines()[-1] == (f"Wrote sarcophagus-{short}-8.eml to ann <ann@example.org>, cc ben "
                                               f"<ben@example.org>: [pbem sarcophagus {short}] #8: ann to move")
+
+
+def test_a_game_that_names_me_with_another_key_is_said_once_in_words_i_can_act_on(table, tmp_path):
+    import json
+
+    from pbem.crypto import PublicKey
+
+    # ann invites "ben" with a key that is not the one in ben's home (an old one, say)
+    table("old", "key", "new", "ben", "--no-passphrase")
+    old_key = (tmp_path / "old" / "keys" / "ben.pub").read_text().strip()
+    made = table("ann", "new", "sarcophagus", "-o", "other.json", "--as", "ann", "--player", "ann",
+                 f"--player=ben={old_key}")
+    assert made.exit_code == 0, made.output
+    assert table("ann", "mail", "other.json", "--as", "ann", "-o", "other.eml").exit_code == 0
+    game_id = json.loads((tmp_path / "other.json").read_text())["genesis"]["game_id"]
+    theirs, mine = (PublicKey.parse(table(who, "key", "show", "ben").output.strip()).fingerprint()
+                    for who in ("old", "ben"))
+    read = table("ben", "inbox", "other.eml")
+    assert (read.exit_code, read.stderr) == (1, (
+        f"Error: other.eml (sarcophagus-{game_id[:8]}.json): a game of ann and ben (sarcophagus {game_id[:8]}, made "
+        f"by ann) names ben with another key than this home's ben ({theirs} in the game, {mine} here): ask ann which "
+        "key they invited ben with. Not kept; its mails are set aside quietly from now on.\n"))
+    again = table("ben", "inbox", "other.eml")
+    assert (again.exit_code, again.output.splitlines()[0]) == (0, "Read 1 mail: nothing new (1 set aside, as said "
+                                                                  "before: --again reads it again).")
+    assert again.stderr == ""  # (then ben's own game, which he owes a join)

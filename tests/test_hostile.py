@@ -122,8 +122,8 @@ def test_a_mail_of_2000_nested_parts_is_refused_once_and_the_turn_beside_it_appl
         "Read 2 mails: 1 game updated."]
     again = table("ben", "inbox", "box")  # said once, then set aside: not parsed on every run
     assert again.exit_code == 0, again.output
-    assert again.output.splitlines()[0] == "Read 2 mails: nothing new (1 refused before, not read again: --again " \
-                                           "reads it)."
+    assert again.output.splitlines()[0] == "Read 2 mails: nothing new (1 set aside, as said before: --again reads " \
+                                           "it again)."
     forced = table("ben", "inbox", box, "--again")
     assert forced.exit_code == 1 and "Error: " + str(box) + "/2.nested: not read: more than 64" in forced.output
 
@@ -172,8 +172,8 @@ def test_a_mailbox_or_mail_that_is_a_pipe_or_a_device_is_refused_and_the_others_
         "Error: box/new/2.zero is a device, not a mail (pbem reads regular files only)",
         "Error: box/new/3.random is a device, not a mail (pbem reads regular files only)"]
     again = table("ben", "inbox", "box")
-    assert (again.exit_code, again.output.splitlines()[0]) == (0, "Read 3 mails: nothing new (3 refused before, not "
-                                                                  "read again: --again reads them).")
+    assert (again.exit_code, again.output.splitlines()[0]) == (0, "Read 3 mails: nothing new (3 set aside, as said "
+                                                                  "before: --again reads them again).")
 
 
 def test_a_forked_whole_file_never_moves_what_is_recorded_as_shared(table, tmp_path):

@@ -223,10 +223,16 @@ def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
     shutil.rmtree(tmp_path / "ben" / "games-files")
     read = table("ben", "inbox", tmp_path / "ben.mbox")
     assert read.exit_code == 1, read.output
+    cat_short = json.loads((tmp_path / "cat.json").read_text())["genesis"]["game_id"][:8]
     assert read.output.splitlines()[:2] == [f"Updated {copy}: entries 1-{third.stem.split('-')[-1]}.",
                                             "Error: " + str(tmp_path / "ben.mbox") + "#4 (sarcophagus-" +
                                             read.output.split("(sarcophagus-")[1].split(")")[0] +
-                                            "): a game without any of your keys in it (cat, ann): not kept"]
+                                            f"): a game of cat and ann (sarcophagus {cat_short}, made by cat) in "
+                                            "which none of this home's keys plays. Not kept; its mails are set aside "
+                                            "quietly from now on."]
+    quiet = table("ben", "inbox", tmp_path / "ben.mbox")  # said once: then set aside, counted
+    assert (quiet.exit_code, quiet.output.splitlines()[0]) == (0, "Read 4 mails: nothing new (1 set aside, as said "
+                                                                  "before: --again reads it again).")
     assert copy.read_bytes() != before and table("ben", "verify", copy).exit_code == 0
     assert [p.name for p in (tmp_path / "ben" / "games-files").glob("*.json")] == [copy.name]
 

@@ -78,8 +78,8 @@ def inbox_command(
     for fork in report.forks:
         typer.echo(f"Error: FORK: {fork}", err=True)
     news = f"{len(report.updated)} game{'s' * (len(report.updated) != 1)} updated" if report.updated else "nothing new"
-    aside = (f" ({report.set_aside} refused before, not read again: --again reads {'it' if report.set_aside == 1 else 'them'})"
-             if report.set_aside else "")
+    aside = (f" ({report.set_aside} set aside, as said before: --again reads {'it' if report.set_aside == 1 else 'them'} "
+             "again)" if report.set_aside else "")
     typer.echo(f"Read {report.mails} mail{'s' * (report.mails != 1)}: {news}{aside}.")
     status = api.status(games)
     owed = [g for g in status.games if g.i_owe]

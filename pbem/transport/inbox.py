@@ -21,7 +21,7 @@ from pbem.protocol.verify import compare, verify
 from pbem.record.canonical import parse_json
 from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
-from pbem.transport import copies, turns
+from pbem.transport import copies, strangers, turns
 from pbem.transport.mailbox import Found, Skipped, items, mailbox_messages
 from pbem.transport.outcomes import Fate, MailOutcome, PartFate, combined
 from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
@@ -70,8 +70,10 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         return
     local = store.get(game_id)
     if local is None and not _mine(new):
-        report.problems.append(f"{where}: a game without any of your keys in it ({', '.join(new.roster)}): "
-                               "not kept")
+        if strangers.first_time(game_id):  # said once; then set aside quietly (counted in the last line)
+            report.problems.append(f"{where}: {strangers.not_mine(new)}")
+        else:
+            report.set_aside += 1
         found.refused = True
         found.fate = PartFate(Fate.NOT_HOSTED, game_id, "a game without any of this home's keys in it: not kept")
         return
