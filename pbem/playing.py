@@ -173,7 +173,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
         raise UsageError("--message: one line of 1 to 500 printable characters")
     rep, armored, mail = replay_source(path)
     policy = policy_for(rep.game, bot, think, iterations) if bot else None
-    check_not_stale(rep)
+    check_not_stale(rep, path if mail is None else None)
     remember(rep)
     if referee_only and name != rep.referee:
         raise UsageError(f"{name} is not the referee of this game" if rep.referee else "this game has no referee "
@@ -226,7 +226,7 @@ def act_in_session(session: Session, path: Path, head: str, notation: str | None
     if rep.head != head:
         raise MovedOn("the game has moved on: the page showed an older position. Nothing was written; look "
                       "again and choose anew")
-    check_not_stale(rep)
+    check_not_stale(rep, path)
     before, events = rep.seq, []
     if notation is not None:
         legal = rep.game.legal_actions(rep.state, session.name, session.knowledge()) if rep.state is not None else []

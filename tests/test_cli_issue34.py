@@ -175,3 +175,34 @@ def test_a_game_that_names_me_with_another_key_is_said_once_in_words_i_can_act_o
     assert (again.exit_code, again.output.splitlines()[0]) == (0, "Read 1 mail: nothing new (1 set aside, as said "
                                                                   "before: --again reads it again).")
     assert again.stderr == ""  # (then ben's own game, which he owes a join)
+
+
+def test_a_file_rolled_back_in_place_is_not_named_as_the_newer_file(home):
+    import shutil
+    import subprocess
+
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    from test_cli import new_game
+
+    runner = CliRunner()
+    new_game(home)  # ann and ben joined: ben moves first
+    shutil.copy(home / "game.json", home / "old.json")
+    assert runner.invoke(app, ["play", "game.json", "--as", "ben", "3", "2@2a"]).exit_code == 0
+    shutil.copy(home / "old.json", home / "game.json")  # a copy put back over the newer one
+    rolled = runner.invoke(app, ["play", "game.json", "--as", "ann", "1"])
+    assert (rolled.exit_code, rolled.output) == (1, (
+        "Error: this file stops at entry 2, but entry 6 of this game was already seen here, in this same file: it has "
+        "been replaced by an older copy. Restore the newer one (from your mail: pbem inbox --again; or from a "
+        "backup)\n"))
+    subprocess.run(["git", "init", "-q", str(home)], check=True)  # the same, in a git clone
+    shown = runner.invoke(app, ["show", "game.json"])
+    assert shown.stderr == (
+        "Warning: game.json: this file stops at entry 2, but entry 6 of this game was already seen here, in this same "
+        "file: it has been replaced by an older version (a git checkout or a commit that rolls it back). Pull the "
+        "newer one (git pull), or find the commit with entry 6\n")
+    other = runner.invoke(app, ["verify", "old.json"])  # another file: named as the newer one, as before
+    assert other.stderr == ("Warning: old.json: this file stops at entry 2, but entry 6 of this game was already "
+                            f"seen here: use the newer file: {home / 'game.json'}\n")

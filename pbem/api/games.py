@@ -162,7 +162,7 @@ def note_seen(game: Replay, where: Path | None = None) -> tuple[str | None, str 
     """Record what was read in this machine's history of the game (and `where` it is). Returns a warning
     when this machine has seen a later or a different version, and one when the history cannot be written
     (a read-only home)."""
-    return sighting(game).problem(game.seq), remember_quietly(game, where)
+    return sighting(game).problem(game.seq, where), remember_quietly(game, where)
 
 
 def html_page(game: Replay, name: str | None = None, key: str | None = None) -> str:

@@ -230,7 +230,7 @@ def absent(path: Path, party: str, name: str, key: str | None = None,
     from pbem.protocol.seen import check_not_stale
 
     game, armored_file = _replay_file(path)
-    check_not_stale(game)
+    check_not_stale(game, path)
     session = Session(game, name, signer_for(game, name, key))
     events = session.record_absence(party, at)
     events += session.automatic()

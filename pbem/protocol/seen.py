@@ -39,16 +39,38 @@ class Sighting:
     seen_in: str | None = None
     """Where the latest version was read or written, when known."""
 
-    def problem(self, file_seq: int) -> str | None:
-        """The one sentence a user reads, or None when the file is the latest seen."""
+    def problem(self, file_seq: int, path: Path | None = None) -> str | None:
+        """The one sentence a user reads, or None when the file is the latest seen. `path`: the file read, so
+        that a newer version seen at that same path (since replaced by an older copy) is not named as the
+        file to use."""
         if self.kind == "older":
-            where = f": {self.seen_in}" if self.seen_in else ""
             return (f"this file stops at entry {file_seq}, but entry {self.seen_seq} of this game was already "
-                    f"seen here: use the newer file{where}")
+                    f"seen here{self._newer(path)}")
         if self.kind == "forked":
             return (f"this file's entry {self.fork_at} differs from the one already seen here: the game has forked "
                     "(compare both files with 'pbem verify OLD NEW')")
         return None
+
+    def _newer(self, path: Path | None) -> str:
+        """Where the newer version is, or what to do when it is gone or the file was rolled back in place."""
+        if not self.seen_in:
+            return ": use the newer file, or fetch it again (git pull, or pbem inbox)"
+        seen = Path(self.seen_in)
+        if path is not None and seen.absolute() == Path(path).absolute():
+            if _in_git(seen):
+                return (f", in this same file: it has been replaced by an older version (a git checkout or a commit "
+                        f"that rolls it back). Pull the newer one (git pull), or find the commit with entry "
+                        f"{self.seen_seq}")
+            return (", in this same file: it has been replaced by an older copy. Restore the newer one (from your "
+                    "mail: pbem inbox --again; or from a backup)")
+        if not seen.exists():
+            return f": it was in {seen}, which is gone; fetch it again (git pull, or pbem inbox --again)"
+        return f": use the newer file: {seen}"
+
+
+def _in_git(path: Path) -> bool:
+    """Whether a file lies in a git work tree (a folder above it holds .git)."""
+    return any((folder / ".git").exists() for folder in Path(path).absolute().parents)
 
 
 def _read(path: Path) -> list[str] | None:
@@ -120,9 +142,10 @@ def replace_history(game_id: str, hashes: list[str], where: Path | None = None) 
     write_atomic(path, json.dumps(data).encode() + b"\n")
 
 
-def check_not_stale(rep: Replay) -> None:
-    """For commands that build on the file: StaleFile if it is older than the history or forked from it."""
-    problem = sighting(rep).problem(rep.seq)
+def check_not_stale(rep: Replay, path: Path | None = None) -> None:
+    """For commands that build on the file (read from `path`): StaleFile if it is older than the history or
+    forked from it."""
+    problem = sighting(rep).problem(rep.seq, path)
     if problem:
         raise StaleFile(problem)
 

@@ -135,7 +135,7 @@ def verify_files(paths: list[Path], on_valid: Callable[[Checked], None] | None =
                     fail(f"{first.path} and {second.path}: {exc}")
                     in_forked_pair |= {first.path, second.path}
     for checked in report.valid:
-        problem = checked.seen.problem(checked.game.seq)
+        problem = checked.seen.problem(checked.game.seq, checked.path)
         if checked.seen.kind == "forked" and checked.path not in in_forked_pair:
             fail(f"{checked.path}: {problem}")
         elif problem and checked.seen.kind != "forked":
