@@ -1,11 +1,18 @@
-"""Play by email: how big a turn mail's armored block is, and how fast `pbem status` and `pbem inbox` are.
+"""Play by email: how many mails a game takes, how big a turn mail's armored block is, and how fast
+`pbem status` and `pbem inbox` are.
+
+Mails per game (issue 34, one mail a turn): 4-player games of both games played by greedy players in the
+CLI's way, one run of `pbem play` at a time, each run with --send, in two styles: a whole turn a command
+(`pbem play G 3 2@2a --send`), and an act a command (a player who plays a coin or a card, looks, then the
+next). Counted by the old rule (a mail after every run that wrote something) and the new one (a mail once
+the player owes nothing more now: api.part_done; what was held goes in it).
 
 Turn blocks: 4-player games played by greedy bots, one mail per run of `pbem play` (a player's move
 with the reveals and openings it causes), each carrying the entries since the previous mail. Prints the
 typical (median) and largest block, against the whole game armored. Status: 20 local games (half
 finished), listed cold (each copy verified) and warm (the cache), in-process and as a command.
 
-    python benchmarks/mail_turns.py [--games 20]
+    python benchmarks/mail_turns.py [--games 20] [--mails-only]
 """
 
 from __future__ import annotations
@@ -47,6 +54,55 @@ def mailed_game(seed: int, stop_at: int | None = None):
         bot_turn(sessions[who], "greedy", rng)
         ends.append(rep.seq)
     return rep, ends
+
+
+def mail_counts(game: str, seed: int, act_by_act: bool) -> tuple[int, int, int]:
+    """One game played by greedy players run by run: its entries, and the mails the old and the new rule
+    send (every run that wrote, or once the player owes nothing more now)."""
+    from pbem.api import part_done
+    from pbem.protocol.bots import policy_for
+
+    rng = random.Random(seed)
+    rep = new_game(game, {}, [(n, IDS[n].public) for n in PLAYERS], "ann", IDS["ann"])
+    sessions = {n: Session(rep, n, IDS[n]) for n in PLAYERS}
+    sessions["ann"].automatic()
+    choose = policy_for(rep.game, "greedy")
+    old = new = 0
+    held: set[str] = set()
+    while rep.duties():
+        who = next(d.who for d in rep.duties() if d.who in sessions)
+        session, before = sessions[who], rep.seq
+        if act_by_act:  # one run: what needs no decision, one choice, and what follows it
+            session.automatic()
+            owed = [d for d in rep.duties() if d.who == who and d.what in ("move", "discard")]
+            if owed:
+                known = session.knowledge()
+                session.act(choose(rep.state, who, list(rep.game.legal_actions(rep.state, who, known)), rng, known))
+                session.automatic()
+        else:
+            bot_turn(session, choose, rng)
+        if rep.seq == before:
+            continue
+        old += 1
+        if part_done(rep, who):
+            new += 1
+            held.discard(who)
+        else:
+            held.add(who)
+    return rep.seq, old, new
+
+
+def mails_per_game(games: int) -> None:
+    print(f"mails per game, {games} 4-player games each, greedy players, every run of pbem play with --send:")
+    for game in ("sarcophagus", "path-of-pharaohs"):
+        for act_by_act in (False, True):
+            counts = [mail_counts(game, seed, act_by_act) for seed in range(games)]
+            entries = statistics.mean(c[0] for c in counts)
+            old = statistics.mean(c[1] for c in counts)
+            new = statistics.mean(c[2] for c in counts)
+            style = "an act a command" if act_by_act else "a turn a command"
+            print(f"  {game:16} {style:16}  {entries:5.1f} entries: before {old:5.1f} mails, after {new:5.1f} "
+                  f"({new / old:.0%})")
 
 
 def block_sizes(rep, ends) -> list[tuple[int, int]]:
@@ -112,7 +168,11 @@ def inbox_timing(rep, ends) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--mails-only", action="store_true", help="only the mails per game")
     args = parser.parse_args()
+    mails_per_game(args.games)
+    if args.mails_only:
+        return
     sizes, whole = [], []
     for seed in range(args.games):
         rep, ends = mailed_game(seed)

@@ -206,3 +206,17 @@ def test_a_file_rolled_back_in_place_is_not_named_as_the_newer_file(home):
     other = runner.invoke(app, ["verify", "old.json"])  # another file: named as the newer one, as before
     assert other.stderr == ("Warning: old.json: this file stops at entry 2, but entry 6 of this game was already "
                             f"seen here: use the newer file: {home / 'game.json'}\n")
+
+
+def test_mail_turns_counts_one_mail_a_turn_for_both_games():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import mail_turns
+
+    for game in ("sarcophagus", "path-of-pharaohs"):
+        entries, old, new = mail_turns.mail_counts(game, 1, act_by_act=False)
+        assert entries > 0 and old == new  # a turn a command: one mail a command, as before
+        entries, old, new = mail_turns.mail_counts(game, 1, act_by_act=True)
+        assert new < old  # an act a command: the acts of a turn go in one mail
