@@ -4,8 +4,10 @@ benchmarks that play whole games by clicks (benchmarks/app_games.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import time
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -53,7 +55,20 @@ def wait_message(browser, *words: str) -> str:
 def fetch_mail(browser) -> str:
     """Click Fetch mail on the page shown; the words it shows after."""
     browser.find_element(By.ID, "fetch-mail").click()
-    return wait_message(browser, "Read ")
+    return wait_message(browser, "new mail")
+
+
+def page_state(browser) -> tuple[int, int]:
+    """The entry a game page shows and how many of them it says are not sent yet; (-1, 0) while it loads."""
+    found = browser.execute_script(
+        "const d = document.getElementById('app-data');"
+        "if (!d || document.readyState !== 'complete') return null;"
+        "const data = JSON.parse(d.textContent); return [data.seq, data.unsent];")
+    return (int(found[0]), int(found[1])) if found else (-1, 0)
+
+
+def copy_seq(app: App, game_id: str) -> int:
+    return len(json.loads(copy_bytes(app, game_id))["entries"])
 
 
 def copy_bytes(app: App, game_id: str) -> bytes:
@@ -91,11 +106,33 @@ class Tabs:
             self.open_game()
 
     def open_game(self) -> None:
-        """From the list of games, click the game, once it is there (an invitation comes by mail)."""
-        links = self.browser.find_elements(By.CSS_SELECTOR, f'a[href="/game/{self.game_id}"]')
-        if links and "/game/" not in self.browser.current_url:
-            links[0].click()
-            WebDriverWait(self.browser, 20, poll_frequency=0.02).until(lambda b: b.find_elements(By.ID, "app-data"))
+        """From the list of games, click the game once it is there: an invitation comes by mail, and the
+        list shows it when it arrives, with no click."""
+        if "/game/" in self.browser.current_url:
+            return
+        selector = f'a[href="/game/{self.game_id}"]'
+        WebDriverWait(self.browser, 20, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, selector))
+        WebDriverWait(self.browser, 20, poll_frequency=0.05, ignored_exceptions=[WebDriverException]).until(
+            lambda b: _click(b, selector) and b.find_elements(By.ID, "app-data"))
+
+    def settle(self, quiet: float = 0.3, timeout: float = 60) -> None:
+        """Wait, with no click, until the mail has settled: every page shows its app's copy as it stands,
+        and every copy holds what the others sent (a turn still held by its player aside), for `quiet` s."""
+        end, last, since = time.monotonic() + timeout, None, time.monotonic()
+        while True:
+            now = []
+            for name in self.tabs:
+                seq, unsent = page_state(self.show(name))
+                now.append((copy_seq(self.people.apps[name], self.game_id), seq, seq - unsent))
+            settled = all(c == s for c, s, _ in now) and len({shared for _, _, shared in now}) == 1
+            if now != last:
+                last, since = now, time.monotonic()
+            elif settled and time.monotonic() - since >= quiet:
+                return
+            if time.monotonic() > end:
+                raise AssertionError(f"the pages did not settle: {dict(zip(self.tabs, now))}")
+            time.sleep(0.05)
 
     def show(self, name: str):
         self.browser.switch_to.window(self.tabs[name])
@@ -132,19 +169,26 @@ class Tabs:
         raise AssertionError("the mail never settles")
 
 
+def _click(browser, selector: str) -> bool:
+    links = browser.find_elements(By.CSS_SELECTOR, selector)
+    if links:
+        links[0].click()
+    return bool(links)
+
+
 def play_to_the_end(browser, people: Table, game_id: str, players: list[str], limit: int = 40) -> int:
     """Click until the game is over: the one who owes moves, then the others fetch their mail."""
     browser.get_log("browser")  # what came before (the refusals the protections' tests provoke) is not this game's
     tabs = Tabs(browser, people, game_id, players)
     try:
-        tabs.everyone_fetches()
+        tabs.settle()
         for clicks in range(limit):
             mover = tabs.who_moves()
             if mover is None:
                 return clicks
             text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
             assert "Signed and wrote" in text and "NOT sent" not in text, text
-            tabs.everyone_fetches(but=mover)
+            tabs.settle()  # the others' pages show the turn as its mail arrives: nobody clicks Fetch mail
     finally:
         tabs.close()
     raise AssertionError(f"the game did not end in {limit} moves")
@@ -161,6 +205,9 @@ def check_finished(browser, people: Table, game_id: str, players: list[str]) -> 
         browser.get(f"{people.apps[name].base}/game/{game_id}")
         assert browser.find_element(By.ID, "next").text.startswith("Game over: ")
         assert browser.find_elements(By.CSS_SELECTOR, ".target") == []
+        assert not browser.find_element(By.ID, "sign").is_displayed()  # nothing to sign: no greyed button
+        scores = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#scores li")]
+        assert len(scores) >= len(players) and all(any(s.startswith(p + ": ") for s in scores) for p in players), scores
     errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], errors
 

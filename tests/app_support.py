@@ -224,7 +224,7 @@ def fetch_all(table: Table) -> None:
         for app in table.apps.values():
             status, answer = app.post("/inbox", {})
             assert status == 200 and answer["ok"], answer
-            news = news or " 0 games updated" not in answer["message"]
+            news = news or answer["message"] != "No new mail."
         if not news:
             return
     raise AssertionError("the mail never settles")
@@ -237,6 +237,37 @@ def wait_for(predicate: Any, timeout: float = 10) -> Any:
         if value or time.monotonic() > end:
             return value
         time.sleep(0.02)
+
+
+def at_a_trap(players: list[str], identities: dict[str, Identity]) -> Replay:
+    """A 2-player Sarcophagus game played by greedy bots up to its first trap: a player must give up a
+    tile (the deal is new each time: games are played until one has such a trap)."""
+    import random
+
+    from pbem.protocol.session import Session
+
+    for seed in range(40):
+        rep = new_game("sarcophagus", {}, [(n, identities[n].public) for n in players], players[0],
+                       identities[players[0]])
+        play_out({n: Session(rep, n, identities[n]) for n in players}, "greedy", random.Random(seed))
+        again = start(rep.genesis)
+        for i, entry in enumerate(rep.entries):
+            if again.state is not None and any(d.what == "discard" for d in again.duties()):
+                return replay(GameFile.model_construct(genesis=rep.genesis, entries=rep.entries[:i]))
+            apply_entry(again, entry)
+    raise AssertionError("no trap in 40 games")
+
+
+def deliver(maildir: Path, data: bytes) -> Path:
+    """A mail delivered into a Maildir as a mail server does: written in tmp/, then renamed into new/."""
+    import uuid
+
+    for sub in ("tmp", "new", "cur"):
+        (maildir / sub).mkdir(parents=True, exist_ok=True)
+    name = f"{time.time():.6f}.{uuid.uuid4().hex}.pbem-test"
+    (maildir / "tmp" / name).write_bytes(data)
+    (maildir / "tmp" / name).rename(maildir / "new" / name)
+    return maildir / "new" / name
 
 
 def near_the_end(game: str, players: list[str], identities: dict[str, Identity], moves_left: int,

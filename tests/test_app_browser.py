@@ -10,26 +10,40 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import shutil
 import threading
+import time
 
 import pytest
 
+from pbem.api import compose_mail
 from pbem.crypto import Identity
 from pbem.playing import replay_file
 
-from app_support import fetch_all, near_the_end, table
+from app_support import at_a_trap, deliver, fetch_all, near_the_end, table
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "
                 "chromium-driver) to run the app in a real browser", allow_module_level=True)
 pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from app_clicks import check_finished, chromium, copy_bytes, enter, play_to_the_end, start_by_form, wait_message  # noqa: E402
+from app_clicks import (  # noqa: E402
+    check_finished,
+    chromium,
+    copy_bytes,
+    enter,
+    fetch_mail,
+    page_state,
+    play_to_the_end,
+    start_by_form,
+    wait_message,
+)
 
 NAMES = ["ann", "ben", "cat"]
 IDENTITIES = {name: Identity.from_seed(bytes([i + 40]) * 32, comment=name) for i, name in enumerate(NAMES)}
@@ -53,6 +67,39 @@ def people(tmp_path_factory):
             people.hand_out(rep)
         people.start_apps()
         yield people, {name: rep.genesis.game_id for name, rep in games.items()}
+
+
+@pytest.fixture(scope="module")
+def trap(people):
+    """ann and ben at a trap: one of them must give up a tile (a game of its own)."""
+    table_, _ = people
+    rep = at_a_trap(NAMES[:2], IDENTITIES)
+    table_.hand_out(rep)
+    trapped = next(d.who for d in rep.duties() if d.what == "discard")
+    return table_, rep.genesis.game_id, trapped
+
+
+@pytest.fixture(scope="module")
+def live_game(people):
+    """A Sarcophagus game of ann and ben in the middle, and the whole next turn of whoever moves, played
+    here with a note and not yet mailed: (people, game id, the mover, the other, the game after the
+    turn, the entry before it)."""
+    from pbem.app.state import part_done
+    from pbem.protocol.session import Session
+
+    table_, _ = people
+    rep = near_the_end("sarcophagus", NAMES[:2], IDENTITIES, 12, seed=3)
+    table_.hand_out(rep)
+    after = rep.seq
+    mover = next(d.who for d in rep.duties() if d.what == "move")
+    session = Session(rep, mover, IDENTITIES[mover])
+    session.note = "your move"
+    session.automatic()
+    while rep.seq == after or not part_done(rep, mover):
+        session.act(rep.game.legal_actions(rep.state, mover, session.knowledge())[0])
+        session.automatic()
+    other = next(n for n in NAMES[:2] if n != mover)
+    return table_, rep.genesis.game_id, mover, other, rep, after
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +206,8 @@ fetch("{target}", {{method: "POST", credentials: "include", body: {json.dumps(js
 
 
 def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcophagus, browser):
+    """A second tab where a move was chosen is not redrawn under the player's hand when the first tab
+    moves: it says the game has moved on, and its Sign and send is refused."""
     people, game_id, players = sarcophagus
     mover = next(name for name in players if people.apps[name].game_data(game_id)["choices"])
     app = people.apps[mover]
@@ -168,6 +217,8 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
     browser.switch_to.new_window("tab")
     second = browser.current_window_handle
     browser.get(f"{app.base}/game/{game_id}")
+    browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
+    browser.find_element(By.CSS_SELECTOR, "#options button.option").click()  # chosen, not yet signed
     browser.switch_to.window(first)
     before = replay_file(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")))[0].seq
     browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
@@ -176,10 +227,10 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
     assert "Signed and wrote" in wait_message(browser, "Signed and wrote", "refused")
     written = copy_bytes(app, game_id)
     browser.switch_to.window(second)
-    browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
-    browser.find_element(By.CSS_SELECTOR, "#options button.option").click()
+    assert "moved on" in wait_message(browser, "moved on")  # said live, the choice left as it was
+    assert browser.find_elements(By.ID, "show-new")
     browser.find_element(By.ID, "sign").click()
-    assert "the game has moved on" in wait_message(browser, "moved on", "Signed")
+    assert "the game has moved on" in wait_message(browser, "has moved on:", "Signed")
     assert browser.find_element(By.ID, "message").get_attribute("class") == "bad"
     assert copy_bytes(app, game_id) == written
     assert replay_file(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")))[0].seq > before
@@ -244,6 +295,26 @@ def test_the_end_of_a_sarcophagus_game_by_clicks_two_apps(sarcophagus, browser):
     check_finished(browser, people, game_id, players)
 
 
+def test_path_of_pharaohs_keeps_the_hand_in_view_and_names_what_it_shows(pharaohs, browser):
+    people, game_id, players = pharaohs
+    fetch_all(people)
+    mover = next(name for name in players if people.apps[name].game_data(game_id)["choices"])
+    app = people.apps[mover]
+    enter(browser, app)
+    browser.get(f"{app.base}/game/{game_id}")
+    hand = browser.find_element(By.CSS_SELECTOR, "#turn #hand-here .hand-cards")
+    assert browser.execute_script("return arguments[0].getBoundingClientRect().bottom <= innerHeight", hand)
+    sands = browser.find_element(By.CSS_SELECTOR, "#side .sands").text
+    assert "Sands of Time" in sands and "the next mummy wakes" in sands, sands
+    options = [b.get_attribute("aria-label") for b in browser.find_elements(By.CSS_SELECTOR, "#options button.option")]
+    for target in browser.find_elements(By.CSS_SELECTOR, ".target"):
+        target.click()
+        options += [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#options button.option")]
+    assert not any(re.search(r"\bW\d", text) for text in options), options
+    if "stop" in [c["notation"] for c in app.game_data(game_id)["choices"]]:
+        assert "several cards" in browser.find_element(By.ID, "more-cards").text
+
+
 def test_the_end_of_a_path_of_pharaohs_game_by_clicks_three_apps(pharaohs, browser):
     people, game_id, players = pharaohs
     assert play_to_the_end(browser, people, game_id, players) >= 1
@@ -251,16 +322,76 @@ def test_the_end_of_a_path_of_pharaohs_game_by_clicks_three_apps(pharaohs, brows
 
 
 
-def test_a_game_started_from_the_form_reaches_the_others_who_join_by_fetching_mail(sarcophagus, browser):
-    people, _, players = sarcophagus
-    game_id = start_by_form(browser, people, "sarcophagus", "ann", players)
+def test_a_game_started_from_the_form_seats_them_in_the_order_chosen_and_shows_on_their_pages_live(sarcophagus, browser):
+    """ann ticks cat, then ben: they sit in that order. ben's list of games, open in his own tab, shows
+    the game within 2 s of the invitation's delivery into his Maildir, with no click (his app has
+    joined for him and mailed it); his Fetch mail then finds no new mail, rather than counting them all."""
+    people, _, _ = sarcophagus
     ben = people.apps["ben"]
+    began = time.time()
     enter(browser, ben)
-    browser.find_element(By.ID, "fetch-mail").click()
-    text = wait_message(browser, "Read ")
-    assert "Signed and wrote" in text and "Sent to" in text, text  # ben's join, done and mailed for him
-    browser.find_element(By.CSS_SELECTOR, f'a[href="/game/{game_id}"]').click()
+    bens_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    game_id = start_by_form(browser, people, "sarcophagus", "ann", ["ann", "cat", "ben"])
+    browser.close()
+    browser.switch_to.window(bens_tab)
+    link = f'a[href="/game/{game_id}"]'
+    WebDriverWait(browser, 10, poll_frequency=0.02).until(lambda b: b.find_elements(By.CSS_SELECTOR, link))
+    shown = time.time()
+    delivered = min(m for p in people.maildir("ben").glob("*/*") if (m := p.stat().st_mtime) >= began)  # the invitation
+    assert shown - delivered < 2.0, shown - delivered
+    assert "Signed and wrote" in wait_message(browser, "Signed and wrote")  # the join, done and mailed for him
+    assert fetch_mail(browser) == "No new mail."
+    browser.find_element(By.CSS_SELECTOR, link).click()
     assert browser.find_element(By.ID, "next").text.startswith("Next: ")
     rep, _ = replay_file(next((ben.home / "games-files").glob(f"*-{game_id[:8]}.json")))
-    assert [e.action for e in rep.entries][:1] == ["join"] and rep.entries[0].author == "ben"
+    assert rep.players == ["ann", "cat", "ben"]
+    assert any(e.action == "join" and e.author == "ben" for e in rep.entries)
 
+
+def test_a_turn_delivered_into_the_maildir_shows_on_the_open_page_within_2_s(live_game, browser):
+    """The other player's whole turn comes as one mail, written straight into the Maildir (as a mail
+    server delivers it): the open page shows it within 2 s with no click, says in words what changed
+    since the player last looked (the note signed with it too), and marks the last move on the board."""
+    people, game_id, mover, watcher, rep, after = live_game
+    app = people.apps[watcher]
+    enter(browser, app)
+    browser.get(f"{app.base}/game/{game_id}")
+    assert page_state(browser)[0] == after and not browser.find_elements(By.ID, "news")
+    mail = compose_mail(rep, mover, after, book={n: people.address(n) for n in rep.players})
+    delivered = time.monotonic()
+    deliver(people.maildir(watcher), mail.as_bytes())
+    WebDriverWait(browser, 5, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+        lambda b: page_state(b)[0] >= rep.seq)
+    took = time.monotonic() - delivered
+    assert took < 2.0, took
+    wait = WebDriverWait(browser, 5, poll_frequency=0.05, ignored_exceptions=[WebDriverException])
+    news = wait.until(lambda b: b.find_element(By.ID, "news").text)
+    assert f'{mover} says: "your move"' in news and f"{mover} placed a coin on" in news, news
+    assert f'{mover} says: "your move"' in browser.find_element(By.ID, "notes").text  # with the entry, not in the history only
+    marked = wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#board .last-move"))  # a tile, or where it was
+    assert f"{mover}'s last move" in browser.find_element(By.ID, "last-move").text
+    stroke = browser.execute_script("return getComputedStyle(arguments[0].querySelector('rect')).strokeDasharray", marked[0])
+    assert stroke not in ("", "none"), stroke
+    browser.get(f"{app.base}/game/{game_id}")
+    assert not browser.find_elements(By.ID, "news")  # looked at: nothing new since
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], errors
+
+
+def test_a_trap_says_where_the_tiles_to_give_up_are_and_outlines_them(trap, browser):
+    people, game_id, trapped = trap
+    app = people.apps[trapped]
+    enter(browser, app)
+    browser.get(f"{app.base}/game/{game_id}")
+    prompt = browser.find_element(By.ID, "prompt").text
+    assert "on the board" not in prompt and "under your name in the players' panel" in prompt, prompt
+    targets = browser.find_elements(By.CSS_SELECTOR, "#side .target")
+    assert targets and all(t.tag_name == "g" for t in targets)
+    for target in targets:
+        style = browser.execute_script(
+            "const r = getComputedStyle(arguments[0].querySelector('rect'));"
+            "return [r.stroke, r.strokeWidth, getComputedStyle(arguments[0].ownerSVGElement).overflow]", target)
+        assert style[0] == "rgb(230, 126, 34)" and float(style[1].rstrip("px")) >= 6 and style[2] == "visible", style
+    targets[0].click()
+    assert browser.find_element(By.CSS_SELECTOR, "#options button.option").text.startswith("give up ")

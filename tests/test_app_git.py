@@ -38,9 +38,14 @@ def test_a_turn_of_a_game_in_a_git_repository_is_written_and_the_commit_to_make_
         assert rep.genesis.game_id in app.get("/")
         data = app.game_data(rep.genesis.game_id)
         assert data["choices"] and data["unsent"] == 0
-        status, answer = app.post(f"/game/{rep.genesis.game_id}/move",
-                                  {"head": data["head"], "action": data["choices"][0]["notation"]})
-        assert status == 200, answer
+        for _ in range(4):  # the commit to push is said once the turn is done (the second coin)
+            status, answer = app.post(f"/game/{rep.genesis.game_id}/move",
+                                      {"head": data["head"], "action": data["choices"][0]["notation"]})
+            assert status == 200, answer
+            if "commit and push" in answer["message"]:
+                break
+            assert "the commit to push comes when your turn is done" in answer["message"], answer
+            data = app.game_data(rep.genesis.game_id)
         assert f"The game is in the git repository {repo}: commit and push it: git -C {repo} add games/final.json" \
                in answer["message"], answer
         assert " placed a coin on " in answer["message"] and ". Signed and wrote entr" in answer["message"]

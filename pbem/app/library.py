@@ -8,6 +8,7 @@ password, held in memory only; and one writer at a time."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import threading
@@ -136,6 +137,8 @@ class Library:
     """Held by every reader and writer of the games in memory: a page is never drawn from a half-applied move."""
     smtp_password: str | None = field(default=None, repr=False)
     """The SMTP login's password, when asked once at start or in the page (else PBEM_SMTP_PASSWORD)."""
+    mails_seen: set[str] = field(default_factory=set)
+    """The mails this run of the app has read (by where they are): Fetch mail counts only the others."""
 
     def game(self, game_id: str) -> tuple[Path, Replay]:
         """The verified game, from memory when its copy has not changed since."""
@@ -191,19 +194,145 @@ class Library:
                 return commit_hint(root, path, game, name)
             return api.mail_turn(game, name, path, server=smtp_server(self.smtp_password))
 
-    def inbox(self) -> Any:
-        """Read the mailbox ($PBEM_MAIL, else $MAIL, else ~/Maildir) into the copies."""
+    def inbox(self) -> tuple[Any, int]:
+        """Read the mailbox ($PBEM_MAIL, else $MAIL, else ~/Maildir; an IMAP folder's new mail copied into
+        its local Maildir first) into the copies. The report's `new` counts the mails not read before by
+        this app (a mail applied on an earlier run, or already said, is not counted again)."""
         with self.lock:
-            report = api.read_mail()
+            url = imap_url()
+            report = api.read_mail([api.fetch_imap(url)]) if url else api.read_mail()
             for game_id in report.updated:
                 self.forget(game_id)
-            return report
+            fresh = [where for where, outcome in report.outcomes.items()
+                     if outcome.fate != api.Fate.KNOWN and where not in self.mails_seen]
+            self.mails_seen.update(report.outcomes)
+            return report, len(fresh)
 
     def start(self, game: str, me: str, identity: Identity, players: list[tuple[str, str]],
               referee: tuple[str, str] | None, options: list[str], deadline: str | None) -> Replay:
         with self.lock:
             started, _ = api.start_game(game, me, identity, players, referee, options, deadline)
             return started
+
+
+def imap_url() -> str | None:
+    """$PBEM_MAIL when it names an IMAP folder (imaps://USER@HOST/FOLDER): its new mail is copied into a
+    local Maildir (PBEM_HOME/imap/...), which is then read like any other."""
+    given = os.environ.get("PBEM_MAIL", "")
+    return given if api.is_imap(given) else None
+
+
+def mailbox() -> Path | None:
+    """The local mailbox Fetch mail reads, as `pbem inbox` finds it ($PBEM_MAIL, else $MAIL, else ~/Maildir),
+    or None (none yet, or an IMAP folder: its local copy is known once it is first fetched)."""
+    if imap_url():
+        return None
+    for candidate in (os.environ.get("PBEM_MAIL"), os.environ.get("MAIL"), str(Path.home() / "Maildir")):
+        if candidate and Path(candidate).expanduser().exists():
+            return Path(candidate).expanduser()
+    return None
+
+
+def imap_session(url: str) -> Any:
+    """A logged-in IMAP session on the folder of `url` for `wait` (IDLE) and `fetch_into` its local Maildir;
+    None without PBEM_IMAP_PASSWORD (the app asks for no password of its own on a terminal for IMAP)."""
+    if "PBEM_IMAP_PASSWORD" not in os.environ:
+        return None
+    return api.imap_connect(api.imap_mailbox(url))
+
+
+def mailbox_stamp(box: Path | None) -> tuple[int, ...]:
+    """What changes when a mail is delivered: a Maildir's new/ and cur/ (their times and sizes), an mbox's
+    size and time. Cheap enough to ask several times a second (no inotify needed)."""
+    if box is None:
+        return ()
+    stamp: list[int] = []
+    for part in ((box / "new", box / "cur") if (box / "new").is_dir() else (box,)):
+        try:
+            info = part.stat()
+        except OSError:
+            stamp += [-1, -1]
+            continue
+        stamp += [info.st_mtime_ns, info.st_size if part.is_file() else len(os.listdir(part))]
+    return tuple(stamp)
+
+
+def last_turn(rep: Replay) -> tuple[str | None, list[str]]:
+    """Who made the last turn and the elements of the drawing its moves were played on (a tile, a position,
+    a player): the page marks them. Entries that need no decision (a reveal, a deal) are passed over."""
+    drawing = presentation(rep.genesis.game)
+    author: str | None = None
+    targets: list[str] = []
+    for entry in reversed(rep.entries):
+        if author is not None and entry.author != author:
+            break
+        try:
+            choice = drawing.html_choice(rep.game.parse_action(entry.action), entry.author, entry.action)
+        except Exception:  # noqa: BLE001 (an entry the drawing has no place for: a join, a deal, an opening)
+            continue
+        if choice["target"] is None and author is None and entry.action != "stop":
+            continue
+        author = entry.author
+        if choice["target"] and choice["target"] not in targets:
+            targets.append(choice["target"])
+    return author, targets
+
+
+def score_lines(rep: Replay) -> list[str]:
+    """A finished game's scores, each player's in words: Sarcophagus's fame by suit with the bonus and the
+    tiles held (the tie-break), Path of Pharaohs' locations and how the race ended."""
+    result = rep.outcome()
+    if result is None:
+        return [str(rep.verdict)] if rep.verdict else []
+    order = sorted(result.scores, key=lambda p: (p not in result.winners, -result.scores[p]))
+    won = {p: " (wins)" if p in result.winners else "" for p in order}
+    if rep.genesis.game == "sarcophagus":
+        from engine.sarcophagus.pieces import SUITS
+        from engine.sarcophagus.scoring import SUIT_BONUS
+
+        state = rep.state
+        tiles: dict[str, list[Any]] = {p: [] for p in order}
+        for seat, claimed in zip(state.table.seats, state.claimed):
+            tiles[seat.player] += claimed
+        lines = []
+        for player in order:
+            parts = []
+            for suit in sorted({t.suit for t in tiles[player] if t.is_number}):
+                ranks = sorted(t.rank for t in tiles[player] if t.is_number and t.suit == suit)
+                bonus = SUIT_BONUS[len(ranks)]
+                parts.append(f"{SUITS[suit]} {' + '.join(map(str, ranks))}"
+                             + (f" and {bonus} for {len(ranks)} tiles of the suit" if bonus else ""))
+            held = len(tiles[player])
+            lines.append(f"{player}: {result.scores[player]} fame{won[player]}: "
+                         + ("; ".join(parts) or "no number tiles")
+                         + f"; {held} tile{'s' * (held != 1)} held (a tie goes to the fewest)"
+                         + ("; forfeited: cannot win" if player in getattr(state, 'forfeits', ()) else ""))
+        return lines
+    if rep.genesis.game == "path-of-pharaohs":
+        how = {"alexandria": "a marker reached Alexandria (13)",
+               "stalled": "a full round passed without a card played"}.get(getattr(result, "how", ""), "")
+        return [f"{player}: location {result.scores[player]}{won[player]}" for player in order] + \
+            ([f"The race ended because {how}."] if how else [])
+    return [f"{player}: {result.scores[player]}{won[player]}" for player in order]
+
+
+def looked_path() -> Path:
+    """Where this home keeps the entry of each game its player last saw in the app (what changed since)."""
+    return api.key_dir().parent / "app-looked.json"
+
+
+def read_looked() -> dict[str, int]:
+    try:
+        data = json.loads(looked_path().read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, int)} if isinstance(data, dict) else {}
+
+
+def write_looked(looked: dict[str, int]) -> None:
+    path = looked_path()
+    if path.parent.is_dir():
+        api.write_file(path, json.dumps(looked, sort_keys=True).encode())
 
 
 def git_root(path: Path) -> Path | None:

@@ -87,31 +87,38 @@ def new_game_form(invite: dict[str, Any]) -> str:
 </details>"""
 
 
-def home(csrf: str, games: list[dict[str, Any]], problems: list[str], locked: list[str], flash: str | None,
-         folder: str, invite: dict[str, Any]) -> str:
-    """My games: every game here, mine to act first, as `pbem status` lists them."""
+def games_area(games: list[dict[str, Any]], problems: list[str], folder: str) -> str:
+    """The list of games (and the problems met reading them): the part of the page a live update replaces."""
     rows = []
     for g in games:
-        cls = "game" + (" owe" if g["i_owe"] else "") + (" finished" if g["finished"] else "")
+        cls = "game" + (" owe" if g["i_owe"] else "") + (" finished" if g["finished"] else "") + \
+            (" news" if g["news"] else "")
         badge = '<span class="badge">your turn</span> ' if g["i_owe"] else ""
         unsent = f'<span class="unsent">{g["unsent"]} entr{"y" if g["unsent"] == 1 else "ies"} not sent</span>' \
             if g["unsent"] else ""
+        news = f'<div class="news">{e(g["news"])}</div>' if g["news"] else ""
         rows.append(
             f'<tr class="{cls}" data-game="{e(g["game_id"])}">'
             f'<td><a href="/game/{e(g["game_id"])}">{badge}{e(g["title"])} {e(g["game_id"][:8])}</a></td>'
             f'<td>{e(", ".join(g["players"]))}</td><td>{g["entries"]}</td>'
-            f'<td class="duty">{e(g["state"])}</td><td>{e(g["deadline"])}</td><td>{unsent}</td></tr>')
+            f'<td class="duty">{e(g["state"])}{news}</td><td>{e(g["deadline"])}</td><td>{unsent}</td></tr>')
     table = ('<table id="games"><thead><tr><th>Game</th><th>Players</th><th>Entries</th><th>Whose duty</th>'
              '<th>Deadline</th><th>Mail</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>") if rows else \
-        f'<p id="no-games">No games yet in {e(folder)}. A game comes in by mail: fetch it.</p>'
+        f'<p id="no-games">No games yet in {e(folder)}. A game comes in by mail: it shows here when it arrives.</p>'
     problem_list = ('<ul id="problems">' + "".join(f"<li>{e(p)}</li>" for p in problems) + "</ul>") if problems else ""
+    return table + problem_list
+
+
+def home(csrf: str, games: list[dict[str, Any]], problems: list[str], locked: list[str], flash: str | None,
+         folder: str, invite: dict[str, Any]) -> str:
+    """My games: every game here, mine to act first, as `pbem status` lists them; kept up to date live."""
     body = f"""<header><h1>Your games</h1>
-<p class="about">Every game in {e(folder)}; your moves are signed with your key on this machine.</p>
+<p class="about">Every game in {e(folder)}; your moves are signed with your key on this machine. New mail
+shows here as it arrives.</p>
 <p><button type="button" id="fetch-mail">Fetch mail</button></p></header>
 {message(flash)}
 {unlock_forms(locked)}
-{table}
-{problem_list}
+<div id="games-area" data-live="{invite.get("live", 0)}">{games_area(games, problems, folder)}</div>
 {new_game_form(invite)}"""
     return _shell("pbem: your games", csrf, body)
 
@@ -122,8 +129,13 @@ def game(csrf: str, info: dict[str, Any], data: dict[str, Any], log: list[tuple[
     terms = "".join(f'<dt data-term="{e(term)}">{e(term)}</dt><dd>{e(meaning)}</dd>' for term, meaning in data["legend"])
     entries = "".join(
         f'<li value="{seq}"><span class="author">{e(author)}</span>: <span class="action">{e(action)}</span>'
-        + ("<ul>" + "".join(f"<li>{e(ev)}</li>" for ev in events) + "</ul>" if events else "") + "</li>"
-        for seq, author, action, events in log)
+        + ("<ul>" + "".join(f'<li{_note_class(ev, author)}>{e(ev)}</li>' for ev in events) + "</ul>" if events else "")
+        + "</li>" for seq, author, action, events in log)
+    news = ('<section id="news" aria-label="what changed"><h2>Since you last looked</h2><ul>'
+            + "".join(f"<li>{e(n)}</li>" for n in info["news"]) + "</ul></section>") if info["news"] else ""
+    scores = ('<section id="scores" aria-label="the scores"><h2>The scores</h2><ol>'
+              + "".join(f"<li>{e(line)}</li>" for line in info["scores"]) + "</ol></section>") if info["scores"] else ""
+    notes = "".join(f'<li>{e(note)}</li>' for note in info["notes"])
     body = f"""<header>
 <p><a href="/">&larr; Your games</a> <button type="button" id="fetch-mail">Fetch mail</button></p>
 <h1>{e(info["title"])}</h1>
@@ -131,6 +143,7 @@ def game(csrf: str, info: dict[str, Any], data: dict[str, Any], log: list[tuple[
 </header>
 {message(flash)}
 {unlock_forms(locked)}
+{news}
 <nav id="controls" aria-label="the game's history">
 <button type="button" id="first" title="First (Home)">&laquo; First</button>
 <button type="button" id="back" title="Back (Left)">&lsaquo; Back</button>
@@ -145,12 +158,18 @@ def game(csrf: str, info: dict[str, Any], data: dict[str, Any], log: list[tuple[
 <section id="turn" aria-labelledby="turn-title">
 <h2 id="turn-title">{e(info["turn_title"])}</h2>
 <p id="next">{e(data["next"])}</p>
+<p id="last-move"></p>
+{scores}
+{'<ul id="notes">' + notes + '</ul>' if notes else ''}
+<p id="held"{"" if data["held"] else " hidden"}>Your turn so far is signed and kept here: it goes out in one mail
+when your turn is done.</p>
 <div id="options" role="group" aria-label="your choices"></div>
+<div id="hand-here"></div>
 <p id="says" aria-live="polite"></p>
-<p class="actions">
-<button type="button" id="sign" disabled>Sign and send</button>
+<p class="actions"{" hidden" if data["over"] and not data["unsent"] else ""}>
+<button type="button" id="sign" disabled{" hidden" if data["over"] else ""}>Sign and send</button>
 <button type="button" id="automatic"{"" if data["automatic"] else " hidden"}>Do it: sign and send</button>
-<button type="button" id="send-again"{"" if data["unsent"] else " hidden"}>Send what was not sent</button>
+<button type="button" id="send-again"{"" if data["unsent"] and not data["held"] else " hidden"}>Send what was not sent</button>
 </p>
 </section>
 <aside id="entry" aria-live="polite" hidden>
@@ -166,6 +185,10 @@ def game(csrf: str, info: dict[str, Any], data: dict[str, Any], log: list[tuple[
 <svg class="defs" aria-hidden="true">{defs}</svg>
 {_json_block("app-data", data)}"""
     return _shell(info["title"] + " (pbem)", csrf, body, data["game"])
+
+
+def _note_class(event: str, author: str) -> str:
+    return ' class="note"' if event.startswith(f'{author} says: "') else ""
 
 
 def refusal(csrf: str, text: str) -> str:

@@ -3,6 +3,7 @@ the Guard first (guard.py); every call into pbem goes through library.py."""
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 import json
 import signal
@@ -19,7 +20,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from pbem.app import library, pages
@@ -38,6 +39,7 @@ from pbem.app.state import (
     home_data,
     locked,
 )
+from pbem.app.watch import Watcher
 
 HOST = "127.0.0.1"
 
@@ -70,7 +72,12 @@ async def _bounded_body(request: Request) -> bytes:
 """Script, style and icon: their addresses name the run (pages.RUN), so a browser may keep them."""
 
 
-def make_app(state: State, port: int) -> Guard:
+HEARTBEAT = 15.0
+"""Seconds between two comments on a quiet event stream (so that a dead connection is noticed)."""
+
+
+def make_app(state: State, port: int, stopping: Any = None) -> Guard:
+    """The routes behind the Guard; `stopping` (a threading.Event) ends the pages' event streams."""
     csrf = state.keys.csrf
 
     def flash_for(path: str) -> str | None:
@@ -81,10 +88,43 @@ def make_app(state: State, port: int) -> Guard:
         return HTMLResponse(pages.home(csrf, games, problems, state.locked, flash_for("/"), folder, invite),
                             headers=_NO_STORE)
 
+    async def games_table(request: Request) -> Response:
+        """The list of games alone, for the page's live update (the notice of the page stays)."""
+        games, problems, folder, _ = await run_in_threadpool(home_data, state)
+        return HTMLResponse(pages.games_area(games, problems, folder), headers=_NO_STORE)
+
+    async def events(request: Request) -> Response:
+        """Server-sent events: each change after the one the page was drawn at (or the last one this
+        stream sent, when the browser reconnects), as one JSON object a message."""
+        given = request.headers.get("last-event-id") or request.query_params.get("since") or "0"
+        number = int(given) if given.isdigit() and len(given) < 12 else 0
+        if number > state.live.count:  # drawn by an earlier run of the app: from now on
+            number = state.live.count
+
+        async def stream() -> Any:
+            nonlocal number
+            yield "retry: 1000\n\n"
+            quiet = 0.0
+            while not (stopping is not None and stopping.is_set()):
+                found = state.live.since(number)
+                for number, change in found:
+                    yield f"id: {number}\ndata: {json.dumps(change, separators=(',', ':'))}\n\n"
+                quiet = 0.0 if found else quiet + 0.2
+                if quiet >= HEARTBEAT:
+                    quiet = 0.0
+                    yield ": quiet\n\n"
+                    if await request.is_disconnected():
+                        return
+                await asyncio.sleep(0.2)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=_NO_STORE)
+
     async def game(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
+        game_id, since = request.path_params["game_id"], request.query_params.get("since", "")
         try:
-            info, data, log, defs = await run_in_threadpool(locked, game_data, state, game_id)
+            info, data, log, defs = await run_in_threadpool(
+                locked, lambda s, g: game_data(s, g, int(since) if since.isdigit() and len(since) < 7 else None),
+                state, game_id)
         except (PbemError, RuleError) as exc:
             return HTMLResponse(pages.refusal(csrf, str(exc)), status_code=404, headers=_NO_STORE)
         return HTMLResponse(pages.game(csrf, info, data, log, defs, flash_for(f"/game/{game_id}"), state.locked),
@@ -137,7 +177,8 @@ def make_app(state: State, port: int) -> Guard:
                         headers=_KEEP)
 
     routes = [
-        Route("/", home), Route("/game/{game_id}", game), Route("/game/{game_id}/history", history),
+        Route("/", home), Route("/games", games_table), Route("/events", events),
+        Route("/game/{game_id}", game), Route("/game/{game_id}/history", history),
         Route("/game/{game_id}/move", action(lambda r, b: do_move(state, r.path_params["game_id"], b, True)),
               methods=["POST"]),
         Route("/game/{game_id}/automatic", action(lambda r, b: do_move(state, r.path_params["game_id"], b, False)),
@@ -168,18 +209,28 @@ def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) ->
     """Serve until interrupted; `on_ready` gets the URL with the secret token once the socket listens."""
 
     port = sock.getsockname()[1]
-    config = uvicorn.Config(make_app(state, port), log_level="warning", access_log=False, server_header=False,
-                            lifespan="off")
+    watcher = Watcher(state)
+    config = uvicorn.Config(make_app(state, port, watcher.stopping), log_level="warning", access_log=False,
+                            server_header=False, lifespan="off", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     url = url_for(state, sock)
-    original = server.startup
+    original, original_shutdown = server.startup, server.shutdown
 
     async def startup(sockets: list[socket.socket] | None = None) -> None:
         await original(sockets)
+        watcher.start()
         on_ready(url)
 
+    async def shutdown(sockets: list[socket.socket] | None = None) -> None:
+        watcher.stop()  # the pages' event streams end, so that the server stops at once
+        await original_shutdown(sockets)
+
     server.startup = startup  # type: ignore[method-assign]
-    server.run(sockets=[sock])
+    server.shutdown = shutdown  # type: ignore[method-assign]
+    try:
+        server.run(sockets=[sock])
+    finally:
+        watcher.stop()
 
 
 def start(open_browser: bool = True) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,24 @@ class State:
     games: Library = field(default_factory=Library)
     flash: dict[str, str] = field(default_factory=dict)
     history: dict[tuple[str, str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    live: Live = field(default_factory=lambda: Live())
+    looked: dict[str, int] | None = None
+    """The entry of each game its page last showed here (kept in PBEM_HOME): what changed since, in words."""
+
+    def last_looked(self, game_id: str) -> int | None:
+        if self.looked is None:
+            self.looked = library.read_looked()
+        return self.looked.get(game_id)
+
+    def look(self, game_id: str, seq: int) -> None:
+        if self.looked is None:
+            self.looked = library.read_looked()
+        if self.looked.get(game_id) != seq:
+            self.looked[game_id] = seq
+            try:
+                library.write_looked(self.looked)
+            except OSError:
+                pass  # only the words "since you last looked" are lost
 
     def unlock_all(self, ask: Callable[[str], bytes | None] | None = None) -> None:
         """Open every key of the key directory now: a key without a passphrase at once, one with a
@@ -73,8 +92,58 @@ class State:
         return next((s for s in mine if s[0] in owing), mine[0] if mine else None)
 
 
+class Live:
+    """What changed, for the pages open now (server-sent events, server.py): each change numbered, the last
+    hundred kept; a page asks for those after the number it was drawn at."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.changes: list[tuple[int, dict[str, Any]]] = []
+        self.count = 0
+
+    def publish(self, change: dict[str, Any]) -> None:
+        with self.lock:
+            self.count += 1
+            self.changes = [*self.changes[-99:], (self.count, change)]
+
+    def since(self, number: int) -> list[tuple[int, dict[str, Any]]]:
+        with self.lock:
+            return [(n, c) for n, c in self.changes if n > number]
+
+
 def _owes(rep: library.Replay, name: str) -> bool:
     return any(d.who == name and d.what in ("move", "discard") for d in rep.duties())
+
+
+def part_done(rep: library.Replay, name: str) -> bool:
+    """Whether NAME's part is done, so that what they wrote goes out now: one mail a turn. Not while NAME
+    still owes a decision and nobody else owes anything (the second coin of a Sarcophagus turn, another
+    card before Stop): then the others wait for the whole turn. Done as soon as another party must act
+    (a referee's reveal), or NAME owes nothing more."""
+    duties = rep.duties()
+    return not (duties and all(d.who == name for d in duties) and any(d.what in ("move", "discard") for d in duties))
+
+
+def changes(rep: library.Replay, after: int, limit: int = 8) -> list[str]:
+    """What happened after entry `after`, in the replay's words (ben placed a coin on 6d...), notes too."""
+    said: list[str] = []
+    for seq, event in rep.events:
+        if seq > after:
+            said.append(str(event))
+    notes = [f'{e.author} says: "{e.note}"' for e in rep.entries[after:] if e.note]
+    said = notes + said
+    return said if len(said) <= limit else said[:limit - 1] + [f"and {len(said) - limit + 1} more (the log has them all)"]
+
+
+NOTES_WITHIN = 12
+"""The notes of the last entries shown beside the turn (every note is in the log, with its entry)."""
+_WILD = re.compile(r"W(\d)")
+
+
+def _wilds_named(text: str) -> str:
+    """A Wild as the rules name it ("a Wild counting 6"), not the notation's W6."""
+    return _WILD.sub(lambda m: f"Wild counting {m.group(1)}", text).replace("+", " + ").replace(
+        "-Wild", " - Wild")
 
 
 def _automatic(rep: library.Replay, session: library.Session) -> bool:
@@ -87,8 +156,10 @@ def _automatic(rep: library.Replay, session: library.Session) -> bool:
     return False
 
 
-def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any], list[Any], str]:
-    """What the game page shows: its header, its data for the script, the log, the game's SVG symbols."""
+def game_data(state: State, game_id: str, since: int | None = None) -> tuple[dict[str, Any], dict[str, Any], list[Any], str]:
+    """What the game page shows: its header, its data for the script, the log, the game's SVG symbols.
+    What changed is said since the entry the player last saw here, or since `since` (a page redrawn
+    live keeps saying what changed since it was first looked at)."""
     lib = state.games
     path, rep = lib.game(game_id)
     drawing = library.presentation(rep.genesis.game)
@@ -98,17 +169,32 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
     shown = library.seen_now(rep, session)
     owes = bool(me and session and rep.state is not None and _owes(rep, me))
     offered = library.page_choices(session) if owes and session else []
+    if rep.genesis.game == "path-of-pharaohs":
+        offered = [{**c, "option": _wilds_named(c["option"]), "says": _wilds_named(c["says"])}
+                   if "W" in c["option"] else c for c in offered]
+    unsent = library.unsent(rep.genesis.game_id, rep.seq) if me and not library.git_root(path) else 0
+    held = bool(me and unsent and not part_done(rep, me))
+    last_author, last_targets = library.last_turn(rep)
+    looked = state.last_looked(game_id) if since is None else min(since, rep.seq)
+    news = changes(rep, looked) if looked is not None and looked < rep.seq else []
+    if me:
+        state.look(game_id, rep.seq)
     data = {
         "game": rep.genesis.game, "gameId": rep.genesis.game_id, "head": rep.head, "seq": rep.seq, "me": me,
         "meta": drawing.html_meta(shown), "board": drawing.html_board(shown), "next": library.next_line(rep),
         "choices": offered, "legend": library.legend(rep.genesis.game), "automatic": bool(session and _automatic(rep, session)),
-        "unsent": library.unsent(rep.genesis.game_id, rep.seq) if me and not library.git_root(path) else 0,
-        "over": rep.over,
+        "unsent": unsent, "held": held, "over": rep.over,
+        "lastMove": {"who": last_author, "targets": last_targets}, "live": state.live.count,
+        "newsFrom": looked if news else rep.seq,
     }
     mode = f"referee mode (referee {rep.referee})" if rep.referee else "table mode"
     status = f"finished: {library.result_text(rep)}" if rep.over else "in progress"
     you = f"You play as {me}." if me else "None of your unlocked keys plays in this game: public information only."
-    info = {"title": f"{rep.game.title}: {', '.join(rep.players)}",
+    recent = max(rep.seq - NOTES_WITHIN, 0)
+    notes = [f'{entry.author} says: "{entry.note}" (entry {seq})'
+             for seq, entry in enumerate(rep.entries[recent:], recent + 1) if entry.note][::-1]
+    info = {"title": f"{rep.game.title}: {', '.join(rep.players)}", "news": news, "notes": notes,
+            "scores": library.score_lines(rep) if rep.over else [],
             "about": f"{mode}; {rep.seq} signed entries; {status}. {you}",
             "turn_title": ("Your move" if owes else "Game over" if rep.over else
                            "Your duty (no decision needed)" if data["automatic"] else "Waiting for the others")}
@@ -116,7 +202,8 @@ def game_data(state: State, game_id: str) -> tuple[dict[str, Any], dict[str, Any
     for seq, event in rep.events:
         by_seq.setdefault(seq, []).append(str(event))
     log = [(0, rep.genesis.author, "new game: the invitation", by_seq.get(0, []))] + \
-        [(i, entry.author, entry.action, by_seq.get(i, [])) for i, entry in enumerate(rep.entries, 1)]
+        [(i, entry.author, entry.action, ([f'{entry.author} says: "{entry.note}"'] if entry.note else [])
+          + by_seq.get(i, [])) for i, entry in enumerate(rep.entries, 1)]
     return info, data, log, library.replay_asset(rep.genesis.game, ".svg")
 
 
@@ -125,31 +212,49 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[
     games = []
     for g in status.games:
         state_text = f"finished: {g.result}" if g.finished else "; ".join(library.duty_text(d, status.now) for d in g.duties)
+        looked = state.last_looked(g.game_id)
+        news = ""
+        if looked is not None and g.entries > looked:
+            try:
+                with state.games.lock:
+                    said = changes(state.games.game(g.game_id)[1], looked, 3)
+            except (PbemError, RuleError):
+                said = []
+            news = f"new since you looked: {'; '.join(said)}" if said else ""
+        elif looked is None and g.me:
+            news = "new: not opened here yet"
         games.append({"game_id": g.game_id, "title": library.game_title(g.game), "players": g.players,
                       "entries": g.entries, "finished": g.finished, "i_owe": g.i_owe, "state": state_text,
-                      "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "",
+                      "deadline": f"{g.deadline_hours} h" if g.deadline_hours else "", "news": news,
                       "unsent": library.unsent(g.game_id, g.entries) if g.me and not library.git_root(Path(g.path))
                       else 0})
     book, keys = library.address_book(), library.known_keys(status)
     mine = sorted(state.identities)
     invite = {"games": {name: library.game_title(name) for name in library.game_names()}, "me": mine,
+              "live": state.live.count,
               "people": [(name, address, keys.get(name, "")) for name, address in sorted(book.items())
                          if name not in mine]}
     return games, status.problems, str(library.games_folder()), invite
 
 
 def _after_writing(state: State, game_id: str, name: str, played: library.Played) -> str:
-    """Send what was just written; the words the page shows after it: what happened, then what was done."""
+    """Send what was just written once NAME's part is done (one mail a turn: part_done); the words the
+    page shows after it: what happened, then what was done."""
     rep = played.game
     happened = "; ".join(str(e) for e in played.events)
     done = ""
     if played.written:
         first = rep.seq - played.written + 1
         span = f"entry {rep.seq}" if played.written == 1 else f"entries {first}-{rep.seq}"
-        try:
-            done = f"Signed and wrote {span}. {state.games.send(game_id, name)}."
-        except PbemError as exc:
-            done = f"Signed and wrote {span}, but it was NOT sent: {exc}. Use 'Send what was not sent'."
+        if not part_done(rep, name):
+            git = library.git_root(state.games.game(game_id)[0]) is not None
+            done = f"Signed and wrote {span}; " + ("the commit to push comes when your turn is done." if git else
+                                                   "it goes out with the rest of your turn, in one mail, when you are done.")
+        else:
+            try:
+                done = f"Signed and wrote {span}. {state.games.send(game_id, name)}."
+            except PbemError as exc:
+                done = f"Signed and wrote {span}, but it was NOT sent: {exc}. Use 'Send what was not sent'."
     return " ".join(part for part in (happened + "." if happened else "", done) if part) or "Nothing to do."
 
 
@@ -170,6 +275,7 @@ def do_move(state: State, game_id: str, body: dict[str, Any], decide: bool) -> s
     played = lib.play(game_id, name, identity, head, action if decide else None)
     text = _after_writing(state, game_id, name, played)
     state.flash[f"/game/{game_id}"] = text
+    state.live.publish({"games": {game_id: played.game.head}, "text": "", "live": False})  # my other tabs
     return text
 
 
@@ -184,10 +290,28 @@ def do_send(state: State, game_id: str) -> str:
 
 
 def do_inbox(state: State, page: object = "/") -> str:
-    """Read the mailbox, then do in every game what needs no decision (a join, a deal, an opening) and send it."""
-    report = state.games.inbox()
-    lines = [f"Read {report.mails} mail{'s' * (report.mails != 1)}: "
-             f"{len(report.updated)} game{'s' * (len(report.updated) != 1)} updated."]
+    """Fetch mail: read the mailbox, do what needs no decision, say so on the page it was asked from."""
+    text, _ = read_mail(state)
+    state.flash[page if isinstance(page, str) and re.fullmatch(r"/(game/[0-9a-f]{32})?", page) else "/"] = text
+    return text
+
+
+def read_mail(state: State, live: bool = False) -> tuple[str, dict[str, str]]:
+    """Read the mailbox, then do in every game what needs no decision (a join, a deal, an opening) and send
+    it. The words for the page (the new mails counted, what the others did, what was done here) and
+    each game that changed, with its last entry's hash; the change is published to the pages open."""
+    report, new = state.games.inbox()
+    lines = [f"{new} new mail{'s' * (new != 1)}: {len(report.updated)} game{'s' * (len(report.updated) != 1)} updated."
+             if new or report.updated else "No new mail."]
+    changed: dict[str, str] = {}
+    for game_id, (_, first, _) in report.updated.items():
+        try:
+            _, rep = state.games.game(game_id)
+        except (PbemError, RuleError):
+            continue
+        said = changes(rep, first - 1, 4)
+        if said:
+            lines.append(f"{rep.game.title} {game_id[:8]}: {'; '.join(said)}.")
     lines += [f"Problem: {p}" for p in report.problems] + [f"FORK: {f}" for f in report.forks]
     for g in library.my_games().games:
         if g.finished or not g.me:
@@ -202,11 +326,19 @@ def do_inbox(state: State, page: object = "/") -> str:
             if played.written:
                 lines.append(f"{library.game_title(g.game)} {g.game_id[:8]}: "
                              + _after_writing(state, g.game_id, seat[0], played))
+                changed[g.game_id] = played.game.head
         except (PbemError, RuleError) as exc:
             lines.append(f"{g.game} {g.game_id[:8]}: {exc}")
+    for game_id in report.updated:
+        if game_id not in changed:
+            try:
+                changed[game_id] = state.games.game(game_id)[1].head
+            except (PbemError, RuleError):
+                changed[game_id] = ""
     text = " ".join(lines)
-    state.flash[page if isinstance(page, str) and re.fullmatch(r"/(game/[0-9a-f]{32})?", page) else "/"] = text
-    return text
+    if changed or new:
+        state.live.publish({"games": changed, "text": text, "live": live})
+    return text, changed
 
 
 def do_new(state: State, body: dict[str, Any]) -> str:
@@ -235,6 +367,8 @@ def do_new(state: State, body: dict[str, Any]) -> str:
         sent = f"but the invitation was NOT sent: {exc}. Use 'Send what was not sent' on its page"
     text = f"Started {rep.game.title} {game_id[:8]} ({', '.join(rep.players)}); {sent}."
     state.flash["/"] = text
+    state.look(game_id, rep.seq)
+    state.live.publish({"games": {game_id: rep.head}, "text": "", "live": False})
     return text
 
 

@@ -36,6 +36,22 @@
     button.disabled = false;
   }
 
+  /* ---- a page redrawn live keeps the words it showed (what was just done) */
+  function keepMessage() {
+    const box = $("message");
+    if (box && box.textContent && !$("show-new")) {
+      sessionStorage.setItem("pbem-message", JSON.stringify({path: location.pathname, text: box.textContent,
+                                                             bad: box.className === "bad"}));
+    }
+  }
+  try {
+    const kept = JSON.parse(sessionStorage.getItem("pbem-message") || "null");
+    sessionStorage.removeItem("pbem-message");
+    if (kept && kept.path === location.pathname && $("message") && !$("message").textContent) say(kept.text, kept.bad);
+  } catch (e) {
+    sessionStorage.removeItem("pbem-message");
+  }
+
   /* ---- every page: fetching mail, unlocking keys */
   const fetchMail = $("fetch-mail");
   if (fetchMail) fetchMail.addEventListener("click", () => act(fetchMail, "/inbox", {page: location.pathname}));
@@ -45,11 +61,54 @@
     field.value = "";
   }));
 
-  /* ---- a new game: the form's fields as they are; the server checks them all */
+  /* ---- live: the server pushes each change (a mail read, a move in another tab) as a server-sent event */
+  function listen(since, onChange) {
+    if (typeof EventSource !== "function") return;
+    const source = new EventSource("/events?since=" + since);
+    source.addEventListener("message", event => {
+      let change;
+      try {
+        change = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      onChange(change);
+    });
+    window.addEventListener("pagehide", () => source.close());
+  }
+  const area = $("games-area");
+  if (area) listen(area.dataset.live || "0", async change => {
+    const response = await fetch("/games", {credentials: "same-origin"});
+    if (response.ok) area.innerHTML = await response.text();  /* the server's own markup: no script in it */
+    if (change.text && change.live) say(change.text, false);
+  });
+
+  /* ---- a new game: the form's fields as they are; the server checks them all. The others are seated in
+     the order they were ticked, as the numbers beside them show */
+  let seated = [];
+  function numberSeats() {
+    document.querySelectorAll(".new-player").forEach(box => {
+      const label = box.closest("label"), at = seated.indexOf(box.value);
+      let mark = label.querySelector(".seat");
+      if (!mark) {
+        mark = document.createElement("span");
+        mark.className = "seat";
+        label.appendChild(mark);
+      }
+      mark.textContent = at < 0 ? "" : ` (seat ${at + 2})`;
+    });
+  }
+  document.querySelectorAll(".new-player").forEach(box => box.addEventListener("change", () => {
+    seated = seated.filter(name => name !== box.value);
+    if (box.checked) seated.push(box.value);
+    numberSeats();
+  }));
   const start = $("new-start");
   if (start) start.addEventListener("click", () => {
     const me = $("new-me").value, key = name => $("key-" + name).value.trim();
-    const others = [...document.querySelectorAll(".new-player:checked")].map(box => [box.value, key(box.value)]);
+    const ticked = new Set([...document.querySelectorAll(".new-player:checked")].map(box => box.value));
+    const order = [...seated.filter(name => ticked.has(name)), ...[...ticked].filter(name => !seated.includes(name))];
+    const others = order.map(name => [name, key(name)]);
     const referee = $("new-referee").value;
     const players = referee === me ? others : [[me, ""], ...others];
     act(start, "/new", {game: $("new-game-name").value, me: me, players: players,
@@ -96,6 +155,18 @@
     });
     return group;
   }
+  function prompt() {
+    /* where the places to click are: on the board, or in the players' panel (a trap's tiles are your own) */
+    const targeted = data.choices.filter(c => c.target && document.querySelector(c.target));
+    const onBoard = targeted.some(c => c.target.startsWith("#board")), beside = targeted.filter(c => !c.target.startsWith("#board"));
+    const places = [...new Set(beside.map(c => c.place))];
+    const trap = beside.length && beside.every(c => c.place.startsWith("your "));
+    const besideWords = trap
+      ? `one of your ${places.length === 1 ? "" : places.length + " "}highlighted tiles under your name in the players' panel (${places.join(", ")})`
+      : `a highlighted ${places.length <= 3 ? places.join(" or ") : "player"} in the players' panel`;
+    const where = [onBoard ? "a highlighted place on the board" : "", beside.length ? besideWords : ""].filter(Boolean);
+    return `Click ${where.join(", or ")} (or Tab to it and press Enter).`;
+  }
   function loose() {
     return data.choices.filter(c => !c.target || !document.querySelector(c.target));
   }
@@ -111,11 +182,20 @@
     } else if (data.choices.some(c => c.target)) {
       const hint = document.createElement("p");
       hint.className = "group-title";
-      hint.textContent = "Click a highlighted place on the board (or Tab to it and press Enter).";
+      hint.id = "prompt";
+      hint.textContent = prompt();
       groups.push(hint);
     }
     const rest = loose();
     if (rest.length) groups.push(offer(list || groups.length ? "Or:" : "Choose:", rest));
+    if (data.choices.some(c => c.notation === "stop") && data.choices.length > 1) {
+      const more = document.createElement("p");
+      more.className = "group-title";
+      more.id = "more-cards";
+      more.textContent = "You may play several cards this turn, one at a time: each is signed as you play it, " +
+        "and your whole turn goes out in one mail when you choose Stop.";
+      groups.push(more);
+    }
     options.replaceChildren(...groups);
     if (list) options.querySelector("button.option").focus();
   }
@@ -145,9 +225,48 @@
     });
     if (data.choices.length) showOptions(null, null);
   }
+  function markLastMove() {
+    /* the places of the last turn's moves, marked (not their choices: those are the highlighted ones) */
+    /* a place since emptied (a tile taken away) is found by its position alone: [data-pos="6f"] */
+    const find = s => document.querySelector(s) || document.querySelector(s.replace(/ [a-z]*\.[\w-]+(?=\[)/, " "));
+    const marked = (data.lastMove.targets || []).map(find).filter(Boolean);
+    marked.forEach(element => {
+      element.classList.add("last-move");
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      if (element instanceof SVGElement) {
+        title.textContent = `${data.lastMove.who}'s last move`;
+        element.appendChild(title);
+      } else {
+        element.title = `${data.lastMove.who}'s last move`;
+      }
+    });
+    const caption = $("last-move");
+    if (caption) caption.textContent = marked.length ? `The dashed outline: ${data.lastMove.who}'s last move.` : "";
+  }
+  function explain() {
+    /* words the drawing leaves out, from the legend: what the Sands of Time count */
+    const terms = new Map(data.legend);
+    document.querySelectorAll("#side .sands").forEach(element => {
+      const meaning = terms.get("Sands of Time");
+      if (!meaning || element.querySelector(".explained")) return;
+      const note = document.createElement("small");
+      note.className = "explained";
+      note.textContent = ` (they ${meaning})`;
+      element.appendChild(note);
+    });
+  }
+  function handInView() {
+    /* while choosing, your hand sits beside the choices, not below the fold */
+    const hand = document.querySelector("#side .mine");
+    if (hand && data.choices.length) $("hand-here").replaceChildren(hand);
+  }
   function showNow() {
     current = data.seq;
     drawBoard(areas, data.board, data.meta);
+    $("hand-here").replaceChildren();
+    explain();
+    markLastMove();
+    handInView();
     markTargets();
     $("turn").hidden = false;
     $("entry").hidden = true;
@@ -156,6 +275,10 @@
     current = n;
     const f = frames[n];
     drawBoard(areas, f.board, data.meta);
+    $("hand-here").replaceChildren();
+    explain();
+    const caption = $("last-move");
+    if (caption) caption.textContent = "";
     $("turn").hidden = true;
     $("entry").hidden = false;
     $("entry-title").textContent = n === 0 ? "The start: " + f.title : `Entry ${n}: ${f.title} (${f.action})`;
@@ -215,4 +338,22 @@
   }
   showNow();
   show(data.seq);
+  listen(String(data.live || 0), change => {
+    const head = (change.games || {})[data.gameId];
+    if (head === undefined || head === data.head) {
+      if (change.text && change.live) say(change.text, false);
+      return;
+    }
+    if (chosen === null && current === data.seq) {
+      /* the position now, with what changed since the player looked said in words, the last move marked */
+      keepMessage();
+      location.replace(`${base}?since=${data.newsFrom}`);
+      return;
+    }
+    if ($("show-new")) return;  /* said already */
+    const box = $("message"), again = button("Show it", null, () => location.reload());
+    if (box.className !== "bad") say("The game has moved on since this page was drawn. ", false);  /* an error stays */
+    again.id = "show-new";
+    box.appendChild(again);
+  });
 })();
