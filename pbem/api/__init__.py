@@ -44,6 +44,8 @@ from pbem.api.games import (
 )
 from pbem.api.hosting import (
     act,
+    checkpoint,
+    checkpoint_held,
     find_copy,
     game_names,
     game_title,
@@ -51,6 +53,7 @@ from pbem.api.hosting import (
     legend,
     new_key,
     page_choices,
+    resume_checkpoint,
     seen_now,
     start_game,
     unsent,
@@ -108,6 +111,7 @@ from pbem.presentation.choices import Choice
 from pbem.presentation.games import Presentation, presentation
 from pbem.presentation.style import Style, terminal_style
 from pbem.presentation.terminal import board, log_text, next_duty, next_line, pregame_text, result_text
+from pbem.protocol.checkpoints import Checkpoint
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import Sighting, history_path, remember, sighting
 from pbem.protocol.session import Session
@@ -122,6 +126,7 @@ __all__ = [
     "DEALER",
     "PASSPHRASE_ENV",
     "Checked",
+    "Checkpoint",
     "Choice",
     "DemoStep",
     "Duty",
@@ -153,6 +158,8 @@ __all__ = [
     "board",
     "book_path",
     "check_address",
+    "checkpoint",
+    "checkpoint_held",
     "choices_text",
     "clock_now",
     "collect",
@@ -221,6 +228,7 @@ __all__ = [
     "replay_asset",
     "restore_copy",
     "result_text",
+    "resume_checkpoint",
     "seen_now",
     "send_flag",
     "send_mail",

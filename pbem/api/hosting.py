@@ -23,10 +23,32 @@ from pbem.protocol.session import Session
 from pbem.transport import copies
 
 if TYPE_CHECKING:
-
-    pass
+    from pbem.protocol.checkpoints import Checkpoint
 from pbem.api.games import legal_moves
 from pbem.api.mail import games_folder
+
+
+def checkpoint(game: Replay) -> Checkpoint:
+    """A verified game kept as it stands, to go on from in a later process (pbem.protocol.checkpoints: only
+    from where the caller's own secrets are kept, as the judge's database)."""
+    from pbem.protocol.checkpoints import make
+
+    return make(game)
+
+
+def resume_checkpoint(point: Checkpoint) -> bool:
+    """Go on from a checkpoint: the game it holds verified counts as verified in this process (for exactly
+    the record it was made from). False when it cannot serve (made by other code): replay as usual."""
+    from pbem.protocol.checkpoints import resume
+
+    return checkpoint_held(point.key) or resume(point)
+
+
+def checkpoint_held(key: bytes) -> bool:
+    """Whether this process holds the verified game of a checkpoint's key already."""
+    from pbem.protocol.checkpoints import held
+
+    return held(key)
 
 
 def new_key(name: str, passphrase: bytes | None) -> tuple[Path, Identity]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import api
+from pbem.api import Checkpoint as Checkpoint
 from pbem.api import Fate as Fate
 from pbem.api import GameFile as GameFile
 from pbem.api import Identity as Identity
@@ -21,6 +22,7 @@ from pbem.api import Replay as Replay
 from pbem.api import Sighting as Sighting
 from pbem.api import absent as absent
 from pbem.api import check_address as check_address
+from pbem.api import checkpoint as checkpoint
 from pbem.api import clock_now as clock_now
 from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
@@ -38,6 +40,7 @@ from pbem.api import read_file as read_file
 from pbem.api import read_record as read_record
 from pbem.api import remember as remember
 from pbem.api import restore_copy as restore_copy
+from pbem.api import resume_checkpoint as resume_checkpoint
 from pbem.api import short_id as short_id
 from pbem.api import sighting as sighting
 from pbem.api import to_json as to_json
@@ -45,6 +48,7 @@ from pbem.api import verify_record as verify_record
 from pbem.api import write_file as write_file
 
 __all__ = [
+    "Checkpoint",
     "Fate",
     "GameFile",
     "Identity",
@@ -56,12 +60,14 @@ __all__ = [
     "absent",
     "apply_mail",
     "check_address",
+    "checkpoint",
     "clock_now",
     "copies_in",
     "duty_clocks",
     "find_copy",
     "has_deadlines",
     "hash_chain",
+    "holds_replay",
     "imap_connect",
     "imap_mailbox",
     "is_name",
@@ -82,6 +88,7 @@ __all__ = [
     "referee_name",
     "remember",
     "restore_copy",
+    "resume_checkpoint",
     "retry_later",
     "send",
     "short_id",
@@ -120,6 +127,11 @@ def apply_mail(parsed: Any, games: Path) -> MailRead:
 def read_one(where: str, data: bytes, games: Path) -> MailRead:
     """Parse and apply one mail."""
     return apply_mail(parse_mail(where, data), games)
+
+
+def holds_replay(key: bytes) -> bool:
+    """Whether this process holds the verified replay of the record with this key (a checkpoint's)."""
+    return api.checkpoint_held(key)
 
 
 def record_parts(record: GameFile) -> tuple[bytes, list[bytes]]:

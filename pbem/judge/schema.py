@@ -12,6 +12,10 @@ Version 1:
 - `mails`: what became of every mail read (taken by which judge, how often, waiting for which entry);
 - `answered`, `deadlines`, `addresses`: when each address was last answered, the reminders and notices
   sent, the addresses learned.
+
+Version 2:
+- `checkpoints`: each game's verified replay as it stood after an entry (pbem.protocol.checkpoints), so a
+  turn is applied from there rather than from the genesis.
 """
 
 from __future__ import annotations
@@ -85,6 +89,16 @@ MIGRATIONS = [
     CREATE TABLE deadlines (game_id TEXT NOT NULL, item TEXT NOT NULL, PRIMARY KEY (game_id, item));
     CREATE TABLE addresses (
         game_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT NOT NULL, PRIMARY KEY (game_id, name)
+    );
+    """,
+    """
+    CREATE TABLE checkpoints (
+        game_id TEXT PRIMARY KEY REFERENCES games (game_id),
+        seq INTEGER NOT NULL,
+        key {blob} NOT NULL,
+        size INTEGER NOT NULL,
+        stamp TEXT NOT NULL,
+        state {blob} NOT NULL
     );
     """,
 ]

@@ -212,6 +212,7 @@ class Judge:
                 outcome, ready = read.outcome, []
                 for game_id, (copy, _, last) in read.updated.items():
                     self.store.save(tx, copy, now)
+                    self.store.checkpoint(tx, library.open_game(copy))  # verified just now: remembered
                     ready += self.store.ready(tx, game_id, last)
                 state, game_id, after = "done", None, None
                 if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
@@ -330,6 +331,7 @@ class Judge:
             self.store.save(tx, path, now)
             first = rep.seq - turn.written + 1
             self.store.sign(tx, game_id, {seq: rep.hashes[seq] for seq in range(first, rep.seq + 1)}, now)
+            self.store.checkpoint(tx, rep)
             self.log(f"signed {rep.genesis.game} {library.short_id(game_id)} entries {first}-{rep.seq} as {name}")
         self._queue(tx, rep, name, now)
 

@@ -21,6 +21,8 @@ from typing import Any
 from pbem.judge import library
 from pbem.judge.database import Database, StoreError, Tx
 
+CHECKPOINT_EVERY = 8
+"""Entries between two checkpoints of a game: a turn replays at most these before its own."""
 STALE_CLAIM = 60.0
 """Seconds after which another judge's claim on a mail or an outbox mail counts as that of a judge that
 died: the mail is taken over."""
@@ -46,6 +48,8 @@ class Store:
         self.db, self.games, self.owner = db, games, owner
         self._cached: dict[str, tuple[int, str]] = {}
         """game id -> (seq, last hash) of the local copy, as this process last wrote or checked it."""
+        self._resumed: dict[str, bytes] = {}
+        """game id -> the key of the checkpoint this process went on from last."""
 
     # ------------------------------------------------------------ games
 
@@ -63,6 +67,7 @@ class Store:
         held = self.held(tx, game_id)
         if held is None:
             return None
+        self.resume(tx, game_id)
         path = library.find_copy(game_id, self.games)
         if path is not None and self._local(game_id, path) == (held.seq, held.last_hash):
             return path
@@ -113,6 +118,37 @@ class Store:
                    (game_id, seq + 1, bodies[seq], hashes[seq + 1]))
         self._cached[game_id] = (len(bodies), hashes[-1])
         return start, len(bodies)
+
+    def checkpoint(self, tx: Tx, game: library.Replay, every: int = CHECKPOINT_EVERY) -> bool:
+        """Keep the verified game to go on from (when the last kept is `every` entries behind or more).
+        Whether it was kept."""
+        game_id = game.genesis.game_id
+        row = tx.one("SELECT seq FROM checkpoints WHERE game_id = ?", (game_id,))
+        if row is not None and game.seq - int(row[0]) < every:
+            return False
+        point = library.checkpoint(game)
+        if row is None:
+            tx.run("INSERT INTO checkpoints (game_id, seq, key, size, stamp, state) VALUES (?, ?, ?, ?, ?, ?)",
+                   (game_id, point.seq, point.key, point.size, point.stamp, point.state))
+        else:
+            tx.run("UPDATE checkpoints SET seq = ?, key = ?, size = ?, stamp = ?, state = ? WHERE game_id = ?",
+                   (point.seq, point.key, point.size, point.stamp, point.state, game_id))
+        return True
+
+    def resume(self, tx: Tx, game_id: str) -> bool:
+        """Go on from the game's checkpoint, when this process does not hold it already: whether it could."""
+        row = tx.one("SELECT seq, key, size, stamp FROM checkpoints WHERE game_id = ?", (game_id,))
+        if row is None:
+            return False
+        seq, key, size, stamp = int(row[0]), bytes(row[1]), int(row[2]), str(row[3])
+        if self._resumed.get(game_id) == key and library.holds_replay(key):
+            return True
+        state = tx.one("SELECT state FROM checkpoints WHERE game_id = ?", (game_id,))
+        assert state is not None
+        done = library.resume_checkpoint(library.Checkpoint(seq, key, size, stamp, bytes(state[0])))
+        if done:
+            self._resumed[game_id] = key
+        return done
 
     def sign(self, tx: Tx, game_id: str, places: dict[int, str], now: float) -> None:
         """Record the places the judge signed: a place signed before (by this judge or any other process on

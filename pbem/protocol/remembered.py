@@ -74,6 +74,11 @@ def recall(keys: Sequence[bytes]) -> Replay | None:
     return None
 
 
+def holds(key: bytes) -> bool:
+    with _lock:
+        return key in _kept
+
+
 def keep(keys: Chain, rep: Replay) -> None:
     """Keep a copy of a replay that verified the whole record `keys` were made from (the least recently
     used dropped beyond KEPT replays or KEPT_BYTES)."""
@@ -98,4 +103,4 @@ def forget() -> None:
         _kept.clear()
 
 
-__all__ = ["KEPT", "KEPT_BYTES", "Chain", "chain", "forget", "keep", "recall"]
+__all__ = ["KEPT", "KEPT_BYTES", "Chain", "chain", "forget", "holds", "keep", "recall"]
