@@ -28,7 +28,7 @@ from pbem.api.games import legal_moves
 from pbem.api.mail import games_folder
 
 
-def checkpoint(game: Replay) -> Checkpoint:
+def checkpoint(game: Replay) -> Checkpoint | None:
     """A verified game kept as it stands, to go on from in a later process (pbem.protocol.checkpoints: only
     from where the caller's own secrets are kept, as the judge's database)."""
     from pbem.protocol.checkpoints import make

@@ -127,6 +127,8 @@ class Store:
         if row is not None and game.seq - int(row[0]) < every:
             return False
         point = library.checkpoint(game)
+        if point is None:
+            return False
         if row is None:
             tx.run("INSERT INTO checkpoints (game_id, seq, key, size, stamp, state) VALUES (?, ?, ?, ?, ?, ?)",
                    (game_id, point.seq, point.key, point.size, point.stamp, point.state))

@@ -53,9 +53,15 @@ class Checkpoint:
     state: bytes
 
 
-def make(rep: Replay) -> Checkpoint:
+def make(rep: Replay) -> Checkpoint | None:
+    """The replay as a checkpoint; None when it cannot be pickled (an engine compiled without pickle
+    support): the game is then replayed as it would be without checkpoints."""
     keys = remembered.chain(rep.record)
-    return Checkpoint(rep.seq, keys[-1], keys.size, code_stamp(), pickle.dumps(rep, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        state = pickle.dumps(rep, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+    return Checkpoint(rep.seq, keys[-1], keys.size, code_stamp(), state)
 
 
 def held(key: bytes) -> bool:
