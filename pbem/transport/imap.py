@@ -15,6 +15,7 @@ so a service hears of new mail at once; polling is the fallback.
 from __future__ import annotations
 
 import getpass
+import hashlib
 import imaplib
 import json
 import os
@@ -161,12 +162,19 @@ class Connection:
             for uid in self.new_uids(last):
                 data = self.message(uid)
                 if data is not None:
-                    deliver(maildir, data)
+                    deliver(maildir, data, self.message_name(uid))
                     copied += 1
                 _write_state(state, self.box, self.uidvalidity, uid)
         except (imaplib.IMAP4.error, OSError) as exc:
             raise PbemError(f"reading mail from {self.box.host} stopped: {_text(exc)}") from None
         return copied
+
+    def message_name(self, uid: int) -> str:
+        """The name a message is kept under in a Maildir: the same for every reader of this folder (its
+        server, folder, UIDVALIDITY and UID), so that judges sharing one database and one IMAP folder claim
+        each message by it, and one of them reads it."""
+        where = hashlib.sha256(self.box.name.encode()).hexdigest()[:12]
+        return f"imap.{where}.{self.uidvalidity}.{uid}"
 
     def wait(self, timeout: float) -> bool:
         """Until the server says a message arrived (IDLE), or `timeout` seconds; True if one did.
@@ -223,15 +231,16 @@ def _write_state(state: Path, box: Mailbox, uidvalidity: int, last: int) -> None
 _count = 0
 
 
-def deliver(maildir: Path, data: bytes) -> Path:
+def deliver(maildir: Path, data: bytes, name: str | None = None) -> Path:
     """Write one message into a Maildir as its delivery agents do: whole in tmp/ (fsync), then renamed
-    into new/, so a reader never sees half a message."""
+    into new/, so a reader never sees half a message. Named as they name it, unless `name` is given."""
     global _count
     for sub in ("tmp", "new", "cur"):
         (maildir / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
     _count += 1
-    name = f"{time.time_ns()}.P{os.getpid()}Q{_count}.{socket.gethostname().replace('/', '_')}"
+    name = name or f"{time.time_ns()}.P{os.getpid()}Q{_count}.{socket.gethostname().replace('/', '_')}"
     tmp = maildir / "tmp" / name
+    tmp.unlink(missing_ok=True)  # a delivery of this very message cut short before
     with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
         handle.write(data)
         handle.flush()
