@@ -220,3 +220,14 @@ def test_mail_turns_counts_one_mail_a_turn_for_both_games():
         assert entries > 0 and old == new  # a turn a command: one mail a command, as before
         entries, old, new = mail_turns.mail_counts(game, 1, act_by_act=True)
         assert new < old  # an act a command: the acts of a turn go in one mail
+
+
+def test_show_without_as_says_it_is_the_public_view_to_a_home_with_one_players_key(table, tmp_path):
+    ben = copy_of(tmp_path, "ben")
+    shown = table("ben", "show", ben)
+    assert shown.exit_code == 0
+    assert shown.output.splitlines()[-2:] == [
+        f"Public view (what everyone sees): pbem show {ben} --as ben adds what only ben sees.",
+        f"Your turn (ben): pbem play {ben} --as ben --mail"]
+    assert "Public view" not in table("ben", "show", ben, "--as", "ben").output
+    assert "Public view" not in table("nobody", "show", ben).output  # a home with none of its keys: nothing to add

@@ -205,6 +205,11 @@ def my_name(path: Path, given: str | None = None, key: str | None = None) -> str
     return advice.only_name(load(path)[0], path)
 
 
+def keys_here(game: Replay) -> list[str]:
+    """The game's participants whose key this home holds, in roster order."""
+    return advice.my_names(game)
+
+
 def next_command(game: Replay, path: str) -> str | None:
     """What the person at this machine types next for this game (`path` as they name it), or whom it
     waits for: the last line of `show`."""

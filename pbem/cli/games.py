@@ -91,6 +91,9 @@ def show(path: GameFileArg,
         typer.echo(api.board(rep, shown))
     if as_json:
         return
+    mine = api.keys_here(rep) if name is None else []
+    if len(mine) == 1:  # the player at this machine may expect their own coins and cards: say they are not shown
+        typer.echo(f"Public view (what everyone sees): pbem show {path} --as {mine[0]} adds what only {mine[0]} sees.")
     for text in api.deadline_lines(rep):
         typer.echo(text)
     unsent = api.unsent_line(rep, str(path))
