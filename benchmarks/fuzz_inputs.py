@@ -2,7 +2,7 @@
 hostile inputs of issue 21 at growing sizes (the time must grow with the size, not its square).
 
     python benchmarks/fuzz_inputs.py [--executions N] [--minutes M] [--seed S] [--progress MINUTES] [--scaling]
-    python benchmarks/fuzz_inputs.py --judge [--executions N] [--minutes M] [--honest-every K] [--recycle R]
+    python benchmarks/fuzz_inputs.py --judge [--executions N] [--minutes M] [--honest-every K] [--recycle R] [--jobs J]
 
 Each path gets the same share of the time (the cheap ones run more often). Prints, for each path:
 executions, crashes (any exception but pbem's own errors), hangs (over the time bound for the input's size,
@@ -17,7 +17,8 @@ its machine and no stranger. After every K-th (--honest-every, default 1) an hon
 must be applied and answered: what a hostile mail did to the judge's memory stays there, so a game it
 stalled is caught at the next honest turn, and the K mails before it are written out. The sandbox starts
 anew every R executions (--recycle), and after a stall, so that its folders stay small. Prints executions,
-crashes (distinct places), findings by kind, honest turns and games, executions a second.
+crashes (distinct places), findings by kind, honest turns and games, executions a second; --jobs J runs J
+such processes at once (a million executions: --executions 1000000 --jobs 2 --honest-every 20, hours).
 """
 
 from __future__ import annotations
@@ -204,7 +205,45 @@ def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, r
         log(f"  {kind}: {count}")
     for key, count in places.most_common(20):
         log(f"  {count} x {key}  [{first.get(key, '')}]")
-    return {"executions": done, "crashes": crashes, "findings": sum(kinds.values()), "slow": slow}
+    return {"executions": done, "crashes": crashes, "findings": sum(kinds.values()), "slow": slow, "honest": honest,
+            "seconds": seconds}
+
+
+def _judge_job(job: tuple[int, int, float, int, int, int, float | None]) -> tuple[dict[str, float], list[str]]:
+    """One process of --jobs: its share of the executions, its own seed, sandbox and findings folder."""
+    index, executions, deadline, seed, honest_every, recycle, progress = job
+    lines: list[str] = []
+
+    def say(line: str, flush: bool = False) -> None:
+        lines.append(line)
+        if progress:
+            print(f"[{index}] {line}", flush=True)
+
+    figures = fuzz_judge(executions, deadline, seed, honest_every, recycle, progress, Path(f"fuzz-findings/job-{index}"),
+                         say)
+    return figures, lines
+
+
+def fuzz_judge_jobs(jobs: int, executions: int, deadline: float, seed: int, honest_every: int, recycle: int,
+                    progress: float | None) -> dict[str, float]:
+    """--judge over `jobs` processes at once (spawned: each its own judge, SMTP server and sandbox)."""
+    import multiprocessing
+
+    started = time.monotonic()
+    shares = [executions // jobs + (i < executions % jobs) for i in range(jobs)]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        results = pool.map(_judge_job, [(i, shares[i], deadline, seed * 1000 + i, honest_every, recycle, progress)
+                                        for i in range(jobs)])
+    for i, (_, lines) in enumerate(results):
+        for line in lines:
+            print(f"[{i}] {line}")
+    total = {k: sum(r[k] for r, _ in results) for k in ("executions", "crashes", "findings", "slow", "honest")}
+    seconds = time.monotonic() - started
+    print(f"judge, {jobs} processes: {total['executions']:.0f} executions, {total['crashes']:.0f} crashes, "
+          f"{total['findings'] - total['crashes']:.0f} other findings, {total['slow']:.0f} over the time bound; "
+          f"{total['honest']:.0f} honest turns; {total['executions'] / max(seconds, 1e-9):.0f} executions/s "
+          f"({seconds:.0f} s)")
+    return total
 
 
 def _memory() -> str | None:
@@ -239,12 +278,18 @@ def main() -> None:
                         help="--judge: an honest turn after every K hostile mails")
     parser.add_argument("--recycle", type=int, default=2000, metavar="R",
                         help="--judge: a new sandbox every R executions")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help="--judge: J processes at once, each its own judge and sandbox (the executions shared)")
     args = parser.parse_args()
     if args.judge:
         start = time.monotonic()
         deadline = start + args.minutes * 60 if args.minutes else float("inf")
-        figures = fuzz_judge(args.executions, deadline, args.seed, max(1, args.honest_every), max(1, args.recycle),
-                             args.progress, Path("fuzz-findings"))
+        if args.jobs > 1:
+            figures = fuzz_judge_jobs(args.jobs, args.executions, deadline, args.seed, max(1, args.honest_every),
+                                      max(1, args.recycle), args.progress)
+        else:
+            figures = fuzz_judge(args.executions, deadline, args.seed, max(1, args.honest_every), max(1, args.recycle),
+                                 args.progress, Path("fuzz-findings"))
         if figures["findings"] or figures["slow"]:
             raise SystemExit(1)
         return
