@@ -329,6 +329,25 @@ def mail_soak(base: Path, games: int, kills: int, hostile_share: float, rng: ran
     return check_mail(base, home, handler, players, judge, hostile)
 
 
+def stored_games(base: Path) -> tuple[list[Path], list[str]]:
+    """Every game the judge's store holds, written out as game files (Store.export), and its copies in
+    games-files/ (the store's cache) beside them; a store that cannot be read is said, and the copies used."""
+    from pbem.judge import config as settings
+
+    loaded = settings.load(base / "judge.toml")
+    copies = sorted(loaded.games.glob("*.json"))
+    try:
+        from pbem.judge.store import open_store
+
+        store = open_store(loaded.database, loaded.games, loaded.home)
+        try:
+            return copies + store.export(base / "exported"), []
+        finally:
+            store.db.close()
+    except Exception as exc:  # noqa: BLE001 - the store's API is young: the copies still tell
+        return copies, [f"the judge's store could not be exported ({type(exc).__name__}: {exc}): its copies checked"]
+
+
 def check_mail(base: Path, home: Path, handler: Server, players: Players, judge: JudgeProcess,
                hostile: int) -> dict[str, object]:
     from judge_fuzz_support import entries_in
@@ -343,7 +362,8 @@ def check_mail(base: Path, home: Path, handler: Server, players: Players, judge:
             if entry.author == "judge":
                 signed.setdefault((game_id, entry.seq), set()).add(payload_hash(entry))
     finals: dict[str, list[dict]] = {}
-    for copy in (home / "games-files").glob("*.json"):
+    copies, note = stored_games(base)
+    for copy in copies:
         record = json.loads(copy.read_bytes())
         finals[record["genesis"]["game_id"]] = record["entries"]
         for raw in record["entries"]:
@@ -375,7 +395,7 @@ def check_mail(base: Path, home: Path, handler: Server, players: Players, judge:
     return {"games": len(players.reps), "mails": players.sent, "hostile": hostile, "kills": judge.kills,
             "crashes": judge.crashes + tracebacks, "twice": len(twice), "stuck": len(stuck), "lost": lost,
             "times": times, "from_judge": len(handler.from_judge),
-            "detail": [f"mail game {g[:8]} stuck at entry {players.reps[g].seq}: "
+            "detail": note + [f"mail game {g[:8]} stuck at entry {players.reps[g].seq}: "
                        f"{[(d.who, d.what) for d in players.reps[g].duties()][:2]}" for g in stuck[:5]]
             + [f"signed twice: game {k[0][:8]} entry {k[1]}" for k in list(twice)[:5]]}
 
