@@ -4,8 +4,11 @@ tab of a real browser (headless chromium), the mail through a real SMTP server o
 The creator starts the game from the app's form (the others' public keys pasted: the only thing typed);
 from then on every join, deal, move and mail is a click: Fetch mail, a place on the board, an option,
 Sign and send. Prints how long each game
-took and how many clicks of Sign and send it needed; fails if a game does not end verified and the
-same in every copy. The suite plays the last moves of such games (tests/test_app_browser.py).
+took, how many clicks of Sign and send it needed, and how many mails it took (each mail counted once,
+by its Message-ID, however many Maildirs it reached), against the entries signed; fails if a game does
+not end verified and the same in every copy. Nobody clicks Fetch mail: each page shows the others' turns
+as their mail arrives (the live app). The suite plays the last moves of such games
+(tests/test_app_browser.py).
 
     PYTHONPATH=. python benchmarks/app_games.py [--game sarcophagus|path-of-pharaohs]
 """
@@ -13,6 +16,9 @@ same in every copy. The suite plays the last moves of such games (tests/test_app
 from __future__ import annotations
 
 import argparse
+import email
+import email.policy
+import json
 import sys
 import tempfile
 import time
@@ -20,10 +26,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 
-from app_clicks import CHROMIUM, DRIVER, check_finished, chromium, play_to_the_end, start_by_form  # noqa: E402
+from app_clicks import CHROMIUM, DRIVER, check_finished, chromium, copy_bytes, play_to_the_end, start_by_form  # noqa: E402
 from app_support import table  # noqa: E402
 
 GAMES = {"sarcophagus": ["ann", "ben"], "path-of-pharaohs": ["ann", "ben", "cat"]}
+
+
+def mails_sent(base: Path) -> int:
+    """The mails of a game: every Message-ID in the people's Maildirs, each counted once."""
+    ids = set()
+    for path in base.glob("*/Maildir/*/*"):
+        with path.open("rb") as mail:
+            ids.add(email.message_from_binary_file(mail, policy=email.policy.default)["Message-ID"])
+    return len(ids)
 
 
 def main() -> None:
@@ -43,8 +58,11 @@ def main() -> None:
                 moves = play_to_the_end(browser, people, game_id, names, limit=400)
                 check_finished(browser, people, game_id, names)
                 seconds = time.perf_counter() - start
+                mails = mails_sent(people.base)
+                entries = len(json.loads(copy_bytes(people.apps[names[0]], game_id))["entries"])
             print(f"{game}, {len(names)} players, {len(names)} apps: a whole game by clicks in {seconds:.0f} s, "
-                  f"{moves} moves signed and sent ({seconds / moves:.2f} s a move with everyone's mail fetched)")
+                  f"{moves} moves signed ({seconds / moves:.2f} s a move, every page updated live); "
+                  f"{mails} mails for {entries} entries")
     finally:
         browser.quit()
 
