@@ -1,16 +1,25 @@
 """The judge in git: hooks installed in a real bare repository refuse every rollback, fork, deletion
-and invalid entry pushed, and commit the referee's duties after each push; on hosted CI, the history
-itself is the memory that catches a rollback made by an ordinary commit."""
+and invalid entry pushed, and commit the referee's duties after each push, however pushes race; on
+hosted CI the judge acts on the protected branch alone, the history itself is the memory that catches
+a rollback made by an ordinary commit, and no ref may hold a second entry of the judge's for a place."""
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import shutil
 import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from engine.contract import DEALER
 from pbem.judge import git as judge_git
+from pbem.judge import library
 
 from judge_support import cli, fast_cli, ok
 
@@ -39,10 +48,24 @@ def push(work: Path, message: str, *extra: str) -> subprocess.CompletedProcess[s
     return run(work, "push", "-q", *extra, "origin", "HEAD:main", check=False)
 
 
-def play(base: Path, work: Path, name: str) -> None:
+def play(base: Path, work: Path, name: str, game: str = GAME) -> None:
     run(work, "pull", "-q", "--rebase")
-    ok(cli(base / name, 0, "play", work / GAME, "--as", name, "--bot", "greedy", "--seed", "1"))
+    ok(cli(base / name, 0, "play", work / game, "--as", name, "--bot", "greedy", "--seed", "1"))
     assert push(work, f"{name} plays").returncode == 0
+
+
+def remote_lines(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """What the server's hooks told the pusher (git prefixes it with 'remote: ')."""
+    return [line[len("remote: "):].rstrip() for line in done.stderr.splitlines() if line.startswith("remote: ")]
+
+
+def assert_private(done: subprocess.CompletedProcess[str], base: Path) -> list[str]:
+    """The hooks' lines name no path of the server (every test's server lives under `base`, in the
+    temporary folder) and hold no traceback. Returns them."""
+    lines = remote_lines(done)
+    shown = "\n".join(lines)
+    assert str(base) not in shown and "/tmp" not in shown and "Traceback" not in shown, shown
+    return lines
 
 
 @pytest.fixture
@@ -65,13 +88,12 @@ def table(tmp_path, monkeypatch):
            *[f"--player={n}={keys[n]}" for n in PLAYERS], f"--referee=judge={judge_pub}"))
     made = push(works["ann"], "a new game")
     assert made.returncode == 0 and "judge: committed" in made.stderr, made.stderr
+    assert_private(made, tmp_path)
     return tmp_path, origin, works
 
 
-def entries(work: Path) -> int:
-    import json
-
-    return len(json.loads((work / GAME).read_text())["entries"])
+def entries(work: Path, game: str = GAME) -> int:
+    return len(json.loads((work / game).read_text())["entries"])
 
 
 def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
@@ -94,20 +116,24 @@ def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
     refused = push(ann, "restore the old game")
     assert refused.returncode != 0 and "rejected" in refused.stderr
     assert f"Error: refs/heads/main: {GAME}: this file stops at entry 0, but entry" in refused.stderr
+    assert assert_private(refused, base)[0].endswith("was already seen here: pull, and build on the newer version")
     run(ann, "reset", "-q", "--hard", "origin/main")
 
     forced = run(ann, "push", "-q", "--force", "origin", f"{old}:main", check=False)
     assert forced.returncode != 0 and "this file stops at entry 0" in forced.stderr
+    assert_private(forced, base)
 
     (ann / GAME).unlink()
     refused = push(ann, "delete the game")
     assert refused.returncode != 0 and f"{GAME} deleted: a game file is never removed" in refused.stderr
+    assert_private(refused, base)
     run(ann, "reset", "-q", "--hard", "origin/main")
 
     text = (ann / GAME).read_text()
     (ann / GAME).write_text(text.replace('"author": "ben"', '"author": "cat"', 1))  # an entry that does not verify
     refused = push(ann, "a forged entry")
     assert refused.returncode != 0 and f"Error: refs/heads/main: {GAME}: entry" in refused.stderr
+    assert_private(refused, base)
     run(ann, "reset", "-q", "--hard", "origin/main")
     assert entries(ann) > dealt and run(ann, "status", "--porcelain").stdout == ""
 
@@ -164,3 +190,333 @@ def test_a_shallow_checkout_is_refused(tmp_path):
     run(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", str(shallow))
     with pytest.raises(judge_git.GitError, match="fetch-depth: 0"):
         judge_git.ci_check(shallow)
+
+
+# ---------------------------------------------------------------- pushes that race
+
+PBEM = [sys.executable, "-c", "from pbem.cli import main; main()"]
+TWO = "games/two.json"
+
+
+def pbem(home: Path, *args: object) -> subprocess.CompletedProcess[str]:
+    """A pbem command in a process of its own, as a player runs it (threads may run several at once)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    return subprocess.run([*PBEM, *map(str, args)], capture_output=True, text=True, env={**env, "PBEM_HOME": str(home)})
+
+
+def game_at(work: Path, game: str) -> library.Replay:
+    return library.verify_record(library.read_record((work / game).read_bytes()))
+
+
+def judge_owes(rep: library.Replay) -> bool:
+    return any(duty.who in (DEALER, rep.referee) for duty in rep.duties())
+
+
+def judge_entries(origin: Path, *extra: Path) -> dict[tuple[str, int], set[str]]:
+    """(game id, place) -> the hash of every distinct entry the judge signed there, in any object of the
+    repository (reachable or not: a commit that never landed too) and in the files `extra`."""
+    listing = run(origin, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)").stdout
+    blobs = [line.split()[0] for line in listing.splitlines() if line.endswith(" blob")]
+    found: dict[tuple[str, int], set[str]] = {}
+    datas = [subprocess.run(["git", "-C", str(origin), "cat-file", "blob", b], capture_output=True).stdout for b in blobs]
+    for data in datas + [path.read_bytes() for path in extra]:
+        try:
+            record = library.read_record(data)
+        except library.PbemError:
+            continue
+        referee = record.genesis.dealer.referee
+        hashes = library.hash_chain(record)
+        for entry in record.entries:
+            if referee is not None and entry.author == referee.name:
+                found.setdefault((record.genesis.game_id, entry.seq), set()).add(hashes[entry.seq])
+    return found
+
+
+def twice(found: dict[tuple[str, int], set[str]]) -> list[tuple[str, int]]:
+    return [place for place, signed in found.items() if len(signed) > 1]
+
+
+def slow_server(origin: Path, accepted: float, before: float) -> None:
+    """A busy server: after the judge's pre-receive accepts a push, git waits up to `accepted` seconds
+    before it moves the branch (other pushes' hooks run in between), and each post-receive waits up to
+    `before` seconds before the judge's starts (other pushes land while it is at work)."""
+    def pause(seconds: float) -> str:
+        return f'sleep "$(python3 -c "import random; print(random.random() * {seconds})")"\n'
+
+    for name, script in (("pre-receive", '"{0}"; status=$?\n' + pause(accepted) + "exit $status\n"),
+                         ("post-receive", pause(before) + 'exec "{0}"\n')):
+        hook = origin / "hooks" / name
+        judged = hook.with_name(f"{name}-judge")
+        hook.rename(judged)
+        hook.write_text("#!/bin/sh\n" + script.format(judged))
+        hook.chmod(0o755)
+
+
+class Table:
+    """One game played by bots from one clone, its pushes racing everyone else's."""
+
+    def __init__(self, base: Path, work: Path, game: str):
+        self.base, self.work, self.game = base, work, game
+        self.moves = self.lost_races = self.waits = self.retries = 0
+        self.problems: list[str] = []
+
+    def advance(self, seed: int, patience: float = 60.0) -> bool:
+        """One act by whoever owes it, pushed (rebased on the new tip and pushed again whenever another
+        push won the race); False when the game is over. A refused push, or a judge still owing after
+        `patience`, fails it."""
+        waited = time.monotonic()
+        while True:
+            run(self.work, "pull", "-q", "--rebase")
+            rep = game_at(self.work, self.game)
+            if not rep.duties():
+                return False
+            if not judge_owes(rep):
+                break
+            assert time.monotonic() - waited < patience, f"{self.game}: the judge never did its duty: stuck"
+            self.waits += 1
+            time.sleep(0.1)
+        who = rep.duties()[0].who
+        played = pbem(self.base / who, "play", self.work / self.game, "--as", who, "--bot", "greedy", "--seed", seed)
+        assert played.returncode in (0, 3), played.stderr
+        run(self.work, "commit", "-qam", f"{who} plays")
+        while True:
+            done = run(self.work, "push", "-q", "origin", "HEAD:main", check=False)
+            lines = assert_private(done, self.base)
+            refused = [line for line in lines if line.startswith("Error:")]
+            assert not refused, f"{self.game}: an honest push refused: {refused}"
+            self.retries += sum("a push landed meanwhile" in line for line in lines)
+            if done.returncode == 0:
+                self.moves += 1
+                return True
+            self.lost_races += 1
+            run(self.work, "pull", "-q", "--rebase")  # another push landed first: build on it
+
+
+def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_twice(table):
+    """Two tables race their pushes on a slowed server, round after round: whenever a push lands while
+    another push's post-receive is at work, the judge commits its entries on the new tip; no honest push
+    is ever refused, the judge's duties are always done and committed, and across every object of the
+    repository (commits that never landed included) it signed at most one entry for any place."""
+    base, origin, works = table
+    rounds = int(os.environ.get("PBEM_RACE_ROUNDS", "4"))
+    ok(cli(base / "ann", 0, "new", "path-of-pharaohs", "-o", works["ann"] / TWO, "--as", "ann",
+           *[f"--player={n}={(base / n / 'keys' / f'{n}.pub').read_text().strip()}" for n in PLAYERS],
+           f"--referee=judge={(base / 'judge-home' / 'keys' / 'judge.pub').read_text().strip()}"))
+    run(works["ann"], "pull", "-q", "--rebase")
+    assert push(works["ann"], "a second game").returncode == 0
+    slow_server(origin, accepted=0.3, before=1.0)
+    tables = [Table(base, works["ben"], GAME), Table(base, works["cat"], TWO)]
+    failures: list[BaseException] = []
+
+    def race(table: Table, offset: int) -> None:
+        try:
+            for step in range(rounds):
+                time.sleep(random.random() * 0.2)
+                if not table.advance(seed=offset + step):
+                    return
+        except BaseException as exc:  # noqa: BLE001  (reported by the main thread)
+            failures.append(exc)
+
+    over = threading.Event()
+
+    def chatter(work: Path) -> None:
+        """A third clone pushing notes as fast as it can: its pushes land while the tables' hooks run."""
+        try:
+            for n in range(10_000):
+                if over.is_set():
+                    return
+                (work / "notes.txt").write_text(f"{n}\n")
+                run(work, "add", "notes.txt")
+                run(work, "commit", "-qm", f"note {n}")
+                while run(work, "push", "-q", "origin", "HEAD:main", check=False).returncode:
+                    run(work, "pull", "-q", "--rebase")
+        except BaseException as exc:  # noqa: BLE001  (reported by the main thread)
+            failures.append(exc)
+
+    threads = [threading.Thread(target=race, args=(t, 100 * n)) for n, t in enumerate(tables)]
+    noise = threading.Thread(target=chatter, args=(works["ann"],))
+    for thread in [*threads, noise]:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    over.set()
+    noise.join()
+    assert not failures, failures[0]
+    for table in tables:  # the judge owes nothing on the branch, and an honest push is still accepted
+        assert table.moves >= min(rounds, 3), (table.game, table.moves)
+        table.advance(seed=999)
+        run(table.work, "pull", "-q", "--rebase")
+        assert not judge_owes(game_at(table.work, table.game))
+    assert twice(judge_entries(origin, *(base / "judge-home" / judge_git.PENDING).glob("*.json"))) == []
+    signed = run(origin, "rev-list", "--count", "--author=pbem judge", "main").stdout.strip()
+    print(f"race: {signed} commits of the judge's, {sum(t.moves for t in tables)} pushes landed, "
+          f"{sum(t.lost_races for t in tables)} lost a race and were pushed again, "
+          f"{sum(t.retries for t in tables)} commits of the judge's tried again on a new tip, "
+          f"{sum(t.waits for t in tables)} looks found the judge at work")
+
+
+def test_an_entry_whose_commit_did_not_land_is_committed_next_time_as_it_was_signed(table, monkeypatch):
+    """The branch moves between the judge's duties and its commit, every time it tries: the entry it
+    signed is not counted as seen, the next honest push is accepted without it, and that push's
+    post-receive commits the very bytes signed before (never the duty signed again)."""
+    base, origin, works = table
+    hook = origin / "hooks" / "post-receive"
+    hook.rename(hook.with_name("post-receive-off"))  # ben and cat join; the judge's deal waits
+    play(base, works["ben"], "ben")
+    play(base, works["cat"], "cat")
+    home = base / "judge-home"
+    real = judge_git.commit_files
+
+    def a_push_lands_first(repo: Path, parent: str, files: dict[str, bytes], branch: str, message: str) -> str:
+        real(repo, parent, {"notes.txt": f"{time.time()}\n".encode()}, branch, "a push landed meanwhile")
+        return real(repo, parent, files, branch, message)
+
+    monkeypatch.setenv("PBEM_HOME", str(home))
+    monkeypatch.setattr(judge_git, "commit_files", a_push_lands_first)
+    tip = run(origin, "rev-parse", "main").stdout.strip()
+    log: list[str] = []
+    assert judge_git.post_receive(origin, [(judge_git.ZERO, tip, "refs/heads/main")], home / "keys" / "judge", home,
+                                  log=log) is None
+    assert log[-1] == "the branch kept moving: the judge's entries wait, and the next push commits them", log
+    assert sum("a push landed meanwhile" in line for line in log) == judge_git.ATTEMPTS
+    waiting = next((home / judge_git.PENDING).glob("*.json")).read_bytes()
+    dealt = library.verify_record(library.read_record(waiting))
+    assert library.sighting(dealt).seen_seq < dealt.seq  # signed, not seen: not on the branch
+    monkeypatch.undo()
+
+    hook.with_name("post-receive-off").rename(hook)
+    ann = works["ann"]
+    run(ann, "pull", "-q", "--rebase")
+    (ann / "README").write_text("our games\n")
+    done = push(ann, "a readme")
+    lines = assert_private(done, base)
+    assert done.returncode == 0 and any(line.startswith("committing games/pop.json entries") for line in lines), lines
+    run(ann, "pull", "-q", "--rebase")
+    assert (ann / GAME).read_bytes() == waiting
+    assert not list((home / judge_git.PENDING).glob("*.json"))
+    assert twice(judge_entries(origin)) == []
+    first = game_at(ann, GAME).duties()[0].who
+    play(base, works[first], first)
+
+
+# ---------------------------------------------------------------- hostile pushes
+
+def test_hostile_pushes_are_refused_one_line_each_and_never_stop_the_game(table):
+    """Junk, a huge blob, odd paths, a game copied to a second file, a rollback while the judge's memory
+    of the game is gone: each refused with one line naming no path of the server, no traceback; the
+    game goes on."""
+    base, _, works = table
+    ann = works["ann"]
+    run(ann, "pull", "-q", "--rebase")
+    home = base / "judge-home"
+
+    def refused(message: str, *expected: str) -> list[str]:
+        done = push(ann, message)
+        lines = assert_private(done, base)
+        assert done.returncode != 0 and lines and all(line.startswith("Error: ") for line in lines), done.stderr
+        for text in expected:
+            assert any(text in line for line in lines), (text, lines)
+        run(ann, "reset", "-q", "--hard", "origin/main")
+        return lines
+
+    (ann / "games" / "junk.json").write_text("{not json")
+    refused("junk", "games/junk.json (refs/heads/main): not a game file")
+    (ann / "games" / "big.json").write_bytes(b" " * (judge_git.MAX_BLOB + 1))
+    refused("a huge blob", "over the 32 MB a game file may be")
+    (ann / "games" / "a\nb.json").write_text("[]")
+    assert refused("a newline in a path", "games/a\\x0ab.json")[0].count("\n") == 0
+    (ann / os.fsdecode(b"games/\xff.json")).write_bytes((ann / GAME).read_bytes())
+    refused("the game in a second file", "games/pop.json, games/\\xff.json: one game in 2 files: a game has one file")
+    old = run(ann, "log", "--reverse", "--format=%H", "--", GAME).stdout.split()[0]
+    for seen in (home / "games").glob("*.json"):
+        seen.unlink()  # the judge's memory of the game lost: the branch itself still refuses a rollback
+    run(ann, "checkout", old, "--", GAME)
+    refused("a rollback", "this file stops at entry 0, but entry 1 of this game was already seen here: pull")
+    (ann / "games" / "link.json").symlink_to("/etc/passwd")  # not a regular file: no game file at all
+    assert push(ann, "a link").returncode == 0
+    first = game_at(ann, GAME).duties()[0].who
+    play(base, works[first], first)
+
+
+# ---------------------------------------------------------------- hosted CI
+
+def ci_run(base: Path, origin: Path, branch: str, *args: str, github: bool = True,
+           push_back: bool = True) -> subprocess.CompletedProcess[str]:
+    """The workflow of docs/git.md on a push to `branch`: a whole clone, `pbem judge ci`, and a commit and
+    push of what the judge wrote."""
+    ci = base / f"ci-{branch}-{time.monotonic_ns()}"
+    run(base, "clone", "-q", "--no-single-branch", str(origin), str(ci))
+    run(ci, "checkout", "-q", branch)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "GITHUB_", "CI_"))}
+    if github:
+        env["GITHUB_REF"] = f"refs/heads/{branch}"
+    done = subprocess.run([sys.executable, "-m", "pbem.judge", "ci", str(base / "judge-home" / "keys" / "judge"), ".",
+                           *args], cwd=ci, capture_output=True, text=True, env=env)
+    if done.returncode == 0 and push_back and run(ci, "status", "--porcelain").stdout:
+        run(ci, "-c", "user.name=judge", "-c", "user.email=judge@invalid", "commit", "-qam", "judge: the referee's duties")
+        run(ci, "push", "-q", "origin", f"HEAD:{branch}")
+    return done
+
+
+def until_the_judge_owes(homes: Path, work: Path, seed: int) -> None:
+    """Players (their homes in `homes`) play in the clone, in turn, until the judge owes a duty."""
+    for _ in range(40):
+        rep = game_at(work, GAME)
+        if judge_owes(rep):
+            return
+        who = rep.duties()[0].who
+        played = pbem(homes / who, "play", work / GAME, "--as", who, "--bot", "greedy", "--seed", seed)
+        assert played.returncode in (0, 3), played.stderr
+        run(work, "commit", "-qam", f"{who} plays")
+    raise AssertionError("the judge never owed anything")
+
+
+def test_hosted_ci_acts_on_the_protected_branch_alone_and_never_signs_a_place_twice(table):
+    """A player pushes one branch per try, each with his move, and the workflow runs on each: the
+    judge refuses every branch but main (one Error line, nothing written), so it signs one reveal for
+    the place, on main. A run made to act on another branch (a workflow changed, an old judge) signs
+    there; main then refuses to sign a second entry for that place, and says where the first is."""
+    base, origin, works = table
+    for hook in ("pre-receive", "post-receive"):
+        (origin / "hooks" / hook).unlink()  # hosted: no hooks, only the workflow
+    player = works["ben"]
+    run(player, "pull", "-q", "--rebase")
+    for n in (1, 2, 3):  # each try from the same start: the players' memories copied, so pbem plays it
+        for name in PLAYERS:
+            shutil.copytree(base / name, base / f"try{n}" / name)
+        run(player, "checkout", "-q", "-B", f"try{n}", "origin/main")
+        until_the_judge_owes(base / f"try{n}", player, seed=n)
+        run(player, "push", "-q", "origin", f"try{n}")
+        done = ci_run(base, origin, f"try{n}")
+        assert done.returncode == 1 and done.stdout == "" and done.stderr.splitlines() == [
+            f"Error: the judge acts only on the protected branch main, and this run is on refs/heads/try{n}: refused "
+            "(run it on that branch alone; docs/git.md)"]
+    assert "on refs/heads/try1" in ci_run(base, origin, "try1", github=False).stderr  # the checkout's own branch
+    detached = ci_run(base, origin, "main", "--branch", "main", github=False, push_back=False)
+    assert detached.returncode == 0  # on main itself, read from the checkout
+    run(player, "checkout", "-q", "-B", "main", "origin/main")
+    until_the_judge_owes(base, player, seed=1)
+    run(player, "push", "-q", "origin", "main")
+    signed = ci_run(base, origin, "main")
+    assert signed.returncode == 0 and "signed games/pop.json" in signed.stdout, signed.stderr
+    assert twice(judge_entries(origin)) == []
+
+    run(player, "pull", "-q", "--rebase")
+    for name in PLAYERS:
+        shutil.copytree(base / name, base / "try4" / name)
+    run(player, "checkout", "-q", "-B", "try4", "origin/main")
+    until_the_judge_owes(base / "try4", player, seed=4)
+    run(player, "push", "-q", "origin", "try4")
+    astray = ci_run(base, origin, "try4", "--branch", "try4")  # a run made to act elsewhere signs there
+    assert astray.returncode == 0 and "signed games/pop.json" in astray.stdout
+    run(player, "checkout", "-q", "main")
+    until_the_judge_owes(base, player, seed=5)
+    run(player, "push", "-q", "origin", "main")
+    refused = ci_run(base, origin, "main")
+    place = entries(player) + 1
+    assert refused.returncode == 1 and refused.stderr.splitlines() == [
+        f"Error: refused to act: games/pop.json: entry {place} of this game was already signed by the judge on "
+        "refs/remotes/origin/try4, and HEAD's file does not hold it: refused to sign another for its place"]
+    assert len(judge_entries(origin)[(game_at(player, GAME).genesis.game_id, place)]) == 1
+    run(origin, "branch", "-D", "try4")  # that branch gone, nothing blocks main
+    assert ci_run(base, origin, "main").returncode == 0

@@ -6,7 +6,7 @@ printing only, over the service (service.py), the git hooks (git.py) and status 
     pbem judge hooks REPO CONFIG         install the git hooks in a bare repository
     pbem judge pre-receive CONFIG        (run by git) refuse a push that rolls back, forks or deletes
     pbem judge post-receive CONFIG       (run by git) the referee's duties, committed
-    pbem judge ci KEY [REPO]             hosted CI: check the whole history, then the referee's duties
+    pbem judge ci KEY [REPO]             hosted CI, on the protected branch: check every ref, then the duties
 
 Each command imports what it runs inside itself: git runs the hooks on every push, and one command
 should not pay for loading another's modules (the mail service, IMAP, the web of the git checks).
@@ -17,13 +17,17 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
 from pbem.errors import error_text
+
+if TYPE_CHECKING:
+    from pbem.judge.config import Config
 
 app = typer.Typer(name="pbem judge", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The judge: an unattended referee by mail or in git (docs/judge.md).")
@@ -85,56 +89,99 @@ def hooks(repo: Annotated[Path, typer.Argument(help="A bare git repository.")], 
 def _updates() -> list[tuple[str, str, str]]:
     """git's lines on a hook's input: OLD NEW REF."""
     found = []
-    for line in sys.stdin.read().splitlines():
+    for line in sys.stdin.buffer.read().decode(errors="surrogateescape").splitlines():
         parts = line.split()
         if len(parts) == 3:
             found.append((parts[0], parts[1], parts[2]))
     return found
 
 
-@app.command("pre-receive")
-@_handled
-def pre_receive(config: ConfigArg) -> None:
-    """(Run by git.) Refuse a push that deletes, rolls back, forks or invalidates a game file."""
-    from pbem.judge import config as settings
-    from pbem.judge.git import pre_receive as check
+Hook = Callable[["Config", Path, list[tuple[str, str, str]]], tuple[list[str], bool]]
 
-    loaded = settings.load(config)
-    os.environ["PBEM_HOME"] = str(loaded.home)
-    problems = check(Path(os.environ.get("GIT_DIR", ".")), _updates(), loaded.git.games)
-    for problem in problems:
-        typer.echo(f"Error: {problem}", err=True)
-    if problems:
+
+def _hook(config: Path, act: Hook) -> None:
+    """Run a git hook holding the judge's home; print its lines to the pusher, one line per problem and
+    no path of the judge's machine in any; exit 1 when it refuses or fails. An unexpected failure is
+    one line too, its traceback kept in the judge's home (git-hooks.log)."""
+    from pbem.judge import config as settings
+    from pbem.judge.git import private
+    from pbem.judge.lock import judge_home
+
+    repo = Path(os.environ.get("GIT_DIR", ".")).resolve()
+    hidden = [config, config.resolve(), repo, Path(tempfile.gettempdir()).resolve(), Path(sys.prefix)]
+    home: Path | None = None
+    lines: list[str] = []
+    refused = True
+    try:
+        loaded = settings.load(config)
+        home = loaded.home
+        hidden += [loaded.home, loaded.key]
+        os.environ["PBEM_HOME"] = str(loaded.home)
+        with judge_home(loaded.home):
+            lines, refused = act(loaded, repo, _updates())
+    except Exception as exc:  # noqa: BLE001  (a hook must never show a pusher a traceback)
+        text = error_text(exc)
+        if text is None:
+            text = f"the judge failed on this push ({type(exc).__name__}): its log on the server says more"
+            _keep_traceback(home)
+        lines = [f"Error: {text}"]
+    for line in lines:
+        typer.echo(private(line, hidden), err=True)
+    if refused:
         raise typer.Exit(1)
 
 
+def _keep_traceback(home: Path | None) -> None:
+    """The traceback of a failure the pusher only hears of, appended to the judge's home's git-hooks.log."""
+    import traceback
+
+    if home is None:
+        return
+    try:
+        with open(home / "git-hooks.log", "a", encoding="utf-8", errors="backslashreplace") as out:
+            out.write(traceback.format_exc())
+    except OSError:
+        pass
+
+
+@app.command("pre-receive")
+def pre_receive(config: ConfigArg) -> None:
+    """(Run by git.) Refuse a push that deletes, rolls back, forks or invalidates a game file."""
+    from pbem.judge.git import pre_receive as check
+
+    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]]) -> tuple[list[str], bool]:
+        problems = check(repo, updates, loaded.git.games)
+        return [f"Error: {problem}" for problem in problems], bool(problems)
+
+    _hook(config, act)
+
+
 @app.command("post-receive")
-@_handled
 def post_receive(config: ConfigArg) -> None:
-    """(Run by git.) Record what was pushed; sign the referee's duties and commit them on the branch."""
-    from pbem.judge import config as settings
+    """(Run by git.) Sign the referee's duties on the branch as it stands, and commit them on it."""
     from pbem.judge.git import post_receive as referee
 
-    loaded = settings.load(config)
-    os.environ["PBEM_HOME"] = str(loaded.home)
-    log: list[str] = []
-    made = referee(Path(os.environ.get("GIT_DIR", ".")), _updates(), loaded.key, f"refs/heads/{loaded.git.branch}",
-                   loaded.git.games, log)
-    for line in log + ([f"judge: committed {made[:12]}: pull to see it"] if made else []):
-        typer.echo(line, err=True)
+    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]]) -> tuple[list[str], bool]:
+        log: list[str] = []
+        made = referee(repo, updates, loaded.key, loaded.home, f"refs/heads/{loaded.git.branch}", loaded.git.games, log)
+        return log + ([f"judge: committed {made[:12]}: pull to see it"] if made else []), False
+
+    _hook(config, act)
 
 
 @app.command("ci")
 @_handled
 def ci(key: Annotated[Path, typer.Argument(help="The judge's private key file (from a CI secret).")],
        repo: Annotated[Path, typer.Argument(help="The checkout, with its whole history.")] = Path("."),
-       games: Annotated[str, typer.Option(help="The folder of game files in the repository.")] = "games/") -> None:
-    """Hosted CI: refuse a game file behind or forked from any version in the history, then do the
-    referee's duties in the work tree (the workflow commits and pushes them)."""
+       games: Annotated[str, typer.Option(help="The folder of game files in the repository.")] = "games/",
+       branch: Annotated[str, typer.Option(help="The protected branch: the only one the judge acts on.")] = "main") -> None:
+    """Hosted CI, on the protected branch only: refuse a game file behind or forked from any version in
+    the history, or a place the judge's key signed on another ref; then do the referee's duties in the
+    work tree (the workflow commits and pushes them)."""
     from pbem.judge.git import ci_referee
 
     log: list[str] = []
-    written = ci_referee(repo, key.resolve(), games, log)
+    written = ci_referee(repo, key.resolve(), games, log, branch)
     for line in log:
         typer.echo(line)
     typer.echo(f"Wrote {len(written)} game file{'s' * (len(written) != 1)}.")

@@ -1,24 +1,31 @@
-"""The judge in a git repository: a server-side hook pair on a repository you control, or a check of
-the whole history on hosted CI where only a workflow runs.
+"""The judge in a git repository: a server-side hook pair on a repository you control, or a job on
+hosted CI where only a workflow runs.
 
 - `pre_receive`: refuses a push that turns any game file into anything but a valid extension of what
-  the judge has seen (deleted, rolled back, forked, an entry that does not verify). What it has seen
-  is its seen-store, in its own home, where no push can write.
-- `post_receive`: records what was accepted, does the referee's duties in every game it referees and
-  commits them on top of the push (plumbing only: a bare repository has no work tree).
-- `ci_check` (hosted CI): the memory is the repository's history. Every version of every game file in
-  it is read; a file at HEAD behind or forked from any valid earlier version is refused, and so is a
-  game that was there once and is gone. An ordinary commit restoring old files is thereby caught; a
-  force-push that rewrites the history itself is not (protect the branch; docs/git.md).
+  the judge has seen and of the branch as it stands (deleted, rolled back, forked, copied to a second
+  file, an entry that does not verify). What it has seen is its seen-store, in its own home, where no
+  push can write.
+- `post_receive`: does the referee's duties in every game on the protected branch as it stands now and
+  commits them on top. An entry the judge signed counts as seen only once its commit is on the branch;
+  until then it waits in the judge's home (`git-pending/`), and the next run commits those very bytes.
+- `ci_referee` (hosted CI): acts only on the protected branch; its memory is the repository's history.
+  Every version of every game file in it is read: a file at HEAD behind or forked from any valid
+  earlier version is refused, and so is a game that was there once and is gone. Before it signs, it
+  reads every ref it can see, and never signs a second entry for a place where its key signed one.
+
+Both hooks run holding the judge's home (lock.py): pushes a second apart take turns.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,10 +34,20 @@ from pbem.judge import library
 
 ZERO = "0" * 40
 GAMES = "games/"
+REGULAR = ("100644", "100755")
+"""A game file is a regular file: a symbolic link or a submodule at a game's path is no game."""
+ATTEMPTS = 5
+"""How often post-receive commits again when a push lands between its reading the branch and its commit."""
+PENDING = "git-pending"
+"""In the judge's home: the game files holding entries it signed whose commit is not on the branch yet."""
 
 
 class GitError(library.PbemError):
     pass
+
+
+class BranchMoved(GitError):
+    """The branch no longer points where the commit was made on: a push landed in between."""
 
 
 def git(repo: Path, *args: str, data: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
@@ -41,14 +58,22 @@ def git(repo: Path, *args: str, data: bytes | None = None, env: dict[str, str] |
     return done.stdout
 
 
+def shown(text: str) -> str:
+    """A path or a name as a pusher may read it on one line: what is not printable, escaped."""
+    def escape(char: str) -> str:
+        code = ord(char)
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}" if code > 0xFF else f"\\x{code:02x}"
+    return "".join(c if c.isprintable() else escape(c) for c in text)
+
+
 def game_files(repo: Path, commit: str, games: str = GAMES) -> dict[str, str]:
-    """path -> blob id of every game file (games/*.json) in a commit."""
+    """path -> blob id of every game file (games/*.json, a regular file) in a commit."""
     out = git(repo, "ls-tree", "-r", "-z", commit, "--", games).decode(errors="surrogateescape")  # any bytes a path holds
     found = {}
     for item in filter(None, out.split("\0")):
         meta, path = item.split("\t", 1)
-        kind, blob = meta.split()[1:3]
-        if kind == "blob" and path.endswith(".json") and "/forks/" not in path:
+        mode, kind, blob = meta.split()[:3]
+        if kind == "blob" and mode in REGULAR and path.endswith(".json") and "/forks/" not in path:
             found[path] = blob
     return found
 
@@ -77,8 +102,8 @@ def _version(repo: Path, path: str, sha: str, where: str) -> Version | str:
     try:
         record = library.read_record(blob(repo, sha))
     except library.PbemError as exc:
-        return f"{path} ({where}): not a game file: {exc}"
-    return Version(f"{path} ({where})", record, library.hash_chain(record))
+        return f"{shown(path)} ({where}): not a game file: {exc}"
+    return Version(f"{shown(path)} ({where})", record, library.hash_chain(record))
 
 
 def _stands(new: list[str], old: list[str]) -> str | None:
@@ -89,77 +114,265 @@ def _stands(new: list[str], old: list[str]) -> str | None:
     return f"rolled back from entry {len(old) - 1} to entry {len(new) - 1}" if len(old) > len(new) else None
 
 
+def _refusal(new: list[str], old: list[str]) -> str | None:
+    """Why a pusher's file cannot stand against a version already seen (None: it extends it), and what
+    the pusher does about it: pull, never a path of the judge's machine."""
+    how = _stands(new, old)
+    if how is None:
+        return None
+    if how.startswith("rolled back"):
+        return (f"this file stops at entry {len(new) - 1}, but entry {len(old) - 1} of this game was already seen "
+                "here: pull, and build on the newer version")
+    return f"this file departs from the game already seen here ({how}): pull, and build on the newer version"
+
+
+def _seen_problem(rep: library.Replay) -> str | None:
+    """As `_refusal`, against the judge's seen-store (its message names no path of this machine)."""
+    seen = library.sighting(rep)
+    if seen.kind == "older":
+        return (f"this file stops at entry {rep.seq}, but entry {seen.seen_seq} of this game was already seen "
+                "here: pull, and build on the newer version")
+    if seen.kind == "forked":
+        return (f"this file's entry {seen.fork_at} differs from the one already seen here: the game has forked; "
+                "pull, and build on the newer version")
+    return None
+
+
+def _by_game(repo: Path, files: dict[str, str], where: str) -> dict[str, list[tuple[str, Version]]]:
+    """The game files that read as games, by game id (path, version); the others are left out."""
+    found: dict[str, list[tuple[str, Version]]] = {}
+    for path, sha in sorted(files.items()):
+        version = _version(repo, path, sha, where)
+        if isinstance(version, Version):
+            found.setdefault(version.record.genesis.game_id, []).append((path, version))
+    return found
+
+
 # ---------------------------------------------------------------- a server you control
 
 def pre_receive(repo: Path, updates: list[tuple[str, str, str]], games: str = GAMES) -> list[str]:
     """The reasons to refuse the push (none: accept). `updates` are pre-receive's (old, new, ref) lines."""
     problems = []
     for old, new, ref in updates:
-        if not ref.startswith("refs/heads/"):
-            continue
-        before = game_files(repo, old, games) if old != ZERO else {}
-        after = game_files(repo, new, games) if new != ZERO else {}
-        for path in sorted(set(before) - set(after)):
-            problems.append(f"{ref}: {path} deleted: a game file is never removed")
-        for path, sha in sorted(after.items()):
-            if before.get(path) == sha:
-                continue
-            version = _version(repo, path, sha, ref)
-            if isinstance(version, str):
-                problems.append(version)
-                continue
-            try:
-                rep = library.verify_record(version.record)
-            except library.PbemError as exc:
-                problems.append(f"{ref}: {path}: {exc}")
-                continue
-            seen = library.sighting(rep)
-            if seen.kind in ("older", "forked"):
-                problems.append(f"{ref}: {path}: {seen.problem(rep.seq)}")
+        if ref.startswith("refs/heads/"):
+            problems += _branch_update(repo, old, new, shown(ref), games)
     return problems
 
 
-def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, branch: str = "refs/heads/main",
-                 games: str = GAMES, log: list[str] | None = None) -> str | None:
-    """Record what was accepted; sign the referee's duties of every game on `branch` and commit them
-    on top. Returns the new commit, or None when the judge owed nothing."""
+def _branch_update(repo: Path, old: str, new: str, ref: str, games: str) -> list[str]:
+    """What is wrong with moving one branch from `old` to `new`."""
+    before = game_files(repo, old, games) if old != ZERO else {}
+    after = game_files(repo, new, games) if new != ZERO else {}
+    problems = [f"{ref}: {shown(path)} deleted: a game file is never removed" for path in sorted(set(before) - set(after))]
+    changed = {path: sha for path, sha in after.items() if before.get(path) != sha}
+    if not changed:
+        return problems
+    was = _by_game(repo, before, ref)
+    for files in _by_game(repo, after, ref).values():
+        if len(files) > 1 and any(path in changed for path, _ in files):
+            problems.append(f"{ref}: {', '.join(shown(p) for p, _ in files)}: one game in {len(files)} files: a game "
+                            "has one file")
+    for path, sha in sorted(changed.items()):
+        problem = _new_version(repo, path, sha, ref, was)
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _new_version(repo: Path, path: str, sha: str, ref: str, was: dict[str, list[tuple[str, Version]]]) -> str | None:
+    """Why one pushed version of a game file is refused: it does not verify, or it does not extend what
+    the judge has seen or what the branch held."""
+    version = _version(repo, path, sha, ref)
+    if isinstance(version, str):
+        return version
+    where = f"{ref}: {shown(path)}"
+    try:
+        rep = library.verify_record(version.record)
+    except library.PbemError as exc:
+        return f"{where}: {exc}"
+    problem = _seen_problem(rep)
+    for _, old in was.get(rep.genesis.game_id, []):
+        problem = problem or (_refusal(version.hashes, old.hashes) if _verifies(old) else None)
+    return f"{where}: {problem}" if problem else None
+
+
+def _verifies(version: Version) -> bool:
+    """Whether a version verifies (one that does not never counted: nobody acted on it)."""
+    try:
+        library.verify_record(version.record)
+    except library.PbemError:
+        return False
+    return True
+
+
+@dataclass
+class Game:
+    """A game's one file on the branch, verified."""
+
+    path: str
+    data: bytes
+    rep: library.Replay
+
+
+def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, home: Path,
+                 branch: str = "refs/heads/main", games: str = GAMES, log: list[str] | None = None) -> str | None:
+    """Sign the referee's duties of every game on `branch` as it stands now, and commit them on top.
+    Returns the new commit, or None when the judge owed nothing (or its entries wait for the next push).
+    Run holding the judge's home (lock.py), with PBEM_HOME set to it."""
     log = log if log is not None else []
-    tip = next((new for old, new, ref in updates if ref == branch and new != ZERO), None)
-    if tip is None:
+    if not any(ref == branch for _, _, ref in updates) and not _pending_games(home):
         return None
     identity = library.load_identity(str(key))
-    changed: dict[str, bytes] = {}
+    for _ in range(ATTEMPTS):
+        tip = _tip(repo, branch)
+        if tip is None:
+            return None
+        signed = _sign(repo, tip, key, identity, home, games, log)
+        if not signed:
+            return None
+        message = "judge: the referee's duties in " + ", ".join(signed)
+        try:
+            made = commit_files(repo, tip, {path: game.data for path, game in signed.items()}, branch, message)
+        except BranchMoved:
+            log.append("a push landed meanwhile: the judge commits the same entries on the new tip")
+            continue
+        for game in signed.values():
+            library.remember(game.rep)  # on the branch now: seen
+            _drop_pending(home, game.rep.genesis.game_id)
+        return made
+    log.append("the branch kept moving: the judge's entries wait, and the next push commits them")
+    return None
+
+
+def _tip(repo: Path, branch: str) -> str | None:
+    try:
+        return git(repo, "rev-parse", "-q", "--verify", f"{branch}^{{commit}}").decode().strip() or None
+    except GitError:
+        return None
+
+
+def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Path, games: str,
+          log: list[str]) -> dict[str, Game]:
+    """path -> the game file to commit: the entries already signed and waiting, else the duties owed now."""
+    found: dict[str, Game] = {}
+    for game_id, game in _branch_games(repo, tip, games, log).items():
+        library.remember(game.rep)  # on the branch: seen
+        waiting = _pending(home, game_id, log)
+        if waiting is not None and _proper_prefix(game.rep.hashes, waiting.rep.hashes):
+            found[game.path] = Game(game.path, waiting.data, waiting.rep)  # the very bytes signed before
+            log.append(f"committing {shown(game.path)} entries {game.rep.seq + 1}-{waiting.rep.seq}, signed before")
+            continue
+        if waiting is not None:
+            _drop_pending(home, game_id)
+            if waiting.rep.hashes != game.rep.hashes[:len(waiting.rep.hashes)]:
+                log.append(f"dropped the judge's entries of {shown(game.path)} from entry {_fork(waiting, game)}: a push "
+                           "took their place first, and they were never on the branch")
+        problem = _seen_problem(game.rep)
+        if problem:
+            log.append(f"error {shown(game.path)}: {problem}")
+            continue
+        duties = _duties(game, key, identity, log)
+        if duties is not None:
+            library.write_file(_pending_path(home, game_id), duties.data)  # before the commit: a crash keeps it
+            found[game.path] = duties
+    return found
+
+
+def _fork(one: Game, other: Game) -> int:
+    return next(seq for seq, (a, b) in enumerate(zip(one.rep.hashes, other.rep.hashes)) if a != b)
+
+
+def _proper_prefix(short: list[str], long: list[str]) -> bool:
+    return len(short) < len(long) and long[:len(short)] == short
+
+
+def _branch_games(repo: Path, tip: str, games: str, log: list[str]) -> dict[str, Game]:
+    """game id -> its file on the branch, verified; a game in two files is acted on in neither."""
+    found: dict[str, Game] = {}
+    twice: set[str] = set()
+    for path, sha in sorted(game_files(repo, tip, games).items()):
+        try:
+            data = blob(repo, sha)
+            rep = library.verify_record(library.read_record(data))
+        except library.PbemError as exc:
+            log.append(f"error {shown(path)}: {exc}")
+            continue
+        game_id = rep.genesis.game_id
+        if game_id in found:
+            twice.add(game_id)
+            log.append(f"error {shown(path)}: the game is in {shown(found[game_id].path)} too: the judge acts on neither")
+        found[game_id] = Game(path, data, rep)
+    return {game_id: game for game_id, game in found.items() if game_id not in twice}
+
+
+@contextmanager
+def scratch_home() -> Iterator[Path]:
+    """An empty PBEM_HOME for the length of the block: the judge signs there, so nothing it signs is
+    remembered in its own home before it is on the branch."""
+    before = os.environ.get("PBEM_HOME")
     with tempfile.TemporaryDirectory(prefix="pbem-judge-") as scratch:
-        for path, sha in sorted(game_files(repo, tip, games).items()):
-            try:
-                data = blob(repo, sha)
-                record = library.read_record(data)
-                rep = library.verify_record(record)
-            except library.PbemError as exc:
-                log.append(f"error {path}: {exc}")
-                continue
-            library.remember(rep)
-            copy = Path(scratch) / Path(path).name
-            copy.write_bytes(data)
+        os.environ["PBEM_HOME"] = scratch
+        try:
+            yield Path(scratch)
+        finally:
+            if before is None:
+                del os.environ["PBEM_HOME"]
+            else:
+                os.environ["PBEM_HOME"] = before
+
+
+def _duties(game: Game, key: Path, identity: library.Identity, log: list[str]) -> Game | None:
+    """The game file with every duty the judge owes now signed (None: it is not the referee, or owes nothing)."""
+    with scratch_home() as scratch:
+        copy = scratch / "game.json"
+        copy.write_bytes(game.data)
+        try:
             name = library.referee_name(copy, identity.public)
             if name is None:
-                continue
-            try:
-                turn = library.referee_duties(copy, name, key)
-            except library.PbemError as exc:
-                log.append(f"error {path}: {exc}")
-                continue
-            if turn.written:
-                changed[path] = copy.read_bytes()
-                log.append(f"signed {path} entries {turn.rep.seq - turn.written + 1}-{turn.rep.seq} as {name}")
-    if not changed:
+                return None
+            turn = library.referee_duties(copy, name, key)
+        except library.PbemError as exc:
+            log.append(f"error {shown(game.path)}: {exc}")
+            return None
+        if not turn.written:
+            return None
+        log.append(f"signed {shown(game.path)} entries {turn.rep.seq - turn.written + 1}-{turn.rep.seq} as {name}")
+        return Game(game.path, copy.read_bytes(), turn.rep)
+
+
+def _pending_path(home: Path, game_id: str) -> Path:
+    folder = home / PENDING
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder / f"{game_id}.json"
+
+
+def _pending_games(home: Path) -> list[str]:
+    folder = home / PENDING
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def _pending(home: Path, game_id: str, log: list[str]) -> Game | None:
+    """The game file with the entries signed for this game and not yet on the branch, if any."""
+    path = home / PENDING / f"{game_id}.json"
+    if not path.exists():
         return None
-    return commit_files(repo, tip, changed, branch, "judge: the referee's duties in " + ", ".join(changed))
+    try:
+        data = library.read_file(path, "the judge's entries waiting for a commit", MAX_BLOB)
+        return Game(path.name, data, library.verify_record(library.read_record(data)))
+    except library.PbemError as exc:
+        log.append(f"error: the judge's waiting entries of game {library.short_id(game_id)} cannot be read ({exc}): "
+                   "dropped; they were never on the branch")
+        _drop_pending(home, game_id)
+        return None
+
+
+def _drop_pending(home: Path, game_id: str) -> None:
+    (home / PENDING / f"{game_id}.json").unlink(missing_ok=True)
 
 
 def commit_files(repo: Path, parent: str, files: dict[str, bytes], branch: str, message: str) -> str:
     """A commit of `files` on top of `parent`, made without a work tree; the branch moves only if it
-    still points at `parent` (a push in between wins, and the duties are done again after it)."""
+    still points at `parent` (BranchMoved otherwise: a push landed in between)."""
     ident = {"GIT_AUTHOR_NAME": "pbem judge", "GIT_AUTHOR_EMAIL": "judge@pbem.invalid",
              "GIT_COMMITTER_NAME": "pbem judge", "GIT_COMMITTER_EMAIL": "judge@pbem.invalid"}
     with tempfile.TemporaryDirectory(prefix="pbem-judge-index-") as scratch:
@@ -170,33 +383,51 @@ def commit_files(repo: Path, parent: str, files: dict[str, bytes], branch: str, 
             git(repo, "update-index", "--add", "--cacheinfo", f"100644,{sha},{path}", env=env)
         tree = git(repo, "write-tree", env=env).decode().strip()
         commit = git(repo, "commit-tree", tree, "-p", parent, "-m", message, env=env).decode().strip()
-    git(repo, "update-ref", branch, commit, parent)
+    try:
+        git(repo, "update-ref", branch, commit, parent)
+    except GitError:
+        if _tip(repo, branch) != parent:
+            raise BranchMoved(f"{branch} moved while the judge committed") from None
+        raise
     return commit
 
 
 # ---------------------------------------------------------------- hosted CI: the history is the memory
 
+def _versions(repo: Path, revs: list[str], games: str) -> Iterator[tuple[str, str, str, str]]:
+    """(commit, ref it was reached from, path, blob) of every game file version in the history of `revs`,
+    newest first, each blob once. Read with -z: any path, however odd, is read as it is."""
+    out = git(repo, "log", "-z", "--format=%H %S", "--raw", "--no-abbrev", "--no-renames", "-m", "--source",
+              "--stdin", "--", games, data="\n".join(revs).encode() + b"\n").decode(errors="surrogateescape")
+    seen: set[str] = set()
+    commit = source = ""
+    tokens = iter(out.split("\0"))
+    for token in tokens:
+        token = token.lstrip("\n")
+        if not token.startswith(":"):
+            if token:
+                commit, _, source = token.partition(" ")
+            continue
+        path = next(tokens, "")
+        sha = token.split()[3]
+        if sha == ZERO or sha in seen or token.split()[1] not in REGULAR or not path.endswith(".json") \
+                or "/forks/" in path:
+            continue
+        seen.add(sha)
+        yield commit, source, path, sha
+
+
+def _shallow(repo: Path) -> None:
+    if git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true":
+        raise GitError("the history is shallow: check out the whole history (actions/checkout: fetch-depth: 0)")
+
+
 def history(repo: Path, games: str = GAMES, until: str = "HEAD") -> dict[str, list[Version]]:
     """Every version of every game file ever in the history of `until`, by game id (any path: a game
     copied to a new name is still the same game)."""
-    if git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true":
-        raise GitError("the history is shallow: check out the whole history (actions/checkout: fetch-depth: 0)")
-    out = git(repo, "log", "--format=%H", "--raw", "--no-abbrev", "--no-renames", "-m", until, "--",
-              games).decode(errors="surrogateescape")
+    _shallow(repo)
     versions: dict[str, list[Version]] = {}
-    seen: set[str] = set()
-    commit = ""
-    for line in out.splitlines():
-        if len(line) == 40 and not line.startswith(":"):
-            commit = line
-            continue
-        if not line.startswith(":"):
-            continue
-        meta, path = line.split("\t", 1)
-        sha = meta.split()[3]
-        if sha == ZERO or sha in seen or not path.endswith(".json") or "/forks/" in path:
-            continue
-        seen.add(sha)
+    for commit, _, path, sha in _versions(repo, [until], games):
         version = _version(repo, path, sha, f"commit {commit[:12]}")
         if isinstance(version, Version):
             versions.setdefault(version.record.genesis.game_id, []).append(version)
@@ -205,7 +436,7 @@ def history(repo: Path, games: str = GAMES, until: str = "HEAD") -> dict[str, li
 
 def ci_check(repo: Path, games: str = GAMES) -> list[str]:
     """The reasons HEAD must not be acted on: a game file behind or forked from any valid earlier
-    version in the history, a game that is gone, or a file that does not verify."""
+    version in the history, a game that is gone or in two files, or a file that does not verify."""
     problems = []
     current: dict[str, list[Version]] = {}
     for path, sha in sorted(game_files(repo, "HEAD", games).items()):
@@ -216,9 +447,13 @@ def ci_check(repo: Path, games: str = GAMES) -> list[str]:
         try:
             library.verify_record(version.record)
         except library.PbemError as exc:
-            problems.append(f"{path}: {exc}")
+            problems.append(f"{shown(path)}: {exc}")
             continue
         current.setdefault(version.record.genesis.game_id, []).append(version)
+    for game_id, files in current.items():
+        if len(files) > 1:
+            problems.append(f"game {library.short_id(game_id)} is in {len(files)} files at HEAD "
+                            f"({', '.join(v.where.split(' (')[0] for v in files)}): a game has one file")
     for game_id, earlier in history(repo, games).items():
         if game_id not in current:
             problems.append(f"game {library.short_id(game_id)} ({earlier[0].where}) is gone from HEAD: a game file "
@@ -227,37 +462,112 @@ def ci_check(repo: Path, games: str = GAMES) -> list[str]:
         for now in current[game_id]:
             for old in earlier:
                 how = _stands(now.hashes, old.hashes)
-                if how is None:
-                    continue
-                try:
-                    library.verify_record(old.record)  # an invalid version never counted: nobody acted on it
-                except library.PbemError:
-                    continue
-                problems.append(f"{now.where.split(' (')[0]}: {how} as in {old.where}: refused")
+                if how is not None and _verifies(old):
+                    problems.append(f"{now.where.split(' (')[0]}: {how} as in {old.where}: refused")
     return problems
 
 
-def ci_referee(repo: Path, key: Path, games: str = GAMES, log: list[str] | None = None) -> list[str]:
-    """Hosted CI: check the history, then do the referee's duties in the work tree's game files (the
-    workflow commits and pushes them). Raises GitError with every problem when HEAD must not be acted on."""
+def running_on() -> str | None:
+    """The ref this CI run is on: GITHUB_REF (GitHub), CI_COMMIT_BRANCH (GitLab, a branch's pipeline), else
+    the checkout's own branch (None: HEAD is detached)."""
+    if os.environ.get("GITHUB_REF"):
+        return os.environ["GITHUB_REF"]
+    if os.environ.get("CI_COMMIT_BRANCH"):
+        return "refs/heads/" + os.environ["CI_COMMIT_BRANCH"]
+    return None
+
+
+def _checkout_branch(repo: Path) -> str | None:
+    try:
+        return git(repo, "symbolic-ref", "-q", "HEAD").decode(errors="surrogateescape").strip() or None
+    except GitError:
+        return None
+
+
+def ci_branch_problem(repo: Path, branch: str) -> str | None:
+    """Why this run must not act (None: it runs on the protected branch). A reveal signed on any other
+    branch would be one more for its place: a player could push a branch per try and keep the best."""
+    ref = running_on() or _checkout_branch(repo)
+    if ref == f"refs/heads/{branch}":
+        return None
+    where = f"on {shown(ref)}" if ref else "on a detached HEAD"
+    return (f"the judge acts only on the protected branch {branch}, and this run is {where}: refused "
+            "(run it on that branch alone; docs/git.md)")
+
+
+def ci_referee(repo: Path, key: Path, games: str = GAMES, log: list[str] | None = None,
+               branch: str = "main") -> list[str]:
+    """Hosted CI: on the protected branch only, check the history, then do the referee's duties in the
+    work tree's game files (the workflow commits and pushes them). Raises GitError with every problem
+    when it must not act: another branch, a HEAD behind or forked from its history, or a place where
+    the judge's key already signed an entry, on any ref, that HEAD's file does not hold."""
+    problem = ci_branch_problem(repo, branch)
+    if problem:
+        raise GitError(problem)
     problems = ci_check(repo, games)
     if problems:
         raise GitError("refused to act: " + "; ".join(problems))
     log = log if log is not None else []
     identity = library.load_identity(str(key))
-    written = []
-    with tempfile.TemporaryDirectory(prefix="pbem-judge-home-") as home:
-        os.environ["PBEM_HOME"] = home  # a fresh memory: the history checked above is the real one
-        for path in sorted(game_files(repo, "HEAD", games)):
-            copy = repo / path
-            name = library.referee_name(copy, identity.public)
-            if name is None:
-                continue
-            turn = library.referee_duties(copy, name, key)
-            if turn.written:
-                written.append(path)
-                log.append(f"signed {path} entries {turn.rep.seq - turn.written + 1}-{turn.rep.seq} as {name}")
-    return written
+    signed: dict[str, Game] = {}
+    for path, sha in sorted(game_files(repo, "HEAD", games).items()):
+        data = blob(repo, sha)
+        head = Game(path, data, library.verify_record(library.read_record(data)))
+        duties = _duties(head, key, identity, log)
+        if duties is not None:
+            problems += _signed_elsewhere(repo, games, head, duties)
+            signed[path] = duties
+    if problems:
+        raise GitError("refused to act: " + "; ".join(problems))
+    for path, game in signed.items():
+        target = repo / path
+        if target.is_symlink():
+            raise GitError(f"{shown(path)} is a symbolic link in the work tree: refused to write through it")
+        library.write_file(target, game.data)
+    return list(signed)
+
+
+def _ref_tips(repo: Path) -> list[str]:
+    """Every branch, remote-tracking branch and tag this checkout has that names a commit."""
+    out = git(repo, "for-each-ref", "--format=%(refname)%00%(objecttype)%00%(*objecttype)",
+              "refs/heads", "refs/remotes", "refs/tags").decode(errors="surrogateescape")
+    tips = []
+    for line in out.splitlines():
+        name, kind, peeled = (line.split("\0") + ["", ""])[:3]
+        if "commit" in (kind, peeled) and not name.endswith("/HEAD"):
+            tips.append(name)
+    return tips
+
+
+def _signed_elsewhere(repo: Path, games: str, head: Game, now: Game) -> list[str]:
+    """The places where the judge is about to sign while an entry by its key at that place, a different
+    one, is on some ref: it never signs two entries for one place."""
+    referee = head.rep.referee
+    places = range(head.rep.seq + 1, now.rep.seq + 1)
+    problems = []
+    for _, ref, path, sha in _versions(repo, _ref_tips(repo), games):
+        version = _version(repo, path, sha, ref)
+        if isinstance(version, str) or version.record.genesis.game_id != head.rep.genesis.game_id:
+            continue
+        theirs = [s for s in places if s < len(version.hashes) and version.record.entries[s - 1].author == referee
+                  and version.hashes[s] != now.rep.hashes[s]]
+        genuine = _genuine(version.record, theirs)
+        if genuine:
+            problems.append(f"{shown(head.path)}: entry {genuine[0]} of this game was already signed by the judge on "
+                            f"{shown(ref)}, and HEAD's file does not hold it: refused to sign another for its place")
+    return problems
+
+
+def _genuine(record: library.GameFile, places: list[int]) -> list[int]:
+    """Those of `places` where the record's entry verifies, with every entry before it."""
+    while places:
+        try:
+            library.verify_record(record.model_copy(update={"entries": record.entries[:places[-1]]}))
+            return places
+        except library.PbemError as exc:
+            bad = getattr(exc, "seq", None)
+            places = [s for s in places if bad is not None and s < bad and s != places[-1]]
+    return []
 
 
 HOOK = """#!/bin/sh
@@ -281,3 +591,11 @@ def install_hooks(repo: Path, config: Path) -> list[Path]:
         path.chmod(0o755)
         written.append(path)
     return written
+
+
+def private(text: str, paths: list[Path]) -> str:
+    """`text` as a pusher may read it: every path under one of `paths` (the judge's home, the repository,
+    the temporary folder) replaced by words, and what is not printable escaped."""
+    for prefix in sorted({str(p) for p in paths if str(p) not in ("", "/", ".")}, key=len, reverse=True):
+        text = re.sub(r"(?<![^\s'\"(=:,])" + re.escape(prefix) + r"[^\s'\"]*", "(a path on the server)", text)
+    return shown(text)
