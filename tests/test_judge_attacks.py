@@ -316,3 +316,57 @@ def test_a_player_cannot_claim_another_players_address_in_a_game_before_its_invi
     assert judge.store.addresses()[hosted.game_id]["cat"] == "cat@example.org"
     ours = [m for m in received(server) if m["X-Pbem-Game"] == hosted.game_id]
     assert ours and all("cat@example.org" in f"{m['To']} {m['Cc']}" for m in ours), [(m["To"], m["Cc"]) for m in ours]
+
+
+# ---------------------------------------------------------------- (a) a stranger's flood of forged mail
+
+
+def test_a_flood_of_forged_bad_mail_earns_one_answer_an_hour_to_a_participant_and_none_to_anyone_else(
+        base, hosted):
+    """Twenty damaged turns forged From: a participant, twenty from strangers, twenty from the participant
+    marked Auto-Submitted, across a restart: one answer, to the participant; the game goes on."""
+    config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box
+    lines: list[str] = []
+    judge = Judge(judge_config.load(config), log=lines.append)
+    judge.once()  # the invitation: ann's, ben's and cat's addresses learned
+    damaged = b"-----BEGIN PBEM TURN-----\r\nH4sIAAAAAAAA/damaged\r\n-----END PBEM TURN-----\r\n"
+    for i in range(20):
+        (box / "new" / f"1{i:02}.a").write_bytes(b"From: ben <ben@example.org>\r\nSubject: x\r\n\r\n" + damaged)
+        (box / "new" / f"1{i:02}.b").write_bytes(
+            f"From: s{i} <victim@elsewhere.example>\r\nSubject: x\r\n\r\n".encode() + damaged)
+        (box / "new" / f"1{i:02}.c").write_bytes(
+            b"From: cat <cat@example.org>\r\nAuto-Submitted: auto-replied\r\nSubject: x\r\n\r\n" + damaged)
+    judge.once()
+    restarted = Judge(judge_config.load(config), log=lines.append)
+    (box / "new" / "2.a").write_bytes(b"From: ben <ben@example.org>\r\nSubject: x\r\n\r\n" + damaged)
+    restarted.once()
+    assert [m["To"] for m in answers(server)] == ["ben@example.org"]
+    assert sum(" refused mail " in line for line in lines) == 61 and not list((box / "new").iterdir())
+    assert not any((base / "judge-home" / "quarantine").iterdir())
+    players_act(base, port, ["ben"], {})
+    restarted.once()
+    assert [e["author"] for e in judge_entries(base)][:2] == ["judge", "ben"]
+
+
+def test_a_strangers_game_attached_under_a_path_for_a_name_writes_nothing_into_the_judges_home(base, hosted):
+    """A whole game of strangers (valid, signed, none of the judge's keys in it), attached under a file name
+    that climbs out of every folder: not kept, nothing written beside the copies or the database (only
+pbem inbox's note that this game was said once)."""
+    config, box = hosted.config, hosted.box
+    lines: list[str] = []
+    judge = Judge(judge_config.load(config), log=lines.append)
+    judge.once()
+    home = base / "judge-home"
+    before = sorted(str(p.relative_to(home)) for p in home.rglob("*") if "unhosted" not in p.parts)
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = "ann <ann@example.org>", "judge@example.org", "a game"
+    mail.set_content("see attached")
+    mail.add_attachment((EXAMPLES / "referee-2-players.json").read_bytes(), maintype="application", subtype="json",
+                        filename="../../../judge-home/judge.db")
+    (box / "new" / "1.foreign").write_bytes(bytes(mail))
+    judge.once()
+    assert any("set aside mail 1.foreign: " in line for line in lines), lines
+    after = sorted(str(p.relative_to(home)) for p in home.rglob("*") if "unhosted" not in p.parts)
+    assert set(after) - set(before) <= {"mail/not-mine.json", "status-cache.json"}, after  # notes of pbem inbox
+    assert not [p for p in after if p.startswith("games-files") and p not in before]
+    assert judge.store.game_ids() == [hosted.game_id]
