@@ -3,6 +3,7 @@ PBEM_HOME: one mail a turn, the exit status of a turn not complete, and the roug
 and exit codes."""
 
 import email
+import json
 from email import policy
 
 import test_newcomer
@@ -231,3 +232,29 @@ def test_show_without_as_says_it_is_the_public_view_to_a_home_with_one_players_k
         f"Your turn (ben): pbem play {ben} --as ben --mail"]
     assert "Public view" not in table("ben", "show", ben, "--as", "ben").output
     assert "Public view" not in table("nobody", "show", ben).output  # a home with none of its keys: nothing to add
+
+
+def test_status_lists_a_game_file_in_the_current_folder_that_this_home_played(tmp_path, monkeypatch):
+    """A game kept outside the folder of copies (a git work tree, say) and played here is listed once."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def pbem(home: str, *args: str):
+        return runner.invoke(app, list(args), env={"PBEM_HOME": str(tmp_path / home), "PBEM_GAMES": None,
+                                                   "PBEM_NOW": None})
+
+    assert pbem("ann", "key", "new", "ann", "--no-passphrase").exit_code == 0
+    ben_key = pbem("ben", "key", "new", "ben", "--no-passphrase").output.splitlines()[-1]
+    assert pbem("ann", "status").output == f"No games in {tmp_path / 'ann' / 'games-files'}.\n"
+    made = pbem("ann", "new", "sarcophagus", "-o", "game.json", "--as", "ann", "--player", "ann",
+                "--player", f"ben={ben_key}")
+    assert made.exit_code == 0, made.output
+    assert not (tmp_path / "ann" / "games-files").exists()  # the game is only here
+    listed = pbem("ann", "status", "--json")
+    assert [game["path"] for game in json.loads(listed.output)["games"]] == [str(tmp_path / "game.json")]
+    assert pbem("ann", "status").output.startswith("  sarcophagus ")
+    assert json.loads(pbem("ben", "status", "--json").output)["games"] == []  # ben's home never read it

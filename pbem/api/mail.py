@@ -42,8 +42,31 @@ def games_folder(given: Path | None = None) -> Path:
 
 
 def status(games: Path | None = None, at: int | None = None) -> Status:
-    """Every game in the folder of local copies, mine first, judged late or not at time `at` (default now)."""
-    return collect(copies.all_copies(games_folder(games)), at)
+    """Every game in the folder of local copies, and every game file in the current folder that this home
+    last played or read there (a game kept in a git work tree, say), mine first, judged late or not at time
+    `at` (default now). A game in both is listed once, from the folder of copies."""
+    found = collect(copies.all_copies(games_folder(games)) + played_here(), at)
+    listed: set[str] = set()
+    kept = []
+    for game in found.games:
+        if game.game_id not in listed:
+            listed.add(game.game_id)
+            kept.append(game)
+    return found.model_copy(update={"games": kept, "i_owe": any(g.i_owe for g in kept)})
+
+
+def played_here() -> list[Path]:
+    """The game files in the current folder where this home last read or wrote a game (its seen-store
+    says where): found without opening any file."""
+    from pbem.protocol.seen import seen_where
+
+    here = Path.cwd().resolve()
+    found = []
+    for where in seen_where("").values():
+        path = Path(where) if where else None
+        if path is not None and path.suffix == ".json" and path.parent == here and path.is_file():
+            found.append(path)
+    return sorted(set(found))
 
 
 def read_mail(paths: list[Path] | None = None, games: Path | None = None, again: bool = False) -> InboxReport:
