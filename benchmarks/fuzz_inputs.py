@@ -135,7 +135,7 @@ def scaling() -> None:
 
 
 def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, recycle: int, progress: float | None,
-               findings: Path, log=print) -> dict[str, int]:
+               findings: Path, log=print, game: str = "path-of-pharaohs") -> dict[str, float]:
     """The judge's path for one mail, `executions` times or until `deadline`; the figures it printed."""
     import shutil
 
@@ -151,7 +151,7 @@ def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, r
     with tempfile.TemporaryDirectory(prefix="pbem-judge-fuzz-", dir=_memory()) as folder:
         while done < executions and time.monotonic() < deadline:
             boxes += 1
-            box = JudgeBox(Path(folder) / f"box-{boxes}", seed=rng.getrandbits(32))
+            box = JudgeBox(Path(folder) / f"box-{boxes}", seed=rng.getrandbits(32), game=game)
             try:
                 corpus = Corpus(box)
                 box.run_pass("the invitation", expect=box.rep.genesis.game_id)
@@ -176,7 +176,8 @@ def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, r
                         kinds[finding.kind] += 1
                         places[f"{finding.kind}: {where}"] += 1
                         if places[f"{finding.kind}: {where}"] == 1:
-                            first[f"{finding.kind}: {where}"] = _keep(findings, f"judge-{finding.kind}-{done}", [data])
+                            name = f"judge-{finding.kind.replace(' ', '-')}-{done}"
+                            first[f"{finding.kind}: {where}"] = _keep(findings, name, [data])
                     if done % honest_every == 0:
                         finding = box.honest_turn()
                         honest += 1
@@ -185,7 +186,7 @@ def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, r
                             key = f"{finding.kind}: {finding.text.split(';')[0][:200]}"
                             places[key] += 1
                             if places[key] == 1:
-                                first[key] = _keep(findings, f"judge-{finding.kind}-{done}", recent)
+                                first[key] = _keep(findings, f"judge-{finding.kind.replace(' ', '-')}-{done}", recent)
                             stalled = finding.kind == "honest game stalled"
                     if progress and time.monotonic() - last > progress * 60:
                         last = time.monotonic()
@@ -209,9 +210,9 @@ def fuzz_judge(executions: int, deadline: float, seed: int, honest_every: int, r
             "seconds": seconds}
 
 
-def _judge_job(job: tuple[int, int, float, int, int, int, float | None]) -> tuple[dict[str, float], list[str]]:
+def _judge_job(job: tuple[int, int, float, int, int, int, float | None, str]) -> tuple[dict[str, float], list[str]]:
     """One process of --jobs: its share of the executions, its own seed, sandbox and findings folder."""
-    index, executions, deadline, seed, honest_every, recycle, progress = job
+    index, executions, deadline, seed, honest_every, recycle, progress, game = job
     lines: list[str] = []
 
     def say(line: str, flush: bool = False) -> None:
@@ -220,20 +221,20 @@ def _judge_job(job: tuple[int, int, float, int, int, int, float | None]) -> tupl
             print(f"[{index}] {line}", flush=True)
 
     figures = fuzz_judge(executions, deadline, seed, honest_every, recycle, progress, Path(f"fuzz-findings/job-{index}"),
-                         say)
+                         say, game)
     return figures, lines
 
 
 def fuzz_judge_jobs(jobs: int, executions: int, deadline: float, seed: int, honest_every: int, recycle: int,
-                    progress: float | None) -> dict[str, float]:
+                    progress: float | None, game: str) -> dict[str, float]:
     """--judge over `jobs` processes at once (spawned: each its own judge, SMTP server and sandbox)."""
     import multiprocessing
 
     started = time.monotonic()
     shares = [executions // jobs + (i < executions % jobs) for i in range(jobs)]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        results = pool.map(_judge_job, [(i, shares[i], deadline, seed * 1000 + i, honest_every, recycle, progress)
-                                        for i in range(jobs)])
+        results = pool.map(_judge_job, [(i, shares[i], deadline, seed * 1000 + i, honest_every, recycle, progress,
+                                         game) for i in range(jobs)])
     for i, (_, lines) in enumerate(results):
         for line in lines:
             print(f"[{i}] {line}")
@@ -278,6 +279,7 @@ def main() -> None:
                         help="--judge: an honest turn after every K hostile mails")
     parser.add_argument("--recycle", type=int, default=2000, metavar="R",
                         help="--judge: a new sandbox every R executions")
+    parser.add_argument("--game", default="path-of-pharaohs", help="--judge: the honest game's kind")
     parser.add_argument("--jobs", type=int, default=1, metavar="J",
                         help="--judge: J processes at once, each its own judge and sandbox (the executions shared)")
     args = parser.parse_args()
@@ -286,10 +288,10 @@ def main() -> None:
         deadline = start + args.minutes * 60 if args.minutes else float("inf")
         if args.jobs > 1:
             figures = fuzz_judge_jobs(args.jobs, args.executions, deadline, args.seed, max(1, args.honest_every),
-                                      max(1, args.recycle), args.progress)
+                                      max(1, args.recycle), args.progress, args.game)
         else:
             figures = fuzz_judge(args.executions, deadline, args.seed, max(1, args.honest_every), max(1, args.recycle),
-                                 args.progress, Path("fuzz-findings"))
+                                 args.progress, Path("fuzz-findings"), game=args.game)
         if figures["findings"] or figures["slow"]:
             raise SystemExit(1)
         return
