@@ -54,9 +54,12 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
-def _own_pbem_home(tmp_path_factory, monkeypatch):
+def _own_pbem_home(tmp_path_factory):
+    """Set and restored without monkeypatch, so that this runs last: a test's monkeypatch, undone before it,
+    may put back a value an in-process judge had set (its injected clock, PBEM_NOW), which must not reach the
+    next test."""
     before = dict(os.environ)
-    monkeypatch.setenv("PBEM_HOME", str(tmp_path_factory.mktemp("pbem-home")))
+    os.environ["PBEM_HOME"] = str(tmp_path_factory.mktemp("pbem-home"))
     yield
     os.environ.clear()
     os.environ.update(before)

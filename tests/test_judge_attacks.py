@@ -90,14 +90,11 @@ def example_entries() -> list[dict]:
 # ---------------------------------------------------------------- (b) a player: the evidence kept of a fork
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: a fork's evidence is the whole rival history, written to "
-                   "games-files/forks/ under a new name for every mail: a turn of 70 KB that forks at entry 0 makes "
-                   "the judge keep megabytes, without end")
 def test_a_forked_turn_costs_the_judge_no_more_disk_than_the_mail_itself(base, hosted):
     """Anyone who has seen one mail of a game (its id and genesis hash are in every turn block) sends turns
-    that follow entry 0 with another `prev`: the judge refuses each as a fork (no signature is even looked
-    at) and keeps the rival history as evidence, genesis and every entry of the turn, in games-files/forks/,
-    named by its last entry: a new file for each mail, never removed."""
+    that follow entry 0 with another `prev`. Such a rival history is evidence of a fork only if its entries
+    verify: these do not, so each is refused as a bad turn and nothing is kept (it was kept whole, a new
+    file for each mail, never removed: a HOLE found by this test)."""
     config, box = hosted.config, hosted.box
     lines: list[str] = []
     judge = Judge(judge_config.load(config), log=lines.append)
@@ -109,7 +106,7 @@ def test_a_forked_turn_costs_the_judge_no_more_disk_than_the_mail_itself(base, h
         sent += len(data)
         (box / "new" / f"1{i}.fork").write_bytes(data)
     judge.once()
-    assert sum(" refused mail 1" in line and "forked" in line for line in lines) == 3, lines
+    assert sum(" refused mail 1" in line and "refused a turn: " in line for line in lines) == 3, lines
     kept = folder_bytes(base / "judge-home" / "games-files" / "forks")
     assert kept <= 4 * sent, f"{sent} bytes of mail made the judge keep {kept} bytes of evidence"
 
@@ -122,9 +119,6 @@ def _add_header(path: Path, line: str) -> None:
     path.write_bytes(line.encode() + b"\r\n" + data)
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: the judge learns an address for any name in the headers of a valid "
-                   "turn (not only the game's participants) and answers every learned address: a player's Cc makes a "
-                   "stranger 'known', and forged mails from the stranger then make the judge mail them")
 def test_a_name_that_is_no_participant_in_a_valid_turns_cc_never_earns_its_address_an_answer(base, hosted):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box
     lines: list[str] = []
@@ -266,9 +260,6 @@ def test_one_turn_mailed_three_times_around_a_restart_is_applied_once_and_the_ju
 # ---------------------------------------------------------------- (a, b) the database: what one mail can make it learn
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: a mail whose fate is 'applied' teaches the judge every name in its "
-                   "headers for every game it names, hosted or not: one valid turn with 60 fake game ids and 50 Cc "
-                   "names writes 3,000 rows into the addresses table (and the judge's memory), without bound")
 def test_a_valid_turn_teaches_the_judge_only_its_own_games_participants_addresses(base, hosted):
     config, port, box = hosted.config, hosted.port, hosted.box
     lines: list[str] = []
@@ -287,11 +278,6 @@ def test_a_valid_turn_teaches_the_judge_only_its_own_games_participants_addresse
         f"{sum(len(v) for v in learned.values())} addresses learned for {len(learned)} games"
 
 
-@pytest.mark.xfail(strict=True, reason="HOLE: a player who gets a game's invitation before the judge does (a "
-                   "greylisting MTA, a judge that polls IMAP every minute) sends a valid mail of a game of his own "
-                   "that names the new game's id and 'cat <his own address>': the judge keeps the first address it "
-                   "learns for a name, so every mail of the new game meant for cat goes to him, and cat, who hears "
-                   "nothing, is recorded absent when the deadlines pass")
 def test_a_player_cannot_claim_another_players_address_in_a_game_before_its_invitation_reaches_the_judge(
         base, hosted):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box

@@ -257,3 +257,22 @@ def test_each_judge_command_has_its_own_help(command):
     done = subprocess.run([sys.executable, "-m", "pbem.cli", "judge", command, "--help"], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0 and f"Usage: pbem judge {command} [OPTIONS]" in done.stdout, done.stdout
+
+
+def test_rival_copies_kept_as_evidence_are_capped_per_game(tmp_path):
+    """A participant who forks a game again and again (each rival signed, so each is evidence) fills no disk:
+    at most MAX_RIVALS rival histories of one game are kept."""
+    from pbem.record.models import from_json
+    from pbem.transport import copies
+    from pbem.transport.store import Copies
+
+    data = json.loads((EXAMPLES / "table-3-players.json").read_text())
+    store = Copies(tmp_path)
+    kept = []
+    for n in range(copies.MAX_RIVALS + 3):
+        rival = json.loads(json.dumps(data))
+        rival["entries"] = rival["entries"][:n + 1]  # each a different history: a different last entry
+        kept.append(store.keep_rival(from_json(json.dumps(rival).encode())))
+    assert all(kept[:copies.MAX_RIVALS]) and kept[copies.MAX_RIVALS:] == [None] * 3
+    assert len(list((tmp_path / "forks").iterdir())) == copies.MAX_RIVALS
+    assert store.keep_rival(from_json(json.dumps({**data, "entries": data["entries"][:1]}).encode())) is not None  # kept

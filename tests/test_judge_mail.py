@@ -62,6 +62,7 @@ def _invitation(base, port, monkeypatch):
     """ann's Path of Pharaohs game with the judge as referee, mailed: the judge's Maildir holds it."""
     fast_cli(monkeypatch)
     monkeypatch.chdir(base)
+    monkeypatch.delenv("PBEM_NOW", raising=False)  # a judge on an injected clock sets it: undone after the test
     keys = setup_players(base, port, PLAYERS[:3])
     config = write_config(base, port, maildir=base / "mail" / "judge")
     start_game(base, port, "path-of-pharaohs", PLAYERS[:3], keys, base / "game.json")

@@ -79,6 +79,7 @@ __all__ = [
     "outgoing",
     "parse_json",
     "parse_mail",
+    "participants",
     "read_file",
     "read_one",
     "read_record",
@@ -155,6 +156,13 @@ def referee_name(path: Path, key: PublicKey) -> str | None:
     record, _ = api.load(path)
     referee = record.genesis.dealer.referee
     return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
+
+
+def participants(path: Path) -> set[str]:
+    """Every name a game's genesis gives a part: its players and its referee (read, not verified: cheap)."""
+    record, _ = api.load(path)
+    referee = record.genesis.dealer.referee
+    return {p.name for p in record.genesis.players} | ({referee.name} if referee is not None else set())
 
 
 def has_deadlines(path: Path) -> bool:

@@ -103,18 +103,24 @@ class Judge:
     def log(self, text: str) -> None:
         self._write_log(f"{_stamp(self.clock())} {text}")
 
-    def _learn(self, data: bytes, games: tuple[str, ...]) -> None:
-        """Each participant's address, from the headers of a mail that brought a valid turn of their game
-        (pbem mail names everyone by their name in the game). The first address learned for a name stays."""
+    def _learn(self, data: bytes, games: dict[str, Path]) -> None:
+        """Each participant's address, from the headers of a mail that brought on their game (`games`: the
+        games the mail applied to, each with its copy): pbem mail names everyone by their name in the game.
+        Only the game's own participants are learned, and the first address learned for a name stays (a game
+        is hosted from its invitation on, so its creator's mail names them first)."""
         try:
             headers = BytesHeaderParser(policy=default_policy).parsebytes(data)
             pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
         except (ValueError, TypeError, IndexError, LookupError, AttributeError):
             return
-        for game in games:
+        for game, copy in games.items():
             known = self.learned.setdefault(game, {})
+            try:
+                members = library.participants(copy)
+            except library.PbemError:
+                continue
             for name, addr in pairs:
-                if library.is_name(name) and name not in known and addr and addr != self.config.address:
+                if name in members and name not in known and addr and addr != self.config.address:
                     try:
                         address = library.check_address(addr)
                     except library.PbemError:
@@ -217,7 +223,7 @@ class Judge:
                 state, game_id, after = "done", None, None
                 if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
                     state, (game_id, after) = "waiting", outcome.waits_for
-                elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1 and "no copy" in outcome.reason:
+                elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1:
                     state, game_id = "parked", outcome.games[0]
                 self.store.settle(tx, path.name, state, game_id, after, outcome.reason)
             except BaseException:
@@ -243,13 +249,15 @@ class Judge:
         if fate is library.Fate.WAITING and outcome.waits_for is not None:
             self.log(f"waiting mail {name}: {outcome.reason}")
             return ready
-        if fate is library.Fate.APPLIED:
-            self._learn(data, outcome.games)
-        elif fate is library.Fate.NOT_HOSTED:
+        if read.updated:
+            self._learn(data, {game_id: copy for game_id, (copy, _, _) in read.updated.items()})
+        if fate is library.Fate.NOT_HOSTED:
             self.log(f"set aside mail {name}: {outcome.reason or 'a game not hosted here'}")
-            if len(outcome.games) == 1 and "no copy" in outcome.reason:
+            if len(outcome.games) == 1:
                 self.spool.park(path, outcome.games[0])
                 return ready
+        elif fate is library.Fate.NOT_MINE:
+            self.log(f"set aside mail {name}: {outcome.reason}")
         elif fate is library.Fate.IGNORED:
             self.log(f"ignored mail {name}: no pbem turn or game in it")
         elif fate in (library.Fate.REFUSED, library.Fate.FORKED):

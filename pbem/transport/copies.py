@@ -32,6 +32,10 @@ def short_id(game_id: str) -> str:
     return game_id[:8]
 
 
+MAX_RIVALS = 16
+"""Rival histories of one game kept as evidence, at most."""
+
+
 def path_for(directory: Path, genesis: Genesis) -> Path:
     """Where this game's copy lives: GAME-SHORTID.json, or GAME-FULLID.json if two short ids collide."""
     short = directory / f"{genesis.game}-{short_id(genesis.game_id)}.json"

@@ -75,7 +75,7 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         else:
             report.set_aside += 1
         found.refused = True
-        found.fate = PartFate(Fate.NOT_HOSTED, game_id, "a game without any of this home's keys in it: not kept")
+        found.fate = PartFate(Fate.NOT_MINE, game_id, "a game without any of this home's keys in it: not kept")
         return
     if local is None:
         copies.mark_shared(game_id, new.seq)
@@ -106,7 +106,9 @@ def _fork(report: Report, store: Copies, found: Found, game_id: str, exc: PbemEr
     """A rival history: kept as evidence, said every time the mail is read (its fate says it without the
     paths of this machine, which its sender cannot use)."""
     kept = store.keep_rival(rival)
-    report.forks.append(f"{found.where}: {exc} (kept the rival copy: pbem verify {store.path(game_id)} {kept})")
+    evidence = (f"kept the rival copy: pbem verify {store.path(game_id)} {kept}" if kept is not None else
+                f"not kept: {copies.MAX_RIVALS} rival copies of this game are kept already")
+    report.forks.append(f"{found.where}: {exc} ({evidence})")
     found.refused = True
     found.fate = PartFate(Fate.FORKED, game_id, str(exc))
 
@@ -130,6 +132,18 @@ def _apply_turn(report: Report, store: Copies, found: Found, turn: turns.TurnBlo
         found.fate = PartFate(Fate.WAITING, game_id, f"a turn after entry {turn.after} waits: the copy here stops at "
                               f"entry {local.seq}", turn.after)
         return False
+    except turns.UnverifiedFork:
+        rival = GameFile.model_construct(genesis=local.genesis, entries=list(local.entries[:turn.after]) + list(turn.entries))
+        try:  # evidence only if it is what it claims: every entry of the rival history signed and valid
+            compare(local.record, verify(rival).record)
+        except (Divergence, Equivocation) as exc:
+            _fork(report, store, found, game_id, exc, rival)
+        except PbemError as exc:
+            _refuse(report, found, game_id, f"refused a turn: {exc}")
+        else:
+            report.known += 1
+            found.fate = PartFate(Fate.KNOWN, game_id)
+        return True
     except (Divergence, Equivocation) as exc:
         _fork(report, store, found, game_id, exc,
               GameFile.model_construct(genesis=local.genesis, entries=list(local.entries[:turn.after]) + list(turn.entries)))
@@ -237,7 +251,7 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
                 mails.append((where, data))
     by_mail = _apply(report, Copies(directory), mails)
     for digest, parts in by_mail.items():
-        if any(f.fate is None or f.fate.fate in (Fate.WAITING, Fate.NOT_HOSTED) or f.refused for f in parts):
+        if any(f.fate is None or f.fate.fate in (Fate.WAITING, Fate.NOT_HOSTED, Fate.NOT_MINE) or f.refused for f in parts):
             continue  # read again next time: a turn may apply then; a fork is said every time
         errors = [f.item for f in parts if isinstance(f.item, PbemError)]
         if errors:

@@ -78,11 +78,15 @@ class Copies:
             note(path, summary(rep, str(path)))
         return path
 
-    def keep_rival(self, record: GameFile) -> Path:
-        """Save a history that forks from the copy, as evidence."""
+    def keep_rival(self, record: GameFile) -> Path | None:
+        """Save a history that forks from the copy, as evidence (verified: signed by those it names); None
+        when MAX_RIVALS of this game are kept already (a participant who forks again and again fills no disk)."""
         folder = self.directory / "forks"
         folder.mkdir(parents=True, exist_ok=True)
         last = payload_hash(record.entries[-1]) if record.entries else payload_hash(record.genesis)
-        path = folder / f"{record.genesis.game}-{copies.short_id(record.genesis.game_id)}-{last[:12]}.json"
+        stem = f"{record.genesis.game}-{copies.short_id(record.genesis.game_id)}"
+        path = folder / f"{stem}-{last[:12]}.json"
+        if not path.exists() and len(list(folder.glob(f"{stem}-*.json"))) >= copies.MAX_RIVALS:
+            return None
         save(path, record)
         return path

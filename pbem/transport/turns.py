@@ -29,6 +29,11 @@ class MissingEntries(PbemError):
     """A turn that starts beyond the local copy: a mail in between has not arrived."""
 
 
+class UnverifiedFork(Divergence):
+    """A turn that follows another entry than the copy's: a fork if its entries verify, else forged or
+    damaged. Nothing in it has been checked yet."""
+
+
 class TurnBlock(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
@@ -101,7 +106,7 @@ def extend(rep: Replay, turn: TurnBlock) -> Replay | None:
     if is_known(rep.record, turn):
         return None
     if turn.prev != rep.hashes[turn.after]:
-        raise Divergence(f"the turn follows a different entry {turn.after} than the copy here: the game has forked "
+        raise UnverifiedFork(f"the turn follows a different entry {turn.after} than the copy here: the game has forked "
                          "(compare both files with 'pbem verify')", turn.after)
     if turn.after == rep.seq:  # the usual case: only the new entries are checked
         return _extended(rep, turn.entries)
