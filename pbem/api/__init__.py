@@ -117,7 +117,7 @@ from pbem.protocol.replay import Replay
 from pbem.protocol.seen import Sighting, history_path, remember, sighting
 from pbem.protocol.session import Session
 from pbem.protocol.verify import Checked, VerifyReport
-from pbem.record.deadlines import parse_policy
+from pbem.record.deadlines import Clock, parse_policy
 from pbem.record.models import GameFile, to_json
 from pbem.record.status import Status
 from pbem.transport.outcomes import Fate, MailOutcome
@@ -129,6 +129,7 @@ __all__ = [
     "Checked",
     "Checkpoint",
     "Choice",
+    "Clock",
     "DemoStep",
     "Duty",
     "Fate",

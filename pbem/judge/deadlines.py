@@ -10,12 +10,14 @@ mails nothing twice and a new duty starts afresh."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate
 
 from pbem.judge import library
+from pbem.judge.library import Clock
 
 
 @dataclass(frozen=True)
@@ -35,12 +37,29 @@ class Due:
         return f"{self.party}:{self.since}:{self.kind}:{self.at}"
 
 
-def due(rep: library.Replay, now: int, me: str, done: set[str]) -> list[Due]:
-    """What the game's deadlines ask of its referee at `now`, not done before."""
-    found = []
+Received = Callable[[int], "float | None"]
+"""When the judge received entry `seq` (None: not known): the time it trusts, as against the signed one."""
+
+
+def clocks(rep: library.Replay, me: str, received: Received | None = None) -> dict[str, tuple[str, int, Clock]]:
+    """Each party's duty clock but the judge's own. A clock starts at the signed time of the entry that
+    began the duty, which its author chose: a player who dates his move back by hours would shorten the
+    next player's time by as much. So the judge starts it no earlier than it received that entry."""
+    found = {}
     for party, (what, since, clock) in library.duty_clocks(rep).items():
         if party == me:
-            continue  # the judge's own duties are done at once
+            continue
+        got = received(since) if received is not None else None
+        if got is not None and got > clock.since:
+            clock = replace(clock, since=int(got))
+        found[party] = (what, since, clock)
+    return found
+
+
+def due(rep: library.Replay, now: int, me: str, done: set[str], received: Received | None = None) -> list[Due]:
+    """What the game's deadlines ask of its referee at `now`, not done before."""
+    found = []
+    for party, (what, since, clock) in clocks(rep, me, received).items():  # the judge's own duties are done at once
         reminders = [Due(party, "reminder", what, since, t, clock.deadline, clock.absent_from)
                      for t in clock.reminders_due(now)[-1:]]  # the latest only: one mail, not a burst
         if now >= clock.absent_from:
@@ -50,6 +69,17 @@ def due(rep: library.Replay, now: int, me: str, done: set[str]) -> list[Due]:
         else:
             found += reminders
     return [d for d in found if d.key not in done]
+
+
+def next_time(rep: library.Replay, now: int, me: str, received: Received | None = None) -> int | None:
+    """When the game's deadlines next ask something of its referee after `now` (a reminder, a notice, an
+    absence), or None when nobody owes anything on a clock: the judge looks at the game again then, not
+    at every sweep."""
+    times = []
+    for _, _, clock in clocks(rep, me, received).values():
+        reminders = [clock.deadline - hours * 3600 for hours in clock.policy.reminders]
+        times += [t for t in [*reminders, clock.deadline, clock.absent_from] if t > now and t > clock.since]
+    return min(times) if times else None
 
 
 def _when(t: int) -> str:

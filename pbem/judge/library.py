@@ -12,6 +12,7 @@ from typing import Any
 
 from pbem import api
 from pbem.api import Checkpoint as Checkpoint
+from pbem.api import Clock as Clock
 from pbem.api import Fate as Fate
 from pbem.api import GameFile as GameFile
 from pbem.api import Identity as Identity
@@ -49,6 +50,7 @@ from pbem.api import write_file as write_file
 
 __all__ = [
     "Checkpoint",
+    "Clock",
     "Fate",
     "GameFile",
     "Identity",

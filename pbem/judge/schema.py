@@ -16,6 +16,12 @@ Version 1:
 Version 2:
 - `checkpoints`: each game's verified replay as it stood after an entry (pbem.protocol.checkpoints), so a
   turn is applied from there rather than from the genesis.
+
+Version 3:
+- `games.next_due`: when the game's deadlines next ask something of the judge (NULL: not worked out yet),
+  so the sweep looks only at games with something due;
+- `entries.received`: when the judge received (or signed) each entry: the time it trusts, beside the
+  signed time its author chose.
 """
 
 from __future__ import annotations
@@ -100,6 +106,10 @@ MIGRATIONS = [
         stamp TEXT NOT NULL,
         state {blob} NOT NULL
     );
+    """,
+    """
+    ALTER TABLE games ADD COLUMN next_due REAL;
+    ALTER TABLE entries ADD COLUMN received REAL;
     """,
 ]
 VERSION = len(MIGRATIONS)

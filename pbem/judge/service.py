@@ -28,6 +28,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -47,6 +48,10 @@ BATCH = 16
 rather than the whole backlog read first)."""
 SWEEP_SECONDS = 60
 """How often every game's deadlines are looked at (their times are hours)."""
+MAX_GAMES_PER_MAIL = 8
+"""Games one mail may name (a pbem mail names one): each is a lock the judge takes while it applies it."""
+MAX_WAITING = 32
+"""Turns of one game that may wait for a missing one: more is a flood, set aside."""
 PAUSE_AFTER_ERROR = 5.0
 """Seconds the service waits after a pass that failed in a way nobody foresaw, before the next one."""
 
@@ -210,6 +215,12 @@ class Judge:
         """Apply the mail's games and turns under their locks, in one transaction with what became of it."""
         parsed = library.parse_mail(str(path), data)
         now = self.clock()
+        if len(parsed.games) > MAX_GAMES_PER_MAIL:  # each game named is a lock held: a pbem mail names one
+            reason = f"it names {len(parsed.games)} games: a pbem mail names {MAX_GAMES_PER_MAIL} at most"
+            self.log(f"refused mail {path.name}: {reason}")
+            self.store.settle(None, path.name, "done", reason=reason)
+            self.spool.set_aside(path)
+            return []
         with self.store.db.transaction(lock=parsed.games) as tx:
             for game_id in parsed.games:
                 self.store.sync(tx, game_id)
@@ -223,6 +234,11 @@ class Judge:
                 state, game_id, after = "done", None, None
                 if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
                     state, (game_id, after) = "waiting", outcome.waits_for
+                    if self.store.waiting_in(tx, game_id) >= MAX_WAITING:  # the rest is a flood: set aside
+                        state, outcome = "done", replace(outcome, fate=library.Fate.REFUSED, waits_for=None,
+                                                         reason=f"{outcome.reason}; {MAX_WAITING} turns of this "
+                                                         "game wait already: send the missing one")
+                        read = replace(read, outcome=outcome)
                 elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1:
                     state, game_id = "parked", outcome.games[0]
                 self.store.settle(tx, path.name, state, game_id, after, outcome.reason)
@@ -345,7 +361,12 @@ class Judge:
 
     def _queue(self, tx: Any, rep: library.Replay, name: str, now: float) -> None:
         """The mail of what the parties have not had, into the outbox (with the mark that they have)."""
-        msg = library.outgoing(rep, name, self.book(rep.genesis.game_id, name))
+        try:
+            msg = library.outgoing(rep, name, self.book(rep.genesis.game_id, name))
+        except library.PbemError as exc:  # an address not known yet: what was signed stands, mailed once it is
+            self._once(f"outgoing {rep.genesis.game_id} {rep.seq} {exc}",
+                       f"error {library.short_id(rep.genesis.game_id)}: cannot mail entry {rep.seq} yet: {exc}")
+            return
         if msg is not None:
             about = (f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)} up to entry {rep.seq} to {msg['To']}"
                      + (f", cc {msg['Cc']}" if msg["Cc"] else ""))
@@ -396,9 +417,10 @@ class Judge:
     # ------------------------------------------------------------ deadlines
 
     def sweep(self) -> None:
-        """Every game's deadlines at the judge's clock: reminders, notices, absences (deadlines.py)."""
+        """The deadlines of every game with something due at the judge's clock: reminders, notices, absences
+        (deadlines.py). A game is looked at when its next deadline time has come, not at every sweep."""
         now = int(self.clock())
-        for game_id in self.store.game_ids():
+        for game_id in self.store.due_games(now):
             short = library.short_id(game_id)
             try:
                 with self.store.db.transaction(lock=[game_id]) as tx:
@@ -414,18 +436,21 @@ class Judge:
 
     def _deadlines(self, tx: Any, game_id: str, now: int) -> None:
         path = self.store.sync(tx, game_id)
-        if path is None or not library.has_deadlines(path):
-            return
-        name = library.referee_name(path, self.identity.public)
-        if name is None:
+        name = library.referee_name(path, self.identity.public) if path is not None else None
+        if path is None or name is None or not library.has_deadlines(path):
+            self.store.set_next_due(tx, game_id, None)
             return
         rep = library.open_game(path)
         done = self.store.deadlines_done(tx, game_id)
-        for item in deadlines.due(rep, now, name, done):
+        def received(seq: int) -> float | None:
+            return self.store.received(tx, game_id, seq)
+
+        for item in deadlines.due(rep, now, name, done, received):
             self._keep(tx, path, rep, name, item)
             self.store.note_deadline(tx, game_id, item.key)
             if item.kind == "absent":
-                return  # the game has moved on: what is due next is judged on the next sweep
+                return  # the game has moved on: its next deadline is worked out again
+        self.store.set_next_due(tx, game_id, deadlines.next_time(rep, now, name, received))
 
     def _keep(self, tx: Any, path: Path, rep: library.Replay, name: str, item: deadlines.Due) -> None:
         short = f"{rep.genesis.game} {library.short_id(rep.genesis.game_id)}"

@@ -21,6 +21,8 @@ from typing import Any
 from pbem.judge import library
 from pbem.judge.database import Database, StoreError, Tx
 
+NEVER = 1e18
+"""A game's next_due when nothing on a clock is owed: never, until it changes."""
 CHECKPOINT_EVERY = 8
 """Entries between two checkpoints of a game: a turn replays at most these before its own."""
 STALE_CLAIM = 60.0
@@ -48,6 +50,8 @@ class Store:
         self.db, self.games, self.owner = db, games, owner
         self._cached: dict[str, tuple[int, str]] = {}
         """game id -> (seq, last hash) of the local copy, as this process last wrote or checked it."""
+        self._paths: dict[str, Path | None] = {}
+        """game id -> its local copy, as last found (a glob of the folder costs more than a look at one file)."""
         self._resumed: dict[str, bytes] = {}
         """game id -> the key of the checkpoint this process went on from last."""
 
@@ -68,7 +72,9 @@ class Store:
         if held is None:
             return None
         self.resume(tx, game_id)
-        path = library.find_copy(game_id, self.games)
+        path = self._paths.get(game_id)
+        if path is None or not path.is_file():
+            path = self._paths[game_id] = library.find_copy(game_id, self.games)
         if path is not None and self._local(game_id, path) == (held.seq, held.last_hash):
             return path
         rows = tx.all("SELECT body, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
@@ -76,7 +82,7 @@ class Store:
         assert genesis is not None
         record = library.record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
         hashes = library.hash_chain(record)
-        path = library.restore_copy(record, hashes, held.mailed, self.games)
+        path = self._paths[game_id] = library.restore_copy(record, hashes, held.mailed, self.games)
         self._cached[game_id] = (held.seq, held.last_hash)
         return path
 
@@ -114,8 +120,10 @@ class Store:
             tx.run("UPDATE games SET seq = ?, last_hash = ?, mailed = ?, updated = ? WHERE game_id = ?",
                    (len(bodies), hashes[-1], _later(held.mailed, mailed), now, game_id))
         for seq in range(start, len(bodies)):
-            tx.run("INSERT INTO entries (game_id, seq, body, hash) VALUES (?, ?, ?, ?)",
-                   (game_id, seq + 1, bodies[seq], hashes[seq + 1]))
+            tx.run("INSERT INTO entries (game_id, seq, body, hash, received) VALUES (?, ?, ?, ?, ?)",
+                   (game_id, seq + 1, bodies[seq], hashes[seq + 1], now))
+        if len(bodies) > start:
+            tx.run("UPDATE games SET next_due = NULL WHERE game_id = ?", (game_id,))  # worked out again
         self._cached[game_id] = (len(bodies), hashes[-1])
         return start, len(bodies)
 
@@ -151,6 +159,21 @@ class Store:
         if done:
             self._resumed[game_id] = key
         return done
+
+    def set_next_due(self, tx: Tx, game_id: str, when: float | None) -> None:
+        """When the game's deadlines next ask something of the judge (None: not until it changes)."""
+        tx.run("UPDATE games SET next_due = ? WHERE game_id = ?", (NEVER if when is None else when, game_id))
+
+    def due_games(self, now: float) -> list[str]:
+        """The games whose deadlines may ask something of the judge now (or were never looked at)."""
+        with self.db.transaction() as tx:
+            return [str(r[0]) for r in tx.all("SELECT game_id FROM games WHERE next_due IS NULL OR next_due <= ? "
+                                               "ORDER BY game_id", (now,))]
+
+    def received(self, tx: Tx, game_id: str, seq: int) -> float | None:
+        """When the judge received (or signed) entry `seq` of a game (None: before it kept the time)."""
+        row = tx.one("SELECT received FROM entries WHERE game_id = ? AND seq = ?", (game_id, seq))
+        return None if row is None or row[0] is None else float(row[0])
 
     def sign(self, tx: Tx, game_id: str, places: dict[int, str], now: float) -> None:
         """Record the places the judge signed: a place signed before (by this judge or any other process on
@@ -225,6 +248,11 @@ class Store:
             return
         tx.run("UPDATE mails SET state = ?, owner = NULL, game_id = ?, after = ?, reason = ? WHERE name = ?",
                (state, game_id, after, reason[:1000], name))
+
+    def waiting_in(self, tx: Tx, game_id: str) -> int:
+        """How many mails wait for an entry of this game."""
+        row = tx.one("SELECT COUNT(*) FROM mails WHERE state = 'waiting' AND game_id = ?", (game_id,))
+        return int(row[0]) if row else 0
 
     def waiting(self) -> set[str]:
         with self.db.transaction() as tx:
