@@ -49,8 +49,8 @@ PACKAGES = (
     Package("@noble/hashes", "2.4.0", "e1946149b780017b2564fcc092cb01c04e1d7f20627d0296c17da8868f4436dc",
             "noble-hashes", ("sha2.js", "hmac.js", "hkdf.js", "utils.js"), "MIT",
             "SHA-256 and SHA-512 without a promise (commitments, SSHSIG's digest, age's derived key), HMAC-SHA256 "
-            "and HKDF-SHA256 (age's header MAC and keys). WebCrypto has them, but only asynchronously and not on "
-            "a page served over plain http (127.0.0.1 in tests)."),
+            "and HKDF-SHA256 (age's header MAC and keys). WebCrypto has them, but only asynchronously, and only in "
+            "a secure context (not on a page served over plain http from another host)."),
     Package("@noble/curves", "2.4.0", "55279c71b0201d6c0e58d0206d15825359e02a3932f326ba7b7909ac2d334aa9",
             "noble-curves", ("ed25519.js",), "MIT",
             "Ed25519 signatures where the browser's WebCrypto has no Ed25519 (Firefox before 129, Safari before "
