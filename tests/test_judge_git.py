@@ -136,6 +136,14 @@ def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
     assert_private(refused, base)
     run(ann, "reset", "-q", "--hard", "origin/main")
     assert entries(ann) > dealt and run(ann, "status", "--porcelain").stdout == ""
+    from pbem.judge.database import Database
+    from pbem.judge.store import Store
+    from pbem.record.models import from_json, payload_hash
+
+    store = Store(Database(str(base / "judge-home" / "judge.db")), base / "unused", "reader")
+    record = from_json((ann / GAME).read_bytes())
+    judged = {(record.genesis.game_id, e.seq): payload_hash(e) for e in record.entries if e.author == "judge"}
+    assert judged and store.places_signed() == judged  # each place the hooks signed, once, in the judge's store
 
 
 def test_hosted_ci_reads_the_history_and_refuses_a_rollback_by_an_ordinary_commit(table, monkeypatch):

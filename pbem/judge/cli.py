@@ -96,16 +96,22 @@ def _updates() -> list[tuple[str, str, str]]:
     return found
 
 
-Hook = Callable[["Config", Path, list[tuple[str, str, str]]], tuple[list[str], bool]]
+Signed = Callable[[str, dict[int, str]], None]
+"""Records the places the judge signs in a game, in its store: refused (with all of the hook's work) when
+any was signed before, by any process."""
+Hook = Callable[["Config", Path, list[tuple[str, str, str]], Signed], tuple[list[str], bool]]
 
 
 def _hook(config: Path, act: Hook) -> None:
-    """Run a git hook holding the judge's home; print its lines to the pusher, one line per problem and
-    no path of the judge's machine in any; exit 1 when it refuses or fails. An unexpected failure is
-    one line too, its traceback kept in the judge's home (git-hooks.log)."""
+    """Run a git hook in one transaction of the judge's store, holding its lock for this repository (hooks
+    of pushes a second apart take turns, on any machine sharing the store); print its lines to the pusher,
+    one line per problem and no path of the judge's machine in any; exit 1 when it refuses or fails. An
+    unexpected failure is one line too, its traceback kept in the judge's home (git-hooks.log)."""
+    import time
+
     from pbem.judge import config as settings
     from pbem.judge.git import private
-    from pbem.judge.lock import judge_home
+    from pbem.judge.store import open_store
 
     repo = Path(os.environ.get("GIT_DIR", ".")).resolve()
     hidden = [config, config.resolve(), repo, Path(tempfile.gettempdir()).resolve(), Path(sys.prefix)]
@@ -117,8 +123,10 @@ def _hook(config: Path, act: Hook) -> None:
         home = loaded.home
         hidden += [loaded.home, loaded.key]
         os.environ["PBEM_HOME"] = str(loaded.home)
-        with judge_home(loaded.home):
-            lines, refused = act(loaded, repo, _updates())
+        store = open_store(loaded.database, loaded.games, loaded.home)
+        with store.db.transaction(lock=[f"git {repo}"]) as tx:
+            lines, refused = act(loaded, repo, _updates(),
+                                 lambda game_id, places: store.sign(tx, game_id, places, time.time()))
     except Exception as exc:  # noqa: BLE001  (a hook must never show a pusher a traceback)
         text = error_text(exc)
         if text is None:
@@ -149,7 +157,7 @@ def pre_receive(config: ConfigArg) -> None:
     """(Run by git.) Refuse a push that deletes, rolls back, forks or invalidates a game file."""
     from pbem.judge.git import pre_receive as check
 
-    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]]) -> tuple[list[str], bool]:
+    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]], _: Signed) -> tuple[list[str], bool]:
         problems = check(repo, updates, loaded.git.games)
         return [f"Error: {problem}" for problem in problems], bool(problems)
 
@@ -161,9 +169,10 @@ def post_receive(config: ConfigArg) -> None:
     """(Run by git.) Sign the referee's duties on the branch as it stands, and commit them on it."""
     from pbem.judge.git import post_receive as referee
 
-    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]]) -> tuple[list[str], bool]:
+    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]], signed: Signed) -> tuple[list[str], bool]:
         log: list[str] = []
-        made = referee(repo, updates, loaded.key, loaded.home, f"refs/heads/{loaded.git.branch}", loaded.git.games, log)
+        made = referee(repo, updates, loaded.key, loaded.home, f"refs/heads/{loaded.git.branch}", loaded.git.games, log,
+                       signed)
         return log + ([f"judge: committed {made[:12]}: pull to see it"] if made else []), False
 
     _hook(config, act)

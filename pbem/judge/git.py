@@ -13,7 +13,9 @@ hosted CI where only a workflow runs.
   earlier version is refused, and so is a game that was there once and is gone. Before it signs, it
   reads every ref it can see, and never signs a second entry for a place where its key signed one.
 
-Both hooks run holding the judge's home (lock.py): pushes a second apart take turns.
+Both hooks run in one transaction of the judge's store holding its lock for the repository (store.py):
+pushes a second apart take turns, and each place the judge signs is a row of its store, which refuses a
+second entry for one place, whether signed here, by mail or by another judge on the same database.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,10 +217,12 @@ class Game:
 
 
 def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, home: Path,
-                 branch: str = "refs/heads/main", games: str = GAMES, log: list[str] | None = None) -> str | None:
+                 branch: str = "refs/heads/main", games: str = GAMES, log: list[str] | None = None,
+                 signed: Callable[[str, dict[int, str]], None] | None = None) -> str | None:
     """Sign the referee's duties of every game on `branch` as it stands now, and commit them on top.
     Returns the new commit, or None when the judge owed nothing (or its entries wait for the next push).
-    Run holding the judge's home (lock.py), with PBEM_HOME set to it."""
+    Run in a transaction of the judge's store holding its lock for the repository, with PBEM_HOME set to
+    its home; `signed` records each place it signs there."""
     log = log if log is not None else []
     if not any(ref == branch for _, _, ref in updates) and not _pending_games(home):
         return None
@@ -227,16 +231,16 @@ def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, hom
         tip = _tip(repo, branch)
         if tip is None:
             return None
-        signed = _sign(repo, tip, key, identity, home, games, log)
-        if not signed:
+        made_now = _sign(repo, tip, key, identity, home, games, log, signed)
+        if not made_now:
             return None
-        message = "judge: the referee's duties in " + ", ".join(signed)
+        message = "judge: the referee's duties in " + ", ".join(made_now)
         try:
-            made = commit_files(repo, tip, {path: game.data for path, game in signed.items()}, branch, message)
+            made = commit_files(repo, tip, {path: game.data for path, game in made_now.items()}, branch, message)
         except BranchMoved:
             log.append("a push landed meanwhile: the judge commits the same entries on the new tip")
             continue
-        for game in signed.values():
+        for game in made_now.values():
             library.remember(game.rep)  # on the branch now: seen
             _drop_pending(home, game.rep.genesis.game_id)
         return made
@@ -252,7 +256,7 @@ def _tip(repo: Path, branch: str) -> str | None:
 
 
 def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Path, games: str,
-          log: list[str]) -> dict[str, Game]:
+          log: list[str], signed: Callable[[str, dict[int, str]], None] | None = None) -> dict[str, Game]:
     """path -> the game file to commit: the entries already signed and waiting, else the duties owed now."""
     found: dict[str, Game] = {}
     for game_id, game in _branch_games(repo, tip, games, log).items():
@@ -273,6 +277,8 @@ def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Pat
             continue
         duties = _duties(game, key, identity, log)
         if duties is not None:
+            if signed is not None:  # one entry a place, whichever process signs: the store refuses a second
+                signed(game_id, {seq: duties.rep.hashes[seq] for seq in range(game.rep.seq + 1, duties.rep.seq + 1)})
             library.write_file(_pending_path(home, game_id), duties.data)  # before the commit: a crash keeps it
             found[game.path] = duties
     return found
