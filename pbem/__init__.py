@@ -3,6 +3,7 @@
 The package is in layers; each imports only the layers below it (tests/test_layers.py checks it):
 
     pbem.cli, pbem.judge, pbem.app   front ends: parse, prompt, print; no rules, no protocol
+    pbem.web                         the browser's own pbem (JavaScript, served as files; issue 36)
     pbem.api                         the public library API every front end calls
     pbem.playing                     making a game and taking a turn: what the API does for play
     pbem.transport                   armor, mail, the inbox, the address book, local copies, status
