@@ -236,7 +236,7 @@ def fuzz_judge_jobs(jobs: int, executions: int, deadline: float, seed: int, hone
         results = pool.map(_judge_job, [(i, shares[i], deadline, seed * 1000 + i, honest_every, recycle, progress,
                                          game) for i in range(jobs)])
     for i, (_, lines) in enumerate(results):
-        for line in lines:
+        for line in lines if not progress else []:  # with --progress each process printed its own as it went
             print(f"[{i}] {line}")
     total = {k: sum(r[k] for r, _ in results) for k in ("executions", "crashes", "findings", "slow", "honest")}
     seconds = time.monotonic() - started

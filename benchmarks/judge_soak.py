@@ -54,8 +54,8 @@ PLAYERS = ("ann", "ben", "cat")
 BOOK = {n: f"{n}@example.org" for n in [*PLAYERS, "judge"]}
 GAME = "path-of-pharaohs"
 QUICK = {"games": 6, "git_games": 2, "kills": 5, "git_pushes": 6, "minutes": 4.0}
-IDLE = 20.0
-"""Seconds a git player goes on with nothing owed to it in any game (the others out of pushes) before it stops."""
+IDLE = 60.0
+"""Seconds a git player goes on while nobody pushes (every process owes nothing, or waits) before it stops."""
 
 
 # ---------------------------------------------------------------- the judge's process, with a stopwatch
@@ -454,10 +454,16 @@ def git_player(base: str, name: str, games: int, pushes: int, deadline: float, s
     home = Path(base) / "git-players" / name
     os.environ["PBEM_HOME"] = str(home)
     done = 0
-    idle = time.monotonic()
-    others = [str(Path(out).with_name(f"git-{o}.jsonl")) for o in PLAYERS if o != name]
+    started = time.time()
+    logs = [Path(out).with_name(f"git-{o}.jsonl") for o in PLAYERS]
+    others = [str(log) for log in logs if log.name != Path(out).name]
+
+    def quiet() -> float:
+        """Seconds since anyone pushed (their logs' last change), or since this process started."""
+        return time.time() - max([started] + [log.stat().st_mtime for log in logs if log.exists()])
+
     with open(out, "a", buffering=1) as log:
-        while done < pushes and time.monotonic() < deadline and time.monotonic() - idle < IDLE:
+        while done < pushes and time.monotonic() < deadline and quiet() < IDLE:
             moved = False
             over = 0
             for i in rng.sample(range(games), games):
@@ -491,9 +497,7 @@ def git_player(base: str, name: str, games: int, pushes: int, deadline: float, s
                                       "entries": record["entries"][before:], "stderr": pushed.stderr[-4000:]}) + "\n")
             if over == games or (not moved and all(Path(f"{o}.done").exists() for o in others)):
                 break  # every game over, or nobody else left to move one
-            if moved:
-                idle = time.monotonic()
-            else:
+            if not moved:
                 time.sleep(0.2 + rng.random() * 0.3)  # nothing owed here now: the others' pushes, the judge's
     Path(f"{out}.done").touch()
 
