@@ -59,3 +59,27 @@ def test_a_home_of_files_moves_into_the_store_and_the_game_goes_on(tmp_path, mon
         assert kinds[:1] == ["applied"] and "mailed" in kinds and "moved" not in kinds, lines
     copy = json.loads(next((base / "judge-home" / "games-files").glob("*.json")).read_text())
     assert len(copy["entries"]) > 31
+
+
+def test_pbem_judge_migrate_then_export_writes_the_games_anyone_verifies(tmp_path, monkeypatch):
+    from judge_support import cli
+
+    fast_cli(monkeypatch)
+    base = tmp_path / "base"
+    shutil.copytree(FIXTURE, base)
+    monkeypatch.delenv("PBEM_NOW", raising=False)
+    config = base / "judge.toml"
+    config.write_text(f'home = "{base / "judge-home"}"\nkey = "{base / "judge-home" / "keys" / "judge"}"\n'
+                      'address = "judge@example.org"\n')
+    database = base / "judge-home" / "judge.db"
+    done = cli(base, 0, "judge", "migrate", config)
+    assert (done.exit_code, done.output) == (0, f"Moved into {database}: 1 game, 3 addresses, 1 answer, 1 deadline "
+                                                "note, 0 waiting mails.\n")
+    again = cli(base, 0, "judge", "migrate", config)
+    assert (again.exit_code, again.output) == (0, f"The database {database} holds games already: nothing moved.\n")
+    done = cli(base, 0, "judge", "export", config, tmp_path / "out")
+    out = tmp_path / "out" / "path-of-pharaohs-1515e902.json"
+    assert (done.exit_code, done.output) == (0, f"Wrote {out}\n1 game file from {database}.\n")
+    assert out.read_bytes() == (base / "judge-home" / "games-files" / "path-of-pharaohs-1515e902.json").read_bytes()
+    checked = cli(tmp_path / "anyone", 0, "verify", out)
+    assert checked.exit_code == 0 and ": valid, in progress, " in checked.output, checked.output

@@ -1,8 +1,11 @@
 """The judge's command line (`pbem judge ...`, which runs `python -m pbem.judge ...`): parsing and
-printing only, over the service (service.py), the git hooks (git.py) and status (status.py).
+printing only, over the service (service.py), its store (store.py), the git hooks (git.py) and status
+(status.py).
 
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
     pbem judge status CONFIG             the games it holds
+    pbem judge migrate CONFIG            take a home of files (before the database) into the database
+    pbem judge export CONFIG FOLDER      write every game it holds as its game file
     pbem judge hooks REPO CONFIG         install the git hooks in a bare repository
     pbem judge pre-receive CONFIG        (run by git) refuse a push that rolls back, forks or deletes
     pbem judge post-receive CONFIG       (run by git) the referee's duties, committed
@@ -74,6 +77,44 @@ def status(config: ConfigArg) -> None:
 
     for line in lines(settings.load(config)):
         typer.echo(line)
+
+
+@app.command("migrate")
+@_handled
+def migrate(config: ConfigArg) -> None:
+    """Take a judge home of files (from before its database) into its database: its games, the marks of
+    what was mailed, the addresses learned, the answers and deadline notes. Nothing is removed; `run` does
+    it too on its first start."""
+    import time
+
+    from pbem.judge import config as settings
+    from pbem.judge.store import moved_text, open_store
+
+    loaded = settings.load(config)
+    os.environ["PBEM_HOME"] = str(loaded.home)
+    store = open_store(loaded.database, loaded.games, loaded.home)
+    if store.game_ids():
+        typer.echo(f"The database {loaded.database} holds games already: nothing moved.")
+        return
+    counts = store.import_home(loaded.home, time.time())
+    typer.echo(f"Moved into {loaded.database}: {moved_text(counts)}.")
+
+
+@app.command("export")
+@_handled
+def export(config: ConfigArg,
+           folder: Annotated[Path, typer.Argument(help="Where to write the game files (made if missing).")]) -> None:
+    """Write every game the judge holds as its game file, the portable record anyone verifies
+    (`pbem verify FOLDER/*.json`)."""
+    from pbem.judge import config as settings
+    from pbem.judge.store import open_store
+
+    loaded = settings.load(config)
+    os.environ["PBEM_HOME"] = str(loaded.home)
+    written = open_store(loaded.database, loaded.games, loaded.home).export(folder)
+    for path in written:
+        typer.echo(f"Wrote {path}")
+    typer.echo(f"{len(written)} game file{'s' * (len(written) != 1)} from {loaded.database}.")
 
 
 @app.command("hooks")

@@ -41,7 +41,7 @@ from pbem.judge import deadlines, library, replies
 from pbem.judge.config import Config
 from pbem.judge.database import StoreError
 from pbem.judge.spool import MAX_TRIES, Spool
-from pbem.judge.store import Store, open_store
+from pbem.judge.store import Store, moved_text, open_store
 
 BATCH = 16
 """Mails read in one go: their answers go out before the next batch is read (a quick reply to each turn,
@@ -60,18 +60,13 @@ def _stamp(now: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
 
 
-SINGULAR = {"games": "game", "addresses": "address", "answers": "answer", "deadline notes": "deadline note",
-            "waiting mails": "waiting mail"}
-
-
 def open_memory(config: Config, now: float, log: Callable[[str], None] | None = None) -> Store:
     """The judge's store, with a home of files from before the store taken in on first use."""
     store = open_store(config.database, config.games, config.home)
     if not store.game_ids() and library.copies_in(config.games):
         counts = store.import_home(config.home, now)
         if log:
-            log("moved into the store: " + ", ".join(f"{n} {what if n != 1 else SINGULAR[what]}"
-                                                     for what, n in counts.items()))
+            log(f"moved into the store: {moved_text(counts)}")
     return store
 
 

@@ -359,6 +359,15 @@ class Store:
         return counts
 
 
+SINGULAR = {"games": "game", "addresses": "address", "answers": "answer", "deadline notes": "deadline note",
+            "waiting mails": "waiting mail"}
+
+
+def moved_text(counts: dict[str, int]) -> str:
+    """What `import_home` moved, in words: "1 game, 3 addresses, ..."."""
+    return ", ".join(f"{n} {what if n != 1 else SINGULAR[what]}" for what, n in counts.items())
+
+
 def _later(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else max(a, b)
 
