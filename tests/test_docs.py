@@ -28,3 +28,48 @@ def test_git_docs_protect_the_branch_first_and_never_hide_a_failed_push():
     assert not [line for line in shell_lines(text) if "|| true" in line]
     assert any(line.startswith("if ! git diff --cached --quiet; then") and "git push" in line
                for line in shell_lines(text))
+
+
+def test_the_readme_first_game_by_email_runs_as_written(tmp_path, monkeypatch):
+    """The README's first game, its commands as written (a key line and a mailbox put in for the
+    placeholders), by two players with homes of their own and a real SMTP server: what Bob's inbox prints
+    is what the README shows, and the command it prints joins him to the game."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    from mail_support import smtp_server
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## A first game by email")[1].split("\n## ")[0]
+    commands = [line.split("   #")[0].split("     #")[0].strip() for line in shell_lines(section)]
+    assert commands[:5] == [
+        "pbem key new alice --email alice@example.org", "pbem contact add bob bob@example.org",
+        'pbem new sarcophagus -o game.json --as alice --player alice --player bob="ssh-ed25519 AAAA...bob"',
+        "pbem mail game.json --as alice --send", "pbem inbox ~/Maildir"]
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    boxes = {f"{n}@example.org": tmp_path / "mail" / n for n in ("alice", "bob")}
+    with smtp_server(boxes) as (port, _):
+        def pbem(who: str, line: str):
+            env = {"PBEM_HOME": str(tmp_path / who), "PBEM_SMTP": f"127.0.0.1:{port}", "PBEM_SMTP_SECURITY": "none",
+                   "PBEM_NOW": None, "PBEM_GAMES": None, "PBEM_PASSPHRASE": None}
+            done = runner.invoke(app, shlex.split(line)[1:], env=env)
+            return done
+
+        bob_key = pbem("bob", "pbem key new bob --email bob@example.org --no-passphrase").output.splitlines()[-1]
+        assert pbem("bob", "pbem contact add alice alice@example.org").exit_code == 0
+        assert pbem("alice", commands[0] + " --no-passphrase").exit_code == 0
+        assert pbem("alice", commands[1]).exit_code == 0
+        assert pbem("alice", commands[2].replace("ssh-ed25519 AAAA...bob", bob_key)).exit_code == 0
+        assert pbem("alice", commands[3]).exit_code == 0
+        read = pbem("bob", commands[4].replace("~/Maildir", str(tmp_path / "mail" / "bob")))
+        assert read.exit_code == 0, read.output
+        lines = read.output.splitlines()
+        assert lines[0].startswith("Updated ") and lines[0].endswith(": the invitation.")
+        assert re.fullmatch(r"\* sarcophagus [0-9a-f]{8}  alice, bob  #0  you \(bob\) to join for .+", lines[2]), lines
+        assert re.fullmatch(r"    pbem play [0-9a-f]{8} --as bob --send", lines[3]), lines
+        joined = pbem("bob", lines[3].strip())
+        assert joined.exit_code in (0, 3) and "  bob joins the game" in joined.output, joined.output
