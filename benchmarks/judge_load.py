@@ -323,6 +323,24 @@ class Bench:
                 if peak:
                     self.peaks.append(peak)
 
+    def handled(self) -> int:
+        """Mails the judges have read and set aside (the Maildir's cur/)."""
+        return len(os.listdir(self.base / "judge-mail" / "cur"))
+
+    def drain(self, limit: float) -> None:
+        """Until the judges have read every mail (none left in new/, or none read for 15 s), at most `limit` s."""
+        new = self.base / "judge-mail" / "new"
+        end, last, still = time.monotonic() + limit, -1, time.monotonic()
+        while time.monotonic() < end:
+            left = len(os.listdir(new))
+            if left == 0 and not self.players.awaiting:
+                return
+            if left != last:
+                last, still = left, time.monotonic()
+            elif time.monotonic() - still > 15:
+                return
+            time.sleep(0.5)
+
     def judges_cpu(self) -> float:
         return sum(cpu_seconds(j.process.pid) for j in self.judges if j.process is not None)
 
@@ -402,7 +420,7 @@ def load(games: int, rate: float, seconds: float, shm: bool) -> None:
         bench.warm_up(max(120.0, games * 0.6))
         result = bench.measure(rate, seconds)
         print(f"{result.line()}; judge's peak memory (VmHWM) {bench.peak()}; load average {load_average()}")
-        print(f"the judge's database: {database_size(bench)}")
+        print(f"the judge's database: {database_size(bench)}; {duplicates(bench)}")
         report_errors(bench)
     finally:
         bench.close()
@@ -451,14 +469,19 @@ def several(games: int, judges: int, database: str, kill_every: float, rate: flo
         bench.warm_up(max(180.0, games * 0.8))
         result = bench.measure(rate, seconds, drain=90.0, during=killer)
         print(f"{result.line()}; {kills[0]} kills", flush=True)
-        both = bench.measure(saturate, saturate_seconds)
-        print(f"saturated, {judges} judges: {both.line()}", flush=True)
-        for judge in bench.judges[1:]:
-            bench.note_peaks()
-            judge.stop()
-        bench.judges = bench.judges[:1]
-        one = bench.measure(saturate, saturate_seconds)
-        print(f"saturated, 1 judge: {one.line()}", flush=True)
+        speed = {}
+        for count in sorted({judges, 1}, reverse=True):  # all the judges, then one: each saturated
+            for judge in bench.judges[count:]:
+                bench.note_peaks()
+                judge.stop()
+            bench.judges = bench.judges[:count]
+            bench.drain(300)
+            before, started = bench.handled(), time.monotonic()
+            bench.measure(saturate, saturate_seconds, drain=0)
+            speed[count] = (bench.handled() - before) / (time.monotonic() - started)
+            print(f"{count} judge{'s' if count > 1 else ''} offered {saturate:g} turns a second for "
+                  f"{saturate_seconds:g} s: {speed[count]:.1f} turn mails handled a second", flush=True)
+        bench.drain(300)
         bench.players.stop()
         for judge in bench.judges:
             bench.note_peaks()
@@ -468,15 +491,15 @@ def several(games: int, judges: int, database: str, kill_every: float, rate: flo
         places = signed_by(list(bench.post.from_judge), "judge")
         twice = sum(1 for hashes in places.values() if len(hashes) > 1)
         lost, missing = lost_turns(bench)
-        speed = [r.achieved() for r in (both, one)]
+        w = result.waits or [float("nan")]
         print(f"{judges} judges on {database}, one killed every {kill_every:g} s ({kills[0]} kills) under {rate:g} "
-              f"turns a second for {seconds:g} s: 99th percentile {percentile(result.waits, 0.99):.3f} s (median "
-              f"{statistics.median(result.waits):.3f} s, max {max(result.waits):.3f} s, {len(result.waits)} replies, "
+              f"turns a second for {seconds:g} s: 99th percentile {percentile(w, 0.99):.3f} s (median "
+              f"{statistics.median(w):.3f} s, max {max(w):.3f} s, {len(result.waits)} replies, "
               f"{result.unanswered} unanswered); places signed twice: {twice} of {len(places)}; turns lost: {lost} "
               f"of {len(bench.players.sent)} ({missing} not in the database); throughput at an offered "
-              f"{saturate:g}/s: {judges} judges {speed[0]:.1f} turns/s, 1 judge {speed[1]:.1f} turns/s; peak memory "
+              f"{saturate:g}/s: {judges} judges {speed[judges]:.1f} turns/s, 1 judge {speed[1]:.1f} turns/s; peak memory "
               f"per judge (VmHWM) {bench.peak()}; load average {load_average()}")
-        print(f"the judges' database: {database_size(bench)}")
+        print(f"the judges' database: {database_size(bench)}; {duplicates(bench)}")
         report_errors(bench)
     finally:
         bench.close()
@@ -524,6 +547,13 @@ def database_size(bench: Bench) -> str:
         return f"unknown ({exc})"
     count, state = (int(row[0]), int(row[1])) if row else (0, 0)
     return f"{total / 1e6:.0f} MB ({count} checkpoints, {state / 1e6:.0f} MB of them)"
+
+
+def duplicates(bench: Bench) -> str:
+    """Mails the judges sent more than once (the same Message-ID: the same entries, mailed again)."""
+    names = collections.Counter(str(HEADERS.parsebytes(data)["Message-ID"]).strip() for data in bench.post.from_judge)
+    return (f"mails from the judge {len(bench.post.from_judge)}, of them sent again (a Message-ID seen before) "
+            f"{sum(n - 1 for n in names.values())}")
 
 
 def report_errors(bench: Bench) -> None:
@@ -599,11 +629,11 @@ def flat(others: int, long_games: int, no_checkpoints: bool, until: int = 0) -> 
             return False
         who = duties[0].who
         before = rep.seq
-        if game_id in long and remembered.holds(remembered.chain(rep.record)[-1]):
-            held_in_memory[0] += 1
+        held = game_id in long and remembered.holds(remembered.chain(rep.record)[-1])
+        held_in_memory[0] += held
         bot_turn(Session(rep, who, ids[who]), "greedy", rng)
         handle, referee = feed(game_id, bytes(compose(rep, who, before, book=BOOK)))
-        if game_id in long and duties[0].what != "join":
+        if game_id in long and duties[0].what != "join" and not held:  # timed from the checkpoint only
             timings.append((before + 1, handle, referee, game_id))
         return True
 
@@ -623,15 +653,17 @@ def flat(others: int, long_games: int, no_checkpoints: bool, until: int = 0) -> 
         for _ in range(64):  # until the judge's memory no longer holds the long game
             if not remembered.holds(remembered.chain(reps[game_id].record)[-1]):
                 break
-            other = rest[rng.randrange(len(rest))]
-            step(other)
+            step(rng.choice([g for g in rest if reps[g].duties()] or rest))
         step(game_id)
     judge.store.db.close()
     controller.stop()
     shutil.rmtree(base, ignore_errors=True)
-    print(f"{len(timings)} turns of the long games timed; the judge's memory held the game before "
-          f"{held_in_memory[0]} of them; lengths {sorted(reps[g].seq for g in long)} entries")
+    print(f"{len(timings)} turns of the long games timed, from a checkpoint (not timed: {held_in_memory[0]} the "
+          f"judge's memory still held); lengths {sorted(reps[g].seq for g in long)} entries")
     figures = []
+    if not timings:
+        print("no turn of the long games timed")
+        return
     for target in (10, 50, 100, 150):
         near = sorted(timings, key=lambda t: abs(t[0] - target))[:3 * long_games]
         totals = [(h + r) * 1000 for _, h, r, _ in near]

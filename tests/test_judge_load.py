@@ -35,7 +35,8 @@ def test_the_open_loop_load_sets_up_the_games_then_offers_turns_at_a_fixed_rate(
 def test_the_time_per_turn_by_entry_number_is_printed_for_four_entries():
     out = run("--flat", "--others", "2", "--long", "1", "--until", "30")
     assert re.search(r"3 games hosted by the judge in this process \(1 played to their end\)", out), out
-    assert re.search(r"turns of the long games timed; the judge's memory held the game before \d+ of them", out), out
+    assert re.search(r"turns of the long games timed, from a checkpoint \(not timed: \d+ the judge.s memory still "
+                     r"held\)", out), out
     assert re.search(r"entry 10: \d+ ms .*; entry 50: \d+ ms .*; entry 100: \d+ ms .*; entry 150: \d+ ms", out), out
 
 
