@@ -18,8 +18,9 @@ Prints, each of which must be 0 (exit status 1 otherwise):
   is owed at the tip of its branch after the last push;
 - accepted turns lost: an entry the judge applied (its log says so) or a push accepted, missing from or
   different in the game as it ended;
-and the 99th percentile of the time of the judge's passes that had mail to read (the judge process
-times each pass into a file: the same `pbem judge run`, its `Judge.once` wrapped by a stopwatch).
+and the 99th percentile of the time of the judge's passes that did something (logged a line: a mail read,
+an entry signed, a mail sent); the judge process times each pass into a file: the same `pbem judge run`,
+its `Judge.once` wrapped by a stopwatch.
 
     python benchmarks/judge_soak.py                 # 100 mail games, 20 git games, 50 kills: long
     python benchmarks/judge_soak.py --quick         # about a minute
@@ -63,22 +64,26 @@ IDLE = 60.0
 # ---------------------------------------------------------------- the judge's process, with a stopwatch
 
 def run_judge(config: str, times: str) -> None:
-    """`pbem judge run CONFIG`, each pass timed into `times` (seconds, and 1 when new/ had mail)."""
+    """`pbem judge run CONFIG`, each pass timed into `times`: its seconds, and 1 when it did something (it
+    logged a line: applied, refused, signed, mailed...), 0 for a pass that found nothing to do."""
     from pbem.judge import cli, service
-    from pbem.judge import config as settings
 
-    once = service.Judge.once
+    once, log = service.Judge.once, service.Judge.log
     out = open(times, "a", buffering=1)  # noqa: SIM115 - open for the process's life; a line at a time
-    new = settings.load(Path(config)).spool / "new"
+    lines = [0]
+
+    def counted(self: service.Judge, text: str) -> None:
+        lines[0] += 1
+        log(self, text)
 
     def timed(self: service.Judge) -> None:
-        busy = any(not n.startswith(".") for n in os.listdir(new))
-        start = time.perf_counter()
+        before, start = lines[0], time.perf_counter()
         try:
             once(self)
         finally:
-            out.write(f"{time.perf_counter() - start:.6f} {int(busy)}\n")
+            out.write(f"{time.perf_counter() - start:.6f} {int(lines[0] > before)}\n")
 
+    service.Judge.log = counted  # type: ignore[method-assign]
     service.Judge.once = timed  # type: ignore[method-assign]
     cli.app(["run", config])
 
@@ -614,7 +619,7 @@ def soak(games: int, git_games: int, kills: int, git_pushes: int, minutes: float
     print(f"stuck games: {figures['stuck']}")
     print(f"accepted turns lost: {figures['lost']}")
     print(f"pass time: 99th percentile {percentile(times, 0.99) * 1000:.1f} ms, median "  # type: ignore[arg-type]
-          f"{percentile(times, 0.5) * 1000:.1f} ms, of {len(times)} passes with mail")  # type: ignore[arg-type]
+          f"{percentile(times, 0.5) * 1000:.1f} ms, of {len(times)} passes that did something")  # type: ignore[arg-type]
     print(f"({time.monotonic() - started:.0f} s)")
     return 1 if any(figures.values()) else 0
 
