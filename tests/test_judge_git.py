@@ -19,6 +19,7 @@ import pytest
 
 from engine.contract import DEALER
 from pbem.judge import git as judge_git
+from pbem.judge import hosted_ci as judge_ci
 from pbem.judge import library
 
 from judge_support import cli, fast_cli, ok
@@ -152,7 +153,7 @@ def test_hosted_ci_reads_the_history_and_refuses_a_rollback_by_an_ordinary_commi
         play(base, works[name], name)
     ci = base / "ci"
     run(base, "clone", "-q", str(origin), str(ci))
-    assert judge_git.ci_check(ci) == []
+    assert judge_ci.ci_check(ci) == []
     # The server without hooks (hosted): ann restores the game file from before the deal
     for hook in ("pre-receive", "post-receive"):
         (origin / "hooks" / hook).unlink()
@@ -163,15 +164,15 @@ def test_hosted_ci_reads_the_history_and_refuses_a_rollback_by_an_ordinary_commi
     run(ann, "checkout", before_deal, "--", GAME)
     assert push(ann, "restore").returncode == 0
     run(ci, "pull", "-q")
-    problems = judge_git.ci_check(ci)
+    problems = judge_ci.ci_check(ci)
     assert len(problems) == 1 and problems[0].startswith(f"{GAME}: rolled back from entry ")
     with pytest.raises(judge_git.GitError, match=r"^refused to act: games/pop\.json: rolled back"):
-        judge_git.ci_referee(ci, base / "judge-home" / "keys" / "judge")
+        judge_ci.ci_referee(ci, base / "judge-home" / "keys" / "judge")
     # the same old file under another name, the original removed: the game is still known by its id
     run(ann, "mv", GAME, "games/other.json")
     assert push(ann, "rename").returncode == 0
     run(ci, "pull", "-q")
-    assert [p.split(":")[0] for p in judge_git.ci_check(ci)] == ["games/other.json"]
+    assert [p.split(":")[0] for p in judge_ci.ci_check(ci)] == ["games/other.json"]
     # a force-push that rewrites the history: a protected branch refuses it (here as a bare repository
     # protects one); on an unprotected one CI alone cannot see it, and a player's own memory can
     run(ann, "reset", "-q", "--hard", before_deal)
@@ -182,7 +183,7 @@ def test_hosted_ci_reads_the_history_and_refuses_a_rollback_by_an_ordinary_commi
     assert run(ann, "push", "-q", "--force", "origin", "HEAD:main", check=False).returncode == 0
     fresh = base / "ci2"
     run(base, "clone", "-q", str(origin), str(fresh))
-    assert judge_git.ci_check(fresh) == []
+    assert judge_ci.ci_check(fresh) == []
     shown = cli(base / "ben", 0, "verify", fresh / GAME)
     assert "already seen here" in shown.output, shown.output
 
@@ -197,7 +198,7 @@ def test_a_shallow_checkout_is_refused(tmp_path):
     shallow = tmp_path / "shallow"
     run(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", str(shallow))
     with pytest.raises(judge_git.GitError, match="fetch-depth: 0"):
-        judge_git.ci_check(shallow)
+        judge_ci.ci_check(shallow)
 
 
 # ---------------------------------------------------------------- pushes that race

@@ -1,6 +1,6 @@
 """The judge's command line (`pbem judge ...`, which runs `python -m pbem.judge ...`): parsing and
-printing only, over the service (service.py), its store (store.py), the git hooks (git.py) and status
-(status.py).
+printing only, over the service (service.py), its store (store.py), the git hooks (git.py), hosted CI
+(hosted_ci.py) and status (status.py).
 
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
     pbem judge status CONFIG             the games it holds
@@ -228,7 +228,7 @@ def ci(key: Annotated[Path, typer.Argument(help="The judge's private key file (f
     """Hosted CI, on the protected branch only: refuse a game file behind or forked from any version in
     the history, or a place the judge's key signed on another ref; then do the referee's duties in the
     work tree (the workflow commits and pushes them)."""
-    from pbem.judge.git import ci_referee
+    from pbem.judge.hosted_ci import ci_referee
 
     log: list[str] = []
     written = ci_referee(repo, key.resolve(), games, log, branch)
