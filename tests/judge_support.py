@@ -183,3 +183,27 @@ def signed_by(received: list[bytes], author: str) -> dict[tuple[str, int], set[s
                     if entry.author == author:
                         found.setdefault((turn.game_id, entry.seq), set()).add(payload_hash(entry))
     return found
+
+
+def hosted_game(base: Path, monkeypatch, names: list[str], extra_boxes: dict[str, Path] | None = None):
+    """A pytest fixture's body: ann's Path of Pharaohs game among `names` with the judge as referee and the
+    default deadlines, mailed to the judge's Maildir (not read yet), a real SMTP server running (delivering
+    also to `extra_boxes`). Yields its config, the SMTP port and server, the judge's Maildir, the players'
+    keys, the game's id and its genesis hash."""
+    from types import SimpleNamespace
+
+    from pbem import api
+
+    from mail_support import smtp_server
+
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    monkeypatch.delenv("PBEM_NOW", raising=False)
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*names, "judge"]} | (extra_boxes or {})
+    with smtp_server(boxes) as (port, server):
+        keys = setup_players(base, port, names)
+        config = write_config(base, port, maildir=base / "mail" / "judge")
+        start_game(base, port, "path-of-pharaohs", names, keys, base / "game.json", "--deadlines", "default")
+        game = api.open_game(base / "game.json")
+        yield SimpleNamespace(config=config, port=port, server=server, box=base / "mail" / "judge", keys=keys,
+                              game_id=game.genesis.game_id, genesis_hash=game.hashes[0])

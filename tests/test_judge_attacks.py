@@ -22,7 +22,7 @@ from pbem.judge.service import Judge
 from pbem.record.canonical import canonical
 from pbem.transport import armor
 
-from judge_support import cli, fast_cli, memory_folder, ok, players_act, setup_players, start_game, write_config
+from judge_support import cli, fast_cli, hosted_game, memory_folder, ok, players_act, setup_players, start_game, write_config
 from mail_support import smtp_server
 
 PLAYERS = ["ann", "ben", "cat"]
@@ -36,21 +36,9 @@ def base():
 
 @pytest.fixture
 def hosted(base, monkeypatch):
-    """ann's 3-player Path of Pharaohs game with the judge as referee and the default deadlines, mailed to
-    the judge's Maildir (not read yet); the SMTP server running (it also delivers to a bystander,
-    victim@elsewhere.example, who plays no part in any game)."""
-    fast_cli(monkeypatch)
-    monkeypatch.chdir(base)
-    monkeypatch.delenv("PBEM_NOW", raising=False)
-    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
-    boxes["victim@elsewhere.example"] = base / "mail" / "victim"
-    with smtp_server(boxes) as (port, server):
-        keys = setup_players(base, port, PLAYERS)
-        config = write_config(base, port, maildir=base / "mail" / "judge")
-        start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json", "--deadlines", "default")
-        game = api.open_game(base / "game.json")
-        yield SimpleNamespace(config=config, port=port, server=server, box=base / "mail" / "judge", keys=keys,
-                              game_id=game.genesis.game_id, genesis_hash=game.hashes[0])
+    """ann's game hosted by the judge (judge_support.hosted_game), the SMTP server also delivering to a
+    bystander, victim@elsewhere.example, who plays no part in any game."""
+    yield from hosted_game(base, monkeypatch, PLAYERS, {"victim@elsewhere.example": base / "mail" / "victim"})
 
 
 def received(server) -> list[EmailMessage]:

@@ -11,7 +11,6 @@ import sys
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -21,8 +20,7 @@ from pbem.judge import library
 from pbem.judge.service import Judge, open_memory
 from pbem.judge.spool import MAX_TRIES
 
-from judge_support import cli, fast_cli, memory_folder, ok, players_act, setup_players, start_game, write_config
-from mail_support import smtp_server
+from judge_support import cli, hosted_game, memory_folder, ok, players_act
 
 PLAYERS = ["ann", "ben", "cat"]
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -35,18 +33,8 @@ def base():
 
 @pytest.fixture
 def hosted(base, monkeypatch):
-    """ann's 3-player Path of Pharaohs game with the judge as referee and the default deadlines, mailed to
-    the judge's Maildir (not read yet); the SMTP server running. Yields its config, the SMTP port and
-    server, the judge's Maildir."""
-    fast_cli(monkeypatch)
-    monkeypatch.chdir(base)
-    monkeypatch.delenv("PBEM_NOW", raising=False)
-    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
-    with smtp_server(boxes) as (port, server):
-        keys = setup_players(base, port, PLAYERS)
-        config = write_config(base, port, maildir=base / "mail" / "judge")
-        start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json", "--deadlines", "default")
-        yield SimpleNamespace(config=config, port=port, server=server, box=base / "mail" / "judge")
+    """ann's 3-player game hosted by the judge, its invitation not read yet (judge_support.hosted_game)."""
+    yield from hosted_game(base, monkeypatch, PLAYERS)
 
 
 def answers(server) -> list[EmailMessage]:
