@@ -84,10 +84,17 @@ def cpu_seconds(pid: int) -> float:
 
 
 def load_average() -> str:
+    """The machine's load average, and how much of the last minute runnable tasks waited for a CPU (PSI):
+    other work on the machine slows the judge down by that much."""
     try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        text = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "unknown"
+    try:
+        some = Path("/proc/pressure/cpu").read_text().split()[2].split("=")[1]
+        return f"{text}, CPU pressure {some}%"
+    except (OSError, IndexError):
+        return text
 
 
 # ---------------------------------------------------------------- the mail server and the players
@@ -542,11 +549,15 @@ def database_size(bench: Bench) -> str:
             db = Database(str(home / "judge.db"))
         with db.transaction() as tx:
             row = tx.one("SELECT COUNT(*), COALESCE(SUM(LENGTH(state)), 0) FROM checkpoints")
+            entries = tx.one("SELECT COUNT(*), COALESCE(SUM(LENGTH(body)), 0) FROM entries")
+            outbox = tx.one("SELECT COUNT(*), COALESCE(SUM(LENGTH(message)), 0) FROM outbox")
         db.close()
     except Exception as exc:  # noqa: BLE001  (a figure missing is said, the run still counts)
         return f"unknown ({exc})"
     count, state = (int(row[0]), int(row[1])) if row else (0, 0)
-    return f"{total / 1e6:.0f} MB ({count} checkpoints, {state / 1e6:.0f} MB of them)"
+    parts = [f"{int(n or 0)} {what}, {int(size or 0) / 1e6:.0f} MB" for what, (n, size) in
+             (("entries", entries or (0, 0)), ("outbox mails", outbox or (0, 0)))]
+    return f"{total / 1e6:.0f} MB ({count} checkpoints, {state / 1e6:.0f} MB; {'; '.join(parts)})"
 
 
 def duplicates(bench: Bench) -> str:
@@ -598,8 +609,21 @@ def flat(others: int, long_games: int, no_checkpoints: bool, until: int = 0) -> 
         reps[rep.genesis.game_id] = rep
     order = list(reps)
     long, rest = order[:long_games], order[long_games:]
-    timings: list[tuple[int, float, float, str]] = []  # (first entry, handle, referee, game)
+    timings: list[tuple[int, float, float, str, int]] = []  # (first entry, handle, referee, game, verified)
     held_in_memory = [0]
+    verified: list[int] = []  # entries verified from the genesis or the last replay kept, at each recall
+    recall = remembered.recall
+
+    def counted(keys):  # how far back the judge's verification starts (checkpoints make this short)
+        found = recall(keys)
+        verified.append(len(keys) - 1 - (found.seq if found is not None else 0))
+        return found
+
+    remembered.recall = counted
+
+    def in_memory(rep) -> bool:
+        """Whether the judge's memory of verified replays holds the game, or any part of it."""
+        return any(remembered.holds(key) for key in remembered.chain(rep.record))
 
     def feed(game_id: str, data: bytes) -> tuple[float, float]:
         key = post.maildir.add(data)
@@ -629,12 +653,14 @@ def flat(others: int, long_games: int, no_checkpoints: bool, until: int = 0) -> 
             return False
         who = duties[0].who
         before = rep.seq
-        held = game_id in long and remembered.holds(remembered.chain(rep.record)[-1])
+        held = game_id in long and in_memory(rep)
         held_in_memory[0] += held
         bot_turn(Session(rep, who, ids[who]), "greedy", rng)
-        handle, referee = feed(game_id, bytes(compose(rep, who, before, book=BOOK)))
+        mail = bytes(compose(rep, who, before, book=BOOK))
+        verified.clear()
+        handle, referee = feed(game_id, mail)
         if game_id in long and duties[0].what != "join" and not held:  # timed from the checkpoint only
-            timings.append((before + 1, handle, referee, game_id))
+            timings.append((before + 1, handle, referee, game_id, max(verified, default=0)))
         return True
 
     started = time.monotonic()
@@ -651,13 +677,18 @@ def flat(others: int, long_games: int, no_checkpoints: bool, until: int = 0) -> 
             break
         game_id = live[cycle % len(live)]
         for _ in range(64):  # until the judge's memory no longer holds the long game
-            if not remembered.holds(remembered.chain(reps[game_id].record)[-1]):
+            if not in_memory(reps[game_id]):
                 break
             step(rng.choice([g for g in rest if reps[g].duties()] or rest))
         step(game_id)
+    t0 = time.perf_counter()
+    judge.sweep()  # what the judge does once a minute: every game's deadlines
+    swept = time.perf_counter() - t0
     judge.store.db.close()
     controller.stop()
     shutil.rmtree(base, ignore_errors=True)
+    print(f"one deadline sweep over the {len(order)} games (the judge does one a minute, between two batches of mail): "
+          f"{swept * 1000:.0f} ms")
     print(f"{len(timings)} turns of the long games timed, from a checkpoint (not timed: {held_in_memory[0]} the "
           f"judge's memory still held); lengths {sorted(reps[g].seq for g in long)} entries")
     figures = []
@@ -666,11 +697,12 @@ def flat(others: int, long_games: int, no_checkpoints: bool, until: int = 0) -> 
         return
     for target in (10, 50, 100, 150):
         near = sorted(timings, key=lambda t: abs(t[0] - target))[:3 * long_games]
-        totals = [(h + r) * 1000 for _, h, r, _ in near]
+        totals = [(t[1] + t[2]) * 1000 for t in near]
         figures.append(f"entry {target}: {statistics.median(totals):.0f} ms (turns at entries "
                        f"{min(t[0] for t in near)}-{max(t[0] for t in near)}; handle "
-                       f"{statistics.median(h * 1000 for _, h, _, _ in near):.0f} ms, referee "
-                       f"{statistics.median(r * 1000 for _, _, r, _ in near):.0f} ms)")
+                       f"{statistics.median(t[1] * 1000 for t in near):.0f} ms, referee "
+                       f"{statistics.median(t[2] * 1000 for t in near):.0f} ms; entries verified at most "
+                       f"{max(t[4] for t in near)})")
     print("the judge's time per turn (handle + referee, median of the nearest turns): " + "; ".join(figures))
     print(f"load average {load_average()}")
 
