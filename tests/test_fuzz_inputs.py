@@ -189,4 +189,6 @@ def test_a_tiny_soak_plays_a_game_by_mail_and_prints_every_figure():
     assert lines[3:7] == ["crashes: 0", "places signed twice: 0", "stuck games: 0", "accepted turns lost: 0"]
     assert re.fullmatch(r"pass time: 99th percentile [0-9.]+ ms, median [0-9.]+ ms, of \d+ passes that did something",
                         lines[7])
-    assert re.fullmatch(r"\(\d+ s\)", lines[8])
+    assert re.fullmatch(r"batch time \(a pass reads batches of 16 mails until fewer come\): 99th percentile [0-9.]+ "
+                        r"ms, median [0-9.]+ ms, of \d+ batches", lines[8])
+    assert re.fullmatch(r"\(\d+ s\)", lines[9])
