@@ -130,7 +130,7 @@ class JudgeBox:
     """The judge's home, Maildir and key under `root`, an SMTP server, and an honest game of three players
     the judge referees (a new one when it ends)."""
 
-    def __init__(self, root: Path, seed: int = 1, game: str = "path-of-pharaohs"):
+    def __init__(self, root: Path, seed: int = 1, game: str = "path-of-pharaohs", contacts: bool = True):
         self.root = root
         self.rng = random.Random(seed)
         self.game = game
@@ -149,10 +149,10 @@ class JudgeBox:
         self.controller = Controller(self.outbox, hostname="127.0.0.1", port=self.port, server_hostname="localhost")
         self.controller.start()
         self.config = root / "judge.toml"
-        contacts = "".join(f'{n} = "{BOOK[n]}"\n' for n in PLAYERS)
+        contacts_toml = "".join(f'{n} = "{BOOK[n]}"\n' for n in PLAYERS) if contacts else ""  # else learned
         self.config.write_text(f'home = "{self.home}"\nkey = "{self.home / "keys" / JUDGE}"\naddress = "{BOOK[JUDGE]}"\n'
                                f'[mailbox]\nmaildir = "{self.maildir}"\npoll_seconds = 1\n'
-                               f'[smtp]\nserver = "127.0.0.1:{self.port}"\nsecurity = "none"\n[contacts]\n{contacts}')
+                               f'[smtp]\nserver = "127.0.0.1:{self.port}"\nsecurity = "none"\n[contacts]\n{contacts_toml}')
         self.log: list[str] = []
         self.now = float(int(time.time()))
         """The judge's clock: an hour and a second on at every pass, so that every refused mail from a
