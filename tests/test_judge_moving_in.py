@@ -28,6 +28,8 @@ def test_a_home_of_files_moves_into_the_store_and_the_game_goes_on(tmp_path, mon
     shutil.copytree(FIXTURE, base)
     for key in base.glob("*/keys/*"):
         key.chmod(0o600 if key.suffix != ".pub" else 0o644)  # as made: a checkout does not keep modes
+    for sub in ("new", "cur", "tmp"):
+        (base / "mail" / "ben" / sub).mkdir(exist_ok=True)  # nor empty folders
     monkeypatch.chdir(base)
     monkeypatch.delenv("PBEM_NOW", raising=False)
     boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
