@@ -194,10 +194,8 @@ def test_a_tiny_soak_plays_a_game_by_mail_and_prints_every_figure():
     assert re.fullmatch(r"\(\d+ s\)", lines[9])
 
 
-# ---------------------------------------------------------------- what the harnesses found, not fixed yet
+# ---------------------------------------------------------------- what the harnesses found (fixed since)
 
-@pytest.mark.xfail(strict=True, reason="pbem/transport/mail.py: the judge's mail of a Sarcophagus game's last "
-                   "reveal has a summary line of about 1,600 characters sent 7bit; an SMTP server refuses it")
 def test_a_sarcophagus_game_refereed_by_mail_reaches_its_end(tmp_path):
     """Found by `fuzz_inputs.py --judge --game sarcophagus`, with no hostile mail at all: 'judge opens coins:
     ...' in one line, over RFC 5321's 1,000 octets (aiosmtpd: 500 Line too long), so the judge retries the
@@ -214,8 +212,6 @@ def test_a_sarcophagus_game_refereed_by_mail_reaches_its_end(tmp_path):
         box.close()
 
 
-@pytest.mark.xfail(strict=True, reason="pbem/judge/service.py: the addresses of a mail are learned after its "
-                   "transaction; a judge killed in between never mails that game")
 def test_a_judge_killed_between_applying_an_invitation_and_learning_its_addresses_still_mails_the_game(tmp_path):
     """Found by benchmarks/judge_soak.py (one game of 100 stuck at its invitation in each full run, the judge
     SIGKILLed just after logging 'applied ... the invitation'): the mail is settled as done in the store,

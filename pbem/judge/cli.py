@@ -84,7 +84,7 @@ def status(config: ConfigArg) -> None:
 def migrate(config: ConfigArg) -> None:
     """Take a judge home of files (from before its database) into its database: its games, the marks of
     what was mailed, the addresses learned, the answers and deadline notes. Nothing is removed; `run` does
-    it too on its first start."""
+    it too on its first start on a new SQLite file."""
     import time
 
     from pbem.judge import config as settings

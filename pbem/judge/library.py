@@ -29,6 +29,7 @@ from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
 from pbem.api import find_copy as find_copy
 from pbem.api import hash_chain as hash_chain
+from pbem.api import history_path as history_path
 from pbem.api import imap_connect as imap_connect
 from pbem.api import imap_mailbox as imap_mailbox
 from pbem.api import is_name as is_name
@@ -69,6 +70,7 @@ __all__ = [
     "find_copy",
     "has_deadlines",
     "hash_chain",
+    "history_path",
     "holds_replay",
     "imap_connect",
     "imap_mailbox",

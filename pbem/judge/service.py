@@ -61,9 +61,11 @@ def _stamp(now: float) -> str:
 
 
 def open_memory(config: Config, now: float, log: Callable[[str], None] | None = None) -> Store:
-    """The judge's store, with a home of files from before the store taken in on first use."""
+    """The judge's store, with a home of files from before the store taken in when its SQLite file is made
+    (a PostgreSQL database is moved into by `pbem judge migrate`: several judges share it)."""
+    first = not config.database.startswith(("postgresql://", "postgres://")) and not Path(config.database).exists()
     store = open_store(config.database, config.games, config.home)
-    if not store.game_ids() and library.copies_in(config.games):
+    if first and library.copies_in(config.games):
         counts = store.import_home(config.home, now)
         if log:
             log(f"moved into the store: {moved_text(counts)}")
@@ -103,11 +105,12 @@ class Judge:
     def log(self, text: str) -> None:
         self._write_log(f"{_stamp(self.clock())} {text}")
 
-    def _learn(self, data: bytes, games: dict[str, Path]) -> None:
+    def _learn(self, tx: Any, data: bytes, games: dict[str, Path]) -> None:
         """Each participant's address, from the headers of a mail that brought on their game (`games`: the
         games the mail applied to, each with its copy): pbem mail names everyone by their name in the game.
         Only the game's own participants are learned, and the first address learned for a name stays (a game
-        is hosted from its invitation on, so its creator's mail names them first)."""
+        is hosted from its invitation on, so its creator's mail names them first). In the mail's transaction:
+        a judge killed after it has learned them too."""
         try:
             headers = BytesHeaderParser(policy=default_policy).parsebytes(data)
             pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
@@ -125,10 +128,8 @@ class Judge:
                         address = library.check_address(addr)
                     except library.PbemError:
                         continue
-                    if self.store.learn(game, name, address):
+                    if self.store.learn(game, name, address, tx):
                         known[name] = address
-                    else:
-                        self.learned = self.store.addresses()  # another judge learned it first
 
     def book(self, game_id: str, me: str) -> dict[str, str]:
         return {**self.learned.get(game_id, {}), **self.config.contacts, me: self.config.address}
@@ -216,31 +217,40 @@ class Judge:
             self.store.settle(None, path.name, "done", reason=reason)
             self.spool.set_aside(path)
             return []
-        with self.store.db.transaction(lock=parsed.games) as tx:
-            for game_id in parsed.games:
-                self.store.sync(tx, game_id)
-            try:
-                read = library.apply_mail(parsed, self.config.games)
-                outcome, ready = read.outcome, []
-                for game_id, (copy, _, last) in read.updated.items():
-                    self.store.save(tx, copy, now)
-                    self.store.checkpoint(tx, library.open_game(copy))  # verified just now: remembered
-                    ready += self.store.ready(tx, game_id, last)
-                state, game_id, after = "done", None, None
-                if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
-                    state, (game_id, after) = "waiting", outcome.waits_for
-                    if self.store.waiting_in(tx, game_id) >= MAX_WAITING:  # the rest is a flood: set aside
-                        state, outcome = "done", replace(outcome, fate=library.Fate.REFUSED, waits_for=None,
-                                                         reason=f"{outcome.reason}; {MAX_WAITING} turns of this "
-                                                         "game wait already: send the missing one")
-                        read = replace(read, outcome=outcome)
-                elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1:
-                    state, game_id = "parked", outcome.games[0]
-                self.store.settle(tx, path.name, state, game_id, after, outcome.reason)
-            except BaseException:
+        try:
+            with self.store.db.transaction(lock=parsed.games) as tx:
                 for game_id in parsed.games:
-                    self.store.forget(game_id)  # the cache may hold what the database does not
-                raise
+                    self.store.sync(tx, game_id)
+                try:
+                    read = library.apply_mail(parsed, self.config.games)
+                    outcome, ready = read.outcome, []
+                    for game_id, (copy, _, last) in read.updated.items():
+                        self.store.save(tx, copy, now)
+                        self.store.checkpoint(tx, library.open_game(copy))  # verified just now: remembered
+                        ready += self.store.ready(tx, game_id, last)
+                    if read.updated:
+                        self._learn(tx, data, {game_id: copy for game_id, (copy, _, _) in read.updated.items()})
+                    state, game_id, after = "done", None, None
+                    if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
+                        state, (game_id, after) = "waiting", outcome.waits_for
+                        if self.store.waiting_in(tx, game_id) >= MAX_WAITING:  # the rest is a flood: set aside
+                            state, outcome = "done", replace(outcome, fate=library.Fate.REFUSED, waits_for=None,
+                                                             reason=f"{outcome.reason}; {MAX_WAITING} turns of this "
+                                                             "game wait already: send the missing one")
+                            read = replace(read, outcome=outcome)
+                    elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1:
+                        state, game_id = "parked", outcome.games[0]
+                    self.store.settle(tx, path.name, state, game_id, after, outcome.reason)
+                except BaseException:
+                    for game_id in parsed.games:
+                        self.store.forget(game_id)  # the cache may hold what the database does not
+                    raise
+        except BaseException:
+            try:
+                self.learned = self.store.addresses()  # what was learned in a transaction that did not commit: gone
+            except StoreError:
+                pass  # the database itself failed: said by the caller
+            raise
         return self._settle(path, data, read) + ready
 
     def _settle(self, path: Path, data: bytes, read: library.MailRead) -> list[str]:
@@ -260,8 +270,6 @@ class Judge:
         if fate is library.Fate.WAITING and outcome.waits_for is not None:
             self.log(f"waiting mail {name}: {outcome.reason}")
             return ready
-        if read.updated:
-            self._learn(data, {game_id: copy for game_id, (copy, _, _) in read.updated.items()})
         if fate is library.Fate.NOT_HOSTED:
             self.log(f"set aside mail {name}: {outcome.reason or 'a game not hosted here'}")
             if len(outcome.games) == 1:

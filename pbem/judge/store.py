@@ -70,6 +70,7 @@ class Store:
         Cheap when this process wrote it last (the usual case: one judge)."""
         held = self.held(tx, game_id)
         if held is None:
+            self._drop_uncommitted(game_id)
             return None
         self.resume(tx, game_id)
         path = self._paths.get(game_id)
@@ -85,6 +86,16 @@ class Store:
         path = self._paths[game_id] = library.restore_copy(record, hashes, held.mailed, self.games)
         self._cached[game_id] = (held.seq, held.last_hash)
         return path
+
+    def _drop_uncommitted(self, game_id: str) -> None:
+        """A copy of a game the database does not hold is what a transaction that did not commit left (a
+        new game applied, then the judge killed): set aside as NAME.uncommitted, with what this home saw of
+        it, so that the game is applied afresh, and into the database, when its mail is read again."""
+        path = self._paths.pop(game_id, None) or library.find_copy(game_id, self.games)
+        self._cached.pop(game_id, None)
+        if path is not None and path.is_file():
+            path.replace(path.with_name(path.name + ".uncommitted"))
+            library.history_path(game_id).unlink(missing_ok=True)
 
     def forget(self, game_id: str) -> None:
         """After a transaction that failed: the local copy may hold what the database does not."""
@@ -301,12 +312,15 @@ class Store:
                 found.setdefault(str(game_id), {})[str(name)] = str(address)
         return found
 
-    def learn(self, game_id: str, name: str, address: str) -> bool:
-        """The first address learned for a name in a game stays. Whether this one was new."""
-        with self.db.transaction() as tx:
-            if tx.one("SELECT 1 FROM addresses WHERE game_id = ? AND name = ?", (game_id, name)):
-                return False
-            tx.run("INSERT INTO addresses (game_id, name, address) VALUES (?, ?, ?)", (game_id, name, address))
+    def learn(self, game_id: str, name: str, address: str, tx: Tx | None = None) -> bool:
+        """The first address learned for a name in a game stays. Whether this one was new. In `tx` when
+        given (with the mail that taught it: a judge killed after that mail was applied has learned it too)."""
+        if tx is None:
+            with self.db.transaction() as own:
+                return self.learn(game_id, name, address, own)
+        if tx.one("SELECT 1 FROM addresses WHERE game_id = ? AND name = ?", (game_id, name)):
+            return False
+        tx.run("INSERT INTO addresses (game_id, name, address) VALUES (?, ?, ?)", (game_id, name, address))
         return True
 
     # ------------------------------------------------------------ the portable record

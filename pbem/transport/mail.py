@@ -39,6 +39,11 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 SUMMARY_LINES = 40
 
 
+
+MAX_LINE = 998
+"""The longest line SMTP carries as it is (RFC 5321: 1,000 octets with its CR LF); a body with a longer one
+(the list of a Sarcophagus game's every coin opened at its end) goes quoted-printable."""
+
 def signing_absence(rep: Replay) -> tuple[str, str] | None:
     """While an absence that several sign is being signed (and still stands): who signs it next, and whose
     absence it is. None otherwise."""
@@ -145,7 +150,8 @@ def compose(rep: Replay, me: str, after: int | None, attach: bool = False, book:
         lines += ["", "The whole game is attached. 'pbem inbox' reads this mail (in a Maildir,",
                   "an mbox or saved as .eml) and keeps your copy."]
     text = "\n".join(lines) + "\n" + block
-    msg.set_content(text, cte="7bit" if text.isascii() else "quoted-printable")
+    plain = text.isascii() and all(len(line) <= MAX_LINE for line in text.split("\n"))
+    msg.set_content(text, cte="7bit" if plain else "quoted-printable")  # 7bit only where SMTP takes it as it is
     if attach or after is None:
         name = f"{rep.genesis.game}-{copies.short_id(rep.genesis.game_id)}.json"
         msg.add_attachment(to_json(rep.record).encode(), maintype="application", subtype="json", filename=name)
