@@ -484,10 +484,13 @@ def several(games: int, judges: int, database: str, kill_every: float, rate: flo
             bench.judges = bench.judges[:count]
             bench.drain(300)
             before, started = bench.handled(), time.monotonic()
-            bench.measure(saturate, saturate_seconds, drain=0)
+            offered = bench.measure(saturate, saturate_seconds, drain=0)
             speed[count] = (bench.handled() - before) / (time.monotonic() - started)
+            left = len(os.listdir(bench.base / "judge-mail" / "new"))
             print(f"{count} judge{'s' if count > 1 else ''} offered {saturate:g} turns a second for "
-                  f"{saturate_seconds:g} s: {speed[count]:.1f} turn mails handled a second", flush=True)
+                  f"{saturate_seconds:g} s: {speed[count]:.1f} turn mails handled a second ({offered.sent} sent, "
+                  f"{offered.missed} slots missed for want of a ready game, {left} mails unread at the end: "
+                  f"saturated only if some were)", flush=True)
         bench.drain(300)
         bench.players.stop()
         for judge in bench.judges:
