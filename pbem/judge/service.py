@@ -361,6 +361,15 @@ class Judge:
             self.store.checkpoint(tx, rep)
             self.log(f"signed {rep.genesis.game} {library.short_id(game_id)} entries {first}-{rep.seq} as {name}")
         self._queue(tx, rep, name, now)
+        # when its deadlines next ask something: worked out now, not by the sweep opening the game again
+        next_due: float | None = None
+        if rep.genesis.deadlines is not None:
+            def received(seq: int) -> float | None:
+                return self.store.received(tx, game_id, seq)
+
+            owed_now = deadlines.due(rep, int(now), name, self.store.deadlines_done(tx, game_id), received)
+            next_due = now if owed_now else deadlines.next_time(rep, int(now), name, received)
+        self.store.set_next_due(tx, game_id, next_due)
 
     def _queue(self, tx: Any, rep: library.Replay, name: str, now: float) -> None:
         """The mail of what the parties have not had, into the outbox (with the mark that they have)."""

@@ -210,9 +210,11 @@ class Store:
 
     def claim_unsent(self, now: float, limit: int = 16) -> list[tuple[int, str, str, bytes]]:
         """Mails of the outbox nobody has sent, claimed for this judge: (id, game id, about, message)."""
+        lock = " FOR UPDATE SKIP LOCKED" if self.db.postgres else ""  # SQLite: its one writer at a time does it
         with self.db.transaction() as tx:
             rows = tx.all("SELECT id, game_id, about, message FROM outbox WHERE sent IS NULL AND (claimed_by IS NULL "
-                          "OR claimed_by = ? OR claimed_at < ?) ORDER BY id LIMIT ?", (self.owner, now - STALE_CLAIM, limit))
+                          "OR claimed_by = ? OR claimed_at < ?) ORDER BY id LIMIT ?" + lock,
+                          (self.owner, now - STALE_CLAIM, limit))
             for row in rows:
                 tx.run("UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ?", (self.owner, now, row[0]))
         return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3])) for r in rows]
@@ -237,10 +239,10 @@ class Store:
         time included), or None when it is settled, waiting, or another live judge holds it."""
         with self.db.transaction() as tx:
             row = tx.one("SELECT state, owner, taken_at, tries FROM mails WHERE name = ?", (name,))
-            if row is None:
-                tx.run("INSERT INTO mails (name, state, owner, taken_at, tries) VALUES (?, 'taken', ?, ?, 1)",
-                       (name, self.owner, now))
-                return 1
+            if row is None:  # another judge may take it at this very moment: one insert wins, the other skips
+                added = tx.run("INSERT INTO mails (name, state, owner, taken_at, tries) VALUES (?, 'taken', ?, ?, 1) "
+                               "ON CONFLICT (name) DO NOTHING", (name, self.owner, now))
+                return 1 if added else None
             state, owner, taken_at, tries = row
             if state in ("done", "parked", "quarantined"):
                 return 0
