@@ -82,3 +82,30 @@ def test_two_judges_on_one_postgresql_one_killed_at_random_sign_each_place_once_
     assert len(final[0]) == held[0]  # every accepted turn in every copy and in the database
     log = (base / "judge.log").read_text() + (base / "second" / "judge.log").read_text()
     assert "Traceback" not in log
+
+
+def test_a_judge_mails_with_the_addresses_another_judge_on_its_database_learned(base, monkeypatch):
+    """Two judges on one database: one applies the invitation (and learns the players' addresses), the
+    other, started before, does the game's duties: it mails them, with the addresses from the database
+    (its own memory of addresses is older). Found by a CI run: the game stalled at its first duty."""
+    from pbem.judge import config as judge_config
+    from pbem.judge.service import Judge
+
+    fast_cli(monkeypatch)
+    monkeypatch.chdir(base)
+    monkeypatch.delenv("PBEM_NOW", raising=False)
+    boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS, "judge"]}
+    with smtp_server(boxes) as (port, server):
+        keys = setup_players(base, port, PLAYERS)
+        config = write_config(base, port, maildir=base / "mail" / "judge")
+        start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
+        lines: list[str] = []
+        late = Judge(judge_config.load(config), log=lines.append)  # started before the invitation came
+        first = Judge(judge_config.load(config), log=lines.append)
+        [invitation] = list((base / "mail" / "judge" / "new").iterdir())
+        first.handle(invitation)  # applied, addresses learned; its duties not done yet
+        assert late.referee(next(iter(first.pending)))
+        late.deliver()
+        assert any(line.split(" ")[1] == "mailed" for line in lines), lines
+        assert not any("cannot mail" in line for line in lines), lines
+        assert len(server.received) == 2  # the invitation, and the judge's join to the players

@@ -131,7 +131,11 @@ class Judge:
                     if self.store.learn(game, name, address, tx):
                         known[name] = address
 
-    def book(self, game_id: str, me: str) -> dict[str, str]:
+    def book(self, game_id: str, me: str, tx: Any = None) -> dict[str, str]:
+        """The game's addresses: as the store holds them when in a transaction `tx` (another judge on the
+        same database may have learned them), else as this judge knows them."""
+        if tx is not None:
+            self.learned[game_id] = self.store.game_addresses(tx, game_id)
         return {**self.learned.get(game_id, {}), **self.config.contacts, me: self.config.address}
 
     def _once(self, key: str, line: str) -> None:
@@ -304,6 +308,7 @@ class Judge:
     def _answer(self, data: bytes, name: str, reason: str) -> None:
         """Tell a participant why their mail was refused (replies.py: known addresses only, once an hour)."""
         sender = replies.sender_of(data)
+        self.learned = self.store.addresses()  # another judge on the same database may have learned more
         known = {a.lower() for names in self.learned.values() for a in names.values()} | \
             {a.lower() for a in self.config.contacts.values()}
         if sender is None or sender.address not in known or sender.address == self.config.address.lower():
@@ -374,7 +379,7 @@ class Judge:
     def _queue(self, tx: Any, rep: library.Replay, name: str, now: float) -> None:
         """The mail of what the parties have not had, into the outbox (with the mark that they have)."""
         try:
-            msg = library.outgoing(rep, name, self.book(rep.genesis.game_id, name))
+            msg = library.outgoing(rep, name, self.book(rep.genesis.game_id, name, tx))
         except library.PbemError as exc:  # an address not known yet: what was signed stands, mailed once it is
             self._once(f"outgoing {rep.genesis.game_id} {rep.seq} {exc}",
                        f"error {library.short_id(rep.genesis.game_id)}: cannot mail entry {rep.seq} yet: {exc}")
@@ -477,7 +482,7 @@ class Judge:
             self.pending.add(rep.genesis.game_id)  # what follows done, and mailed, by this pass's referee step
             return
         subject, body = deadlines.text(rep, item)
-        book = self.book(rep.genesis.game_id, name)
+        book = self.book(rep.genesis.game_id, name, tx)
         if item.party not in book:
             raise library.PbemError(f"no mail address for {item.party}")
         msg = deadlines.mail(self.config.address, name, item.party, book[item.party], subject, body, rep)

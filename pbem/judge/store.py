@@ -314,6 +314,9 @@ class Store:
                 found.setdefault(str(game_id), {})[str(name)] = str(address)
         return found
 
+    def game_addresses(self, tx: Tx, game_id: str) -> dict[str, str]:
+        return {str(n): str(a) for n, a in tx.all("SELECT name, address FROM addresses WHERE game_id = ?", (game_id,))}
+
     def learn(self, game_id: str, name: str, address: str, tx: Tx | None = None) -> bool:
         """The first address learned for a name in a game stays. Whether this one was new. In `tx` when
         given (with the mail that taught it: a judge killed after that mail was applied has learned it too)."""
