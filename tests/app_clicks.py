@@ -10,7 +10,7 @@ import shutil
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -186,7 +186,14 @@ def play_to_the_end(browser, people: Table, game_id: str, players: list[str], li
             mover = tabs.who_moves()
             if mover is None:
                 return clicks
-            text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
+            before = copy_seq(people.apps[mover], game_id)
+            try:
+                text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
+            except TimeoutException:  # the page was drawn anew (a live update) as the move was clicked, and
+                if copy_seq(people.apps[mover], game_id) != before:  # nothing was signed: a person clicks again
+                    raise
+                browser.refresh()
+                text = click_a_move(tabs.show(mover), keyboard=clicks % 2 == 1)
             assert "Signed and wrote" in text and "NOT sent" not in text, text
             tabs.settle()  # the others' pages show the turn as its mail arrives: nobody clicks Fetch mail
     finally:
