@@ -9,7 +9,7 @@ at all. A sender then delivers the outbox and marks what the SMTP server took, s
 loses no accepted turn and leaves no signed entry unsent, and a restarted judge (or another on the same
 database) finds in the store what is done and what is owed.
 
-No mail can stop it (spool.py): each is read on its own, claimed in the store before its content is read,
+No mail can stop it (mailroom.py, spool.py): each is read on its own, claimed in the store before its content is read,
 and what became of it is one typed value (`Fate`) that decides where it goes and whether its sender is
 answered. An error nobody foresaw in one mail, one game or one pass is logged once and set aside (a mail
 to the quarantine folder); the loop goes on. A turn of a game not hosted here is set aside unparsed for
@@ -22,25 +22,23 @@ seen there are the store's cache, made equal to the store under each game's lock
 
 from __future__ import annotations
 
-import email.utils
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from email import message_from_bytes
 from email.message import EmailMessage
-from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from pbem.judge import deadlines, library, replies
+from pbem.judge import deadlines, library
 from pbem.judge.config import Config
 from pbem.judge.database import StoreError
-from pbem.judge.spool import MAX_TRIES, Spool
+from pbem.judge.mailroom import Mailroom
+from pbem.judge.spool import Spool
 from pbem.judge.store import Store, moved_text, open_store
 
 BATCH = 16
@@ -48,10 +46,6 @@ BATCH = 16
 rather than the whole backlog read first)."""
 SWEEP_SECONDS = 60
 """How often every game's deadlines are looked at (their times are hours)."""
-MAX_GAMES_PER_MAIL = 8
-"""Games one mail may name (a pbem mail names one): each is a lock the judge takes while it applies it."""
-MAX_WAITING = 32
-"""Turns of one game that may wait for a missing one: more is a flood, set aside."""
 PAUSE_AFTER_ERROR = 5.0
 """Seconds the service waits after a pass that failed in a way nobody foresaw, before the next one."""
 
@@ -72,7 +66,7 @@ def open_memory(config: Config, now: float, log: Callable[[str], None] | None = 
     return store
 
 
-class Judge:
+class Judge(Mailroom):
     def __init__(self, config: Config, log: Callable[[str], None] | None = None,
                  clock: Callable[[], float] | None = None):
         config.check_mail()
@@ -92,7 +86,6 @@ class Judge:
         if not pub.exists() or library.read_file(pub, "a public key file", 16 * 1024).decode(errors="replace").strip() \
                 != self.identity.public.line():
             library.write_file(pub, (self.identity.public.line() + "\n").encode())
-        self.learned: dict[str, dict[str, str]] = self.store.addresses()
         self.pending: set[str] = set(self.store.game_ids())  # at start: every game, once
         self.errors_logged: set[str] = set()
         self.stopping = False
@@ -105,38 +98,11 @@ class Judge:
     def log(self, text: str) -> None:
         self._write_log(f"{_stamp(self.clock())} {text}")
 
-    def _learn(self, tx: Any, data: bytes, games: dict[str, Path]) -> None:
-        """Each participant's address, from the headers of a mail that brought on their game (`games`: the
-        games the mail applied to, each with its copy): pbem mail names everyone by their name in the game.
-        Only the game's own participants are learned, and the first address learned for a name stays (a game
-        is hosted from its invitation on, so its creator's mail names them first). In the mail's transaction:
-        a judge killed after it has learned them too."""
-        try:
-            headers = BytesHeaderParser(policy=default_policy).parsebytes(data)
-            pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
-        except (ValueError, TypeError, IndexError, LookupError, AttributeError):
-            return
-        for game, copy in games.items():
-            known = self.learned.setdefault(game, {})
-            try:
-                members = library.participants(copy)
-            except library.PbemError:
-                continue
-            for name, addr in pairs:
-                if name in members and name not in known and addr and addr != self.config.address:
-                    try:
-                        address = library.check_address(addr)
-                    except library.PbemError:
-                        continue
-                    if self.store.learn(game, name, address, tx):
-                        known[name] = address
-
     def book(self, game_id: str, me: str, tx: Any = None) -> dict[str, str]:
-        """The game's addresses: as the store holds them when in a transaction `tx` (another judge on the
-        same database may have learned them), else as this judge knows them."""
-        if tx is not None:
-            self.learned[game_id] = self.store.game_addresses(tx, game_id)
-        return {**self.learned.get(game_id, {}), **self.config.contacts, me: self.config.address}
+        """The game's addresses as the store holds them (in `tx` when given): those learned, by this judge or
+        another on the same database, then the configuration's, then the judge's own."""
+        learned = self.store.game_addresses(tx, game_id)
+        return {**learned, **self.config.contacts, me: self.config.address}
 
     def _once(self, key: str, line: str) -> None:
         """Log an error once: one that comes back on every pass is not news."""
@@ -175,156 +141,6 @@ class Judge:
             ready = [self.spool.new / name for name in self.handle(path)]  # waiting mails its game has room for
             queue += [p for p in ready if p.exists()]
         return len(files)
-
-    def handle(self, path: Path) -> list[str]:
-        """Read one mail and put it where its fate says; returns the set-aside mails it made ready. Nothing
-        that happens here, whatever the mail holds, leaves this function as an exception."""
-        try:
-            tries = self.spool.take(path, self.clock())
-        except StoreError as exc:
-            self._once(f"take {exc}", f"error reading mail: {exc}")
-            return []
-        if tries is None:
-            return []  # another judge has it, or it waits
-        try:
-            if tries == 0:
-                self.spool.set_aside(path)  # settled before a stop, not moved yet
-                return []
-            if tries > MAX_TRIES:
-                self._quarantine(path, f"the judge stopped {MAX_TRIES} times while reading it")
-                return []
-            try:
-                data = library.read_file(path, "a mail", library.MAX_MAIL)  # the gate pbem inbox reads through
-            except library.PbemError as exc:
-                if not path.exists():
-                    self.store.forget_mail(path.name)
-                    return []  # gone (another reader of the Maildir): nothing to do
-                self.log(f"refused mail {path.name}: {exc}")
-                self.store.settle(None, path.name, "done", reason=str(exc))
-                self.spool.set_aside(path)
-                return []
-            return self._apply(path, data)
-        except StoreError as exc:  # the database busy or gone: the mail stays, taken again on a later pass
-            self._once(f"mail {path.name} {exc}", f"error mail {path.name}: {exc}")
-            return []
-        except Exception as exc:  # noqa: BLE001  (one mail never stops the judge: the operator reads why)
-            self._quarantine(path, f"{type(exc).__name__}: {exc}")
-            return []
-
-    def _apply(self, path: Path, data: bytes) -> list[str]:
-        """Apply the mail's games and turns under their locks, in one transaction with what became of it."""
-        parsed = library.parse_mail(str(path), data)
-        now = self.clock()
-        if len(parsed.games) > MAX_GAMES_PER_MAIL:  # each game named is a lock held: a pbem mail names one
-            reason = f"it names {len(parsed.games)} games: a pbem mail names {MAX_GAMES_PER_MAIL} at most"
-            self.log(f"refused mail {path.name}: {reason}")
-            self.store.settle(None, path.name, "done", reason=reason)
-            self.spool.set_aside(path)
-            return []
-        try:
-            with self.store.db.transaction(lock=parsed.games) as tx:
-                for game_id in parsed.games:
-                    self.store.sync(tx, game_id)
-                try:
-                    read = library.apply_mail(parsed, self.config.games)
-                    outcome, ready = read.outcome, []
-                    for game_id, (copy, _, last) in read.updated.items():
-                        self.store.save(tx, copy, now)
-                        self.store.checkpoint(tx, library.open_game(copy))  # verified just now: remembered
-                        ready += self.store.ready(tx, game_id, last)
-                    if read.updated:
-                        self._learn(tx, data, {game_id: copy for game_id, (copy, _, _) in read.updated.items()})
-                    state, game_id, after = "done", None, None
-                    if outcome.fate is library.Fate.WAITING and outcome.waits_for is not None:
-                        state, (game_id, after) = "waiting", outcome.waits_for
-                        if self.store.waiting_in(tx, game_id) >= MAX_WAITING:  # the rest is a flood: set aside
-                            state, outcome = "done", replace(outcome, fate=library.Fate.REFUSED, waits_for=None,
-                                                             reason=f"{outcome.reason}; {MAX_WAITING} turns of this "
-                                                             "game wait already: send the missing one")
-                            read = replace(read, outcome=outcome)
-                    elif outcome.fate is library.Fate.NOT_HOSTED and len(outcome.games) == 1:
-                        state, game_id = "parked", outcome.games[0]
-                    self.store.settle(tx, path.name, state, game_id, after, outcome.reason)
-                except BaseException:
-                    for game_id in parsed.games:
-                        self.store.forget(game_id)  # the cache may hold what the database does not
-                    raise
-        except BaseException:
-            try:
-                self.learned = self.store.addresses()  # what was learned in a transaction that did not commit: gone
-            except StoreError:
-                pass  # the database itself failed: said by the caller
-            raise
-        return self._settle(path, data, read) + ready
-
-    def _settle(self, path: Path, data: bytes, read: library.MailRead) -> list[str]:
-        """After the mail's transaction: say what became of it, move it, answer its sender."""
-        name, outcome, ready = path.name, read.outcome, []
-        for game_id, (copy, first, last) in read.updated.items():
-            what = f"entries {first}-{last}" if last >= first else "the invitation"
-            self.log(f"applied {library.short_id(game_id)} {what} to {copy.name}")
-            self.pending.add(game_id)
-            early = self.spool.unpark(game_id) if first <= 1 else []
-            if early:
-                with self.store.db.transaction() as tx:
-                    self.store.reopen(tx, early)
-                self.log(f"read again the turns of {library.short_id(game_id)} that came before its invitation")
-            ready += early
-        fate = outcome.fate
-        if fate is library.Fate.WAITING and outcome.waits_for is not None:
-            self.log(f"waiting mail {name}: {outcome.reason}")
-            return ready
-        if fate is library.Fate.NOT_HOSTED:
-            self.log(f"set aside mail {name}: {outcome.reason or 'a game not hosted here'}")
-            if len(outcome.games) == 1:
-                self.spool.park(path, outcome.games[0])
-                return ready
-        elif fate is library.Fate.NOT_MINE:
-            self.log(f"set aside mail {name}: {outcome.reason}")
-        elif fate is library.Fate.IGNORED:
-            self.log(f"ignored mail {name}: no pbem turn or game in it")
-        elif fate in (library.Fate.REFUSED, library.Fate.FORKED):
-            reason = self._unnamed(outcome.reason, path)
-            self.log(f"refused mail {name}: {reason}")
-            self._answer(data, name, reason)
-        self.spool.set_aside(path)
-        return ready
-
-    def _unnamed(self, text: str, path: Path) -> str:
-        """No path of the judge's machine in what it says to a player (its own log says where)."""
-        text = text.replace(str(path), "your mail")
-        for folder in sorted({self.config.games, self.config.home, self.config.spool}, key=lambda p: -len(str(p))):
-            text = text.replace(str(folder), "...")
-        return text
-
-    def _quarantine(self, path: Path, reason: str) -> None:
-        try:
-            self.store.settle(None, path.name, "quarantined", reason=reason)
-            where = self.spool.quarantine(path, reason)
-            self.log(f"quarantined mail {path.name}: {reason} (in {where.parent})")
-        except Exception as exc:  # noqa: BLE001  (a full disk: said, and the mail stays where it is)
-            self._once(f"quarantine {path.name}", f"error quarantining {path.name}: {exc}")
-
-    def _answer(self, data: bytes, name: str, reason: str) -> None:
-        """Tell a participant why their mail was refused (replies.py: known addresses only, once an hour)."""
-        sender = replies.sender_of(data)
-        self.learned = self.store.addresses()  # another judge on the same database may have learned more
-        known = {a.lower() for names in self.learned.values() for a in names.values()} | \
-            {a.lower() for a in self.config.contacts.values()}
-        if sender is None or sender.address not in known or sender.address == self.config.address.lower():
-            return
-        now = self.clock()
-        last = self.store.answered_at(sender.address)
-        if last is not None and now - last < replies.ANSWER_EVERY:
-            return
-        smtp = self.config.smtp
-        try:
-            library.send(replies.answer(self.config.address, sender, reason), smtp.server, smtp.security, smtp.user)
-        except library.PbemError as exc:
-            self.log(f"error answering {sender.address}: {exc}")
-            return
-        self.store.note_answer(sender.address, now)
-        self.log(f"answered {sender.address}: why {name} was refused")
 
     def referee(self, game_id: str) -> bool:
         """Do what the referee owes in one game, and put the mail that carries it in the outbox, in one

@@ -314,8 +314,17 @@ class Store:
                 found.setdefault(str(game_id), {})[str(name)] = str(address)
         return found
 
-    def game_addresses(self, tx: Tx, game_id: str) -> dict[str, str]:
+    def game_addresses(self, tx: Tx | None, game_id: str) -> dict[str, str]:
+        """The addresses learned for a game's participants, by name (in `tx` when given)."""
+        if tx is None:
+            with self.db.transaction() as own:
+                return self.game_addresses(own, game_id)
         return {str(n): str(a) for n, a in tx.all("SELECT name, address FROM addresses WHERE game_id = ?", (game_id,))}
+
+    def knows_address(self, address: str) -> bool:
+        """Whether an address was learned for a participant of any game (case aside): one the judge answers."""
+        with self.db.transaction() as tx:
+            return tx.one("SELECT 1 FROM addresses WHERE lower(address) = ? LIMIT 1", (address.lower(),)) is not None
 
     def learn(self, game_id: str, name: str, address: str, tx: Tx | None = None) -> bool:
         """The first address learned for a name in a game stays. Whether this one was new. In `tx` when
