@@ -88,7 +88,8 @@ def migrate(config: ConfigArg) -> None:
     import time
 
     from pbem.judge import config as settings
-    from pbem.judge.store import moved_text, open_store
+    from pbem.judge.moving_in import import_home, moved_text
+    from pbem.judge.store import open_store
 
     loaded = settings.load(config)
     os.environ["PBEM_HOME"] = str(loaded.home)
@@ -96,7 +97,7 @@ def migrate(config: ConfigArg) -> None:
     if store.game_ids():
         typer.echo(f"The database {loaded.database} holds games already: nothing moved.")
         return
-    counts = store.import_home(loaded.home, time.time())
+    counts = import_home(store, loaded.home, time.time())
     typer.echo(f"Moved into {loaded.database}: {moved_text(counts)}.")
 
 

@@ -38,8 +38,9 @@ from pbem.judge import deadlines, library
 from pbem.judge.config import Config
 from pbem.judge.database import StoreError
 from pbem.judge.mailroom import Mailroom
+from pbem.judge.moving_in import import_home, moved_text
 from pbem.judge.spool import Spool
-from pbem.judge.store import Store, moved_text, open_store
+from pbem.judge.store import Store, open_store
 
 BATCH = 16
 """Mails read in one go: their answers go out before the next batch is read (a quick reply to each turn,
@@ -60,7 +61,7 @@ def open_memory(config: Config, now: float, log: Callable[[str], None] | None = 
     first = not config.database.startswith(("postgresql://", "postgres://")) and not Path(config.database).exists()
     store = open_store(config.database, config.games, config.home)
     if first and library.copies_in(config.games):
-        counts = store.import_home(config.home, now)
+        counts = import_home(store, config.home, now)
         if log:
             log(f"moved into the store: {moved_text(counts)}")
     return store
