@@ -245,18 +245,24 @@ def test_one_turn_mailed_three_times_around_a_restart_is_applied_once_and_the_ju
 # ---------------------------------------------------------------- (a, b) the database: what one mail can make it learn
 
 
-def test_a_valid_turn_teaches_the_judge_only_its_own_games_participants_addresses(base, hosted):
-    config, port, box = hosted.config, hosted.port, hosted.box
+def _join_naming_other_games(base, hosted, games: int, headers: str = ""):
+    """The judge reads the invitation; ben joins, and his join's mail, before the judge reads it, gets
+    `headers` and turn blocks of `games` made-up games added. The judge, its log, and the mail."""
     lines: list[str] = []
-    judge = Judge(judge_config.load(config), log=lines.append)
+    judge = Judge(judge_config.load(hosted.config), log=lines.append)
     judge.once()
-    players_act(base, port, ["ben"], {})
-    [join] = list((box / "new").iterdir())
-    entries = example_entries()[:1]
-    blocks = b"".join(turn_mail(f"{i:032x}", "0" * 64, entries).split(b"\r\n\r\n", 1)[1] for i in range(7))
+    players_act(base, hosted.port, ["ben"], {})
+    [join] = list((hosted.box / "new").iterdir())
+    blocks = b"".join(turn_mail(f"{i:032x}", "0" * 64, example_entries()[:1]).split(b"\r\n\r\n", 1)[1]
+                      for i in range(games))
+    join.write_bytes(headers.encode() + join.read_bytes().rstrip(b"\r\n") + b"\r\n\r\n" + blocks)
+    judge.once()
+    return judge, lines, join
+
+
+def test_a_valid_turn_teaches_the_judge_only_its_own_games_participants_addresses(base, hosted):
     cc = ", ".join(f"x{i} <x{i}@elsewhere.example>" for i in range(50))
-    join.write_bytes(f"Cc: {cc}\r\n".encode() + join.read_bytes().rstrip(b"\r\n") + b"\r\n\r\n" + blocks)
-    judge.once()
+    judge, lines, _ = _join_naming_other_games(base, hosted, 7, f"Cc: {cc}\r\n")
     assert [e["author"] for e in judge_entries(base)][:2] == ["judge", "ben"], lines  # the join applied
     learned = judge.store.addresses()
     assert learned == {hosted.game_id: {n: f"{n}@example.org" for n in PLAYERS}}, \
@@ -346,16 +352,7 @@ pbem inbox's note that this game was said once)."""
 def test_a_mail_naming_more_games_than_a_pbem_mail_does_is_refused_before_any_lock_is_taken(base, hosted):
     """Each game a mail names is a lock the judge holds while it applies it (PostgreSQL: an advisory lock):
     a mail naming tens of thousands would exhaust the lock table. More than 8 is refused unapplied."""
-    config, port, box = hosted.config, hosted.port, hosted.box
-    lines: list[str] = []
-    judge = Judge(judge_config.load(config), log=lines.append)
-    judge.once()
-    players_act(base, port, ["ben"], {})
-    [join] = list((box / "new").iterdir())
-    blocks = b"".join(turn_mail(f"{i:032x}", "0" * 64, example_entries()[:1]).split(b"\r\n\r\n", 1)[1]
-                      for i in range(60))
-    join.write_bytes(join.read_bytes().rstrip(b"\r\n") + b"\r\n\r\n" + blocks)
-    judge.once()
+    _, lines, join = _join_naming_other_games(base, hosted, 60)
     assert [line.split(" ", 1)[1] for line in lines if " refused " in line] == [
         f"refused mail {join.name}: it names 61 games: a pbem mail names 8 at most"]
     assert [e["author"] for e in judge_entries(base)] == ["judge"]  # nothing of it applied
