@@ -81,3 +81,21 @@ def home(tmp_path, monkeypatch):
     monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL cluster (tests/postgres_support.py), one per test process, started by the first
+    test that asks for it; each test makes its own database in it (`new_database`)."""
+    from postgres_support import postgres_cluster
+
+    with postgres_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def judge_database(request, tmp_path):
+    """The URL of a new, empty judge database of each kind: a SQLite file, a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "judge.db")
+    return request.getfixturevalue("postgres").new_database()

@@ -17,21 +17,12 @@ from pbem.protocol import remembered
 from pbem.protocol.verify import verify
 from pbem.record.models import from_json
 
-from postgres_support import postgres_cluster
-
 GAME = Path(__file__).resolve().parent.parent / "examples" / "pharaohs-table-4-players.json"
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with postgres_cluster() as found:
-        yield found
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request, tmp_path):
-    url = str(tmp_path / "judge.db") if request.param == "sqlite" else request.getfixturevalue("cluster").new_database()
-    return Store(Database(url), tmp_path / "games-files", "one")
+@pytest.fixture
+def store(judge_database, tmp_path):
+    return Store(Database(judge_database), tmp_path / "games-files", "one")
 
 
 @pytest.fixture

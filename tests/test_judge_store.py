@@ -14,21 +14,11 @@ from pbem.judge import schema
 from pbem.judge.database import Database, StoreError
 from pbem.judge.store import Store
 
-from postgres_support import postgres_cluster
 
-
-@pytest.fixture(scope="module")
-def cluster():
-    with postgres_cluster() as found:
-        yield found
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
+@pytest.fixture
+def url(judge_database):
     """A new, empty database of each kind."""
-    if request.param == "sqlite":
-        return str(tmp_path / "judge.db")
-    return request.getfixturevalue("cluster").new_database()
+    return judge_database
 
 
 def judge(url: str, tmp_path: Path, name: str) -> Store:
