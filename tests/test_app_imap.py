@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from pbem.app.state import State
+from pbem.app.state import AppState
 from pbem.app.watch import Watcher
 from pbem.transport import imap
 
@@ -33,7 +33,7 @@ def test_a_mail_appended_to_the_imap_folder_reaches_the_live_app_within_two_seco
         monkeypatch.setenv("PBEM_MAIL", dovecot.url("ben@example.org"))
         monkeypatch.setenv(imap.PASSWORD_ENV, SECRET)
         monkeypatch.setenv(imap.CAFILE_ENV, str(dovecot.cafile))
-        state = State()
+        state = AppState()
         watcher = Watcher(state)
         watcher.start()
         try:

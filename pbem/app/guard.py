@@ -45,7 +45,7 @@ _ONWARD = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta ht
 
 
 @dataclass
-class Secrets:
+class SessionSecrets:
     """The three secrets of one run of the app, made at start and never written anywhere."""
 
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
@@ -63,7 +63,7 @@ def _same(given: str | None, secret: str) -> bool:
 class Guard:
     """ASGI middleware: refuses what the module docstring says, before the app sees it."""
 
-    def __init__(self, app: ASGIApp, host: str, port: int, keys: Secrets):
+    def __init__(self, app: ASGIApp, host: str, port: int, keys: SessionSecrets):
         self.app, self.keys = app, keys
         self.host = f"{host}:{port}"
         self.origin = f"http://{self.host}"

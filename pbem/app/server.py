@@ -28,7 +28,7 @@ from pbem.app.guard import Guard
 from pbem.app.library import PbemError, RuleError
 from pbem.app.state import (
     SMTP_KEY,
-    State,
+    AppState,
     do_inbox,
     do_move,
     do_new,
@@ -76,7 +76,7 @@ HEARTBEAT = 15.0
 """Seconds between two comments on a quiet event stream (so that a dead connection is noticed)."""
 
 
-def make_app(state: State, port: int, stopping: Any = None) -> Guard:
+def make_app(state: AppState, port: int, stopping: Any = None) -> Guard:
     """The routes behind the Guard; `stopping` (a threading.Event) ends the pages' event streams."""
     csrf = state.keys.csrf
 
@@ -200,12 +200,12 @@ def free_socket() -> socket.socket:
     return sock
 
 
-def url_for(state: State, sock: socket.socket) -> str:
+def url_for(state: AppState, sock: socket.socket) -> str:
     """The link that lets a browser in: the loopback address, the port, the secret token."""
     return f"http://{HOST}:{sock.getsockname()[1]}/?token={state.keys.token}"
 
 
-def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
+def serve(state: AppState, sock: socket.socket, on_ready: Callable[[str], None]) -> None:
     """Serve until interrupted; `on_ready` gets the URL with the secret token once the socket listens."""
 
     port = sock.getsockname()[1]
@@ -236,7 +236,7 @@ def serve(state: State, sock: socket.socket, on_ready: Callable[[str], None]) ->
 def start(open_browser: bool = True) -> None:
     """`pbem app`: unlock the keys (a passphrase asked on the terminal, if there is one), listen on
     127.0.0.1 on a free port, print the URL with its secret, open it in the browser."""
-    state = State()
+    state = AppState()
     interactive = sys.stdin is not None and sys.stdin.isatty()
 
     def ask(name: str) -> bytes | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pbem.app import library
-from pbem.app.guard import Secrets
+from pbem.app.guard import SessionSecrets
 from pbem.app.library import DEALER, Identity, Library, PbemError, RuleError
 
 R = TypeVar("R")
@@ -21,10 +21,10 @@ SMTP_KEY = "smtp:"
 
 
 @dataclass
-class State:
+class AppState:
     """What one run of the app holds in memory: the unlocked keys, the games, a notice per page."""
 
-    keys: Secrets = field(default_factory=Secrets)
+    keys: SessionSecrets = field(default_factory=SessionSecrets)
     identities: dict[str, Identity] = field(default_factory=dict)
     locked: list[str] = field(default_factory=list)
     games: Library = field(default_factory=Library)
@@ -156,7 +156,7 @@ def _automatic(rep: library.Replay, session: library.Session) -> bool:
     return False
 
 
-def game_data(state: State, game_id: str, since: int | None = None) -> tuple[dict[str, Any], dict[str, Any], list[Any], str]:
+def game_data(state: AppState, game_id: str, since: int | None = None) -> tuple[dict[str, Any], dict[str, Any], list[Any], str]:
     """What the game page shows: its header, its data for the script, the log, the game's SVG symbols.
     What changed is said since the entry the player last saw here, or since `since` (a page redrawn
     live keeps saying what changed since it was first looked at)."""
@@ -207,7 +207,7 @@ def game_data(state: State, game_id: str, since: int | None = None) -> tuple[dic
     return info, data, log, library.replay_asset(rep.genesis.game, ".svg")
 
 
-def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[str, Any]]:
+def home_data(state: AppState) -> tuple[list[dict[str, Any]], list[str], str, dict[str, Any]]:
     status = library.my_games()
     games = []
     for g in status.games:
@@ -237,7 +237,7 @@ def home_data(state: State) -> tuple[list[dict[str, Any]], list[str], str, dict[
     return games, status.problems, str(library.games_folder()), invite
 
 
-def _after_writing(state: State, game_id: str, name: str, played: library.Played) -> str:
+def _after_writing(state: AppState, game_id: str, name: str, played: library.Played) -> str:
     """Send what was just written once NAME's part is done (one mail a turn: part_done); the words the
     page shows after it: what happened, then what was done."""
     rep = played.game
@@ -258,7 +258,7 @@ def _after_writing(state: State, game_id: str, name: str, played: library.Played
     return " ".join(part for part in (happened + "." if happened else "", done) if part) or "Nothing to do."
 
 
-def do_move(state: State, game_id: str, body: dict[str, Any], decide: bool) -> str:
+def do_move(state: AppState, game_id: str, body: dict[str, Any], decide: bool) -> str:
     lib = state.games
     head, action = body.get("head"), body.get("action")
     if not isinstance(head, str) or (decide and not isinstance(action, str)):
@@ -279,7 +279,7 @@ def do_move(state: State, game_id: str, body: dict[str, Any], decide: bool) -> s
     return text
 
 
-def do_send(state: State, game_id: str) -> str:
+def do_send(state: AppState, game_id: str) -> str:
     _, rep = state.games.game(game_id)
     seat = state.seat(rep)
     if seat is None:
@@ -289,14 +289,14 @@ def do_send(state: State, game_id: str) -> str:
     return text
 
 
-def do_inbox(state: State, page: object = "/") -> str:
+def do_inbox(state: AppState, page: object = "/") -> str:
     """Fetch mail: read the mailbox, do what needs no decision, say so on the page it was asked from."""
     text, _ = read_mail(state)
     state.flash[page if isinstance(page, str) and re.fullmatch(r"/(game/[0-9a-f]{32})?", page) else "/"] = text
     return text
 
 
-def read_mail(state: State, live: bool = False) -> tuple[str, dict[str, str]]:
+def read_mail(state: AppState, live: bool = False) -> tuple[str, dict[str, str]]:
     """Read the mailbox, then do in every game what needs no decision (a join, a deal, an opening) and send
     it. The words for the page (the new mails counted, what the others did, what was done here) and
     each game that changed, with its last entry's hash; the change is published to the pages open."""
@@ -341,7 +341,7 @@ def read_mail(state: State, live: bool = False) -> tuple[str, dict[str, str]]:
     return text, changed
 
 
-def do_new(state: State, body: dict[str, Any]) -> str:
+def do_new(state: AppState, body: dict[str, Any]) -> str:
     """Start a game from the form: the invitation signed with my key, kept as my copy, mailed to everyone."""
     game, me, players, referee = body.get("game"), body.get("me"), body.get("players"), body.get("referee")
     options, deadline = body.get("options") or "", body.get("deadline") or ""
@@ -372,7 +372,7 @@ def do_new(state: State, body: dict[str, Any]) -> str:
     return text
 
 
-def do_unlock(state: State, body: dict[str, Any]) -> str:
+def do_unlock(state: AppState, body: dict[str, Any]) -> str:
     name, passphrase = body.get("name"), body.get("passphrase")
     if name not in state.locked or not isinstance(passphrase, str) or not passphrase:
         raise library.UsageError("give the passphrase of a locked key")
@@ -386,13 +386,13 @@ def do_unlock(state: State, body: dict[str, Any]) -> str:
     return f"Key {name} unlocked (kept in memory until the app stops)."
 
 
-def locked(work: Callable[[State, str], R], state: State, game_id: str) -> R:
+def locked(work: Callable[[AppState, str], R], state: AppState, game_id: str) -> R:
     """A page's work on the games in memory, never during a move or a mail's update."""
     with state.games.lock:
         return work(state, game_id)
 
 
-def history_frames(state: State, game_id: str) -> list[dict[str, Any]]:
+def history_frames(state: AppState, game_id: str) -> list[dict[str, Any]]:
     """Every position of the game as this player saw it then (the replay's frames), made once per head."""
     _, rep = state.games.game(game_id)
     seat = state.seat(rep)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pbem.app import library
 from pbem.app.library import PbemError, RuleError
-from pbem.app.state import State, read_mail
+from pbem.app.state import AppState, read_mail
 
 POLL = 0.25
 """Seconds between two looks at the mailbox and the copies: a mail shows on the pages well within 2 s."""
@@ -36,7 +36,7 @@ def _copies_stamp() -> dict[str, tuple[int, int]]:
 class Watcher:
     """The watching threads of one run of the app; `stop` ends them."""
 
-    def __init__(self, state: State, poll: float = POLL):
+    def __init__(self, state: AppState, poll: float = POLL):
         self.state, self.poll = state, poll
         self.stopping = threading.Event()
         self.arrived = threading.Event()
