@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty
 from pbem.errors import IllegalMove, NotOwed, UsageError
-from pbem.protocol.acts import Absent, parse_act
+from pbem.protocol.acts import RecordAbsence, parse_act
 from pbem.protocol.replay import Replay
 from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock, now
 from pbem.record.models import Entry
@@ -198,7 +198,7 @@ def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, i
         raise UsageError(f"{signer} may not record {party} absent: only {' and '.join(signers)} may")
     since = rep.began.get(party, rep.seq)
     other = parse_act(rep.pending[0]) if rep.pending else None
-    if rep.pending and isinstance(other, Absent) and other.party != party:
+    if rep.pending and isinstance(other, RecordAbsence) and other.party != party:
         raise UsageError(f"{other.party}'s absence is being signed ({' and '.join(rep.pending[1])} so far): it is "
                          "signed to the end, or lapses, first")
     pending = rep.pending[1] if rep.pending else ()
@@ -242,7 +242,7 @@ def still_pending(rep: Replay) -> bool:
     if rep.pending is None:
         return False
     act = parse_act(rep.pending[0])
-    if not isinstance(act, Absent):
+    if not isinstance(act, RecordAbsence):
         return False
     duty = owing(rep).get(act.party)
     return duty is not None and duty.what == act.what and rep.began.get(act.party) == act.since
@@ -258,7 +258,7 @@ def next_recorder(rep: Replay, party: str) -> str | None:
         return None
     signers = entitled(rep, party)
     pending = parse_act(rep.pending[0]) if rep.pending else None
-    if rep.pending and isinstance(pending, Absent) and pending.party != party:
+    if rep.pending and isinstance(pending, RecordAbsence) and pending.party != party:
         return None  # another party's absence is being signed: it comes first
     done = len(rep.pending[1]) if rep.pending else 0
     return signers[done] if done < len(signers) else None

@@ -34,7 +34,7 @@ class Join:
 
 
 @dataclass(frozen=True)
-class Deal:
+class CommitDeal:
     first: str
 
 
@@ -69,7 +69,7 @@ class Unopenable:
 
 
 @dataclass(frozen=True)
-class Absent:
+class RecordAbsence:
     """`party` is recorded absent from the duty `what` owed since entry `since`; `then` is the game's act
     the duty becomes, in its notation, when it shows hidden items (or is otherwise a choice by rule)."""
 
@@ -79,7 +79,7 @@ class Absent:
     then: str = ""
 
 
-Act = Join | Deal | Audit | ConvictSecrets | ConvictDeal | ConvictAbsence | Unopenable | Absent
+Act = Join | CommitDeal | Audit | ConvictSecrets | ConvictDeal | ConvictAbsence | Unopenable | RecordAbsence
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 _DUTY = re.compile(r"^[a-z]{1,16}$")
 
@@ -100,7 +100,7 @@ def parse_act(text: str) -> Act:
         case ["join"]:
             return Join()
         case ["deal", first] if first.startswith("first=") and len(first) > 6:
-            return Deal(first[6:])
+            return CommitDeal(first[6:])
         case ["audit"]:
             return Audit()
         case ["verdict", "deal"]:
@@ -111,7 +111,7 @@ def parse_act(text: str) -> Act:
                                                         and since.startswith("since=") and since[6:].isdigit()
                                                         and len(since) < 13 and rest[:1] in ([], ["do"])
                                                         and len(rest) != 1):
-            return Absent(party, what, int(since[6:]), " ".join(rest[1:]))
+            return RecordAbsence(party, what, int(since[6:]), " ".join(rest[1:]))
         case ["verdict", ("open" | "lowest") as kind, *pairs] if pairs:
             values: list[tuple[str, Value]] = []
             for pair in pairs:
@@ -127,7 +127,7 @@ def parse_act(text: str) -> Act:
 def format_act(act: Act) -> str:
     if isinstance(act, Join):
         return "join"
-    if isinstance(act, Deal):
+    if isinstance(act, CommitDeal):
         return f"deal first={act.first}"
     if isinstance(act, Audit):
         return "audit"
@@ -135,7 +135,7 @@ def format_act(act: Act) -> str:
         return "verdict deal"
     if isinstance(act, Unopenable):
         return f"verdict unopenable {act.key}"
-    if isinstance(act, Absent):
+    if isinstance(act, RecordAbsence):
         return f"absent {act.party} {act.what} since={act.since}" + (f" do {act.then}" if act.then else "")
     kind = "lowest" if isinstance(act, ConvictAbsence) else "open"
     return f"verdict {kind} " + " ".join(f"{key}={value}" for key, value in act.values)
@@ -152,7 +152,7 @@ class Joined:
 
 
 @dataclass(frozen=True)
-class Dealt:
+class DealPosted:
     by: str
     first: str
 

@@ -45,22 +45,22 @@ from pbem.protocol.absence import (
     still_pending,
 )
 from pbem.protocol.acts import (
-    Absent,
     Act,
     Audit,
+    CommitDeal,
     ConvictAbsence,
     ConvictDeal,
     ConvictSecrets,
-    Deal,
+    DealPosted,
     Join,
     Joined,
+    RecordAbsence,
     Unopenable,
     Verdict,
     format_act,
     is_act,
     parse_act,
 )
-from pbem.protocol.acts import Dealt as DealPosted
 from pbem.protocol.attachments import check_attachments, expect_keys
 from pbem.protocol.commitments import SEED, Seeded, addressed, check_signature, commit
 from pbem.protocol.genesis import start
@@ -198,8 +198,8 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
             raise NotOwed(f"join: {author} may not join now ({waiting})", seq, author)
         if author == rep.referee and g.deal == "joint":  # the referee commits the seed it deals from
             attachments["commitments"] = attachments["sealed"] = {SEED}
-    elif isinstance(act, (Deal, Audit)):
-        kind = "deal" if isinstance(act, Deal) else "audit"
+    elif isinstance(act, (CommitDeal, Audit)):
+        kind = "deal" if isinstance(act, CommitDeal) else "audit"
         # the trust layer's own duty, not a game's of the same name (Path of Pharaohs deals cards: a `deal
         # first=` then would post the deal again and set the game back to its start)
         ours = rep.state is None if kind == "deal" else not rep.game.duties(rep.state)
@@ -207,7 +207,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
             raise NotOwed(f"{kind}: nothing is owed of the kind now", seq, author)
         if not may_act_for(rep, author, DEALER):
             raise NotOwed(f"{kind}: {author} may not act for the dealer", seq, author)
-        if isinstance(act, Deal):
+        if isinstance(act, CommitDeal):
             if act.first not in rep.players:
                 raise IllegalMove(f"deal: {act.first!r} is not a player", seq, author)
             attachments["commitments"] = set(deal_keys(deal_shape(rep)))
@@ -221,7 +221,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         if rep.state is None or rep.seed_commitment is None:
             raise IllegalMove("verdict deal: there is no joint deal to check yet", seq, author)
         attachments["openings"] = {SEED}
-    elif isinstance(act, Absent):
+    elif isinstance(act, RecordAbsence):
         return _apply_absence(rep, entry, act, seq)
     elif isinstance(act, ConvictAbsence):
         return _convict_absence(rep, entry, act, seq)
@@ -251,7 +251,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
         if entry.commitments:
             rep.seed_commitment = entry.commitments[SEED]
         return [Joined(author)]
-    if isinstance(act, Deal):
+    if isinstance(act, CommitDeal):
         post_deal(rep, dict(entry.commitments or {}), act.first, author)
         rep.seeded.append(Seeded(seq, author, "a deal", (act.first, dict(entry.commitments or {}))))
         return [DealPosted(author, act.first)]
@@ -268,7 +268,7 @@ def _apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
     return check_seed(rep, entry, seq, proving=isinstance(act, ConvictDeal))
 
 
-def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[object]:
+def _apply_absence(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> list[object]:
     """An absence (docs/deadlines.md): owed, signed by whom it may be and late enough by the signed times
     (pbem.protocol.absence); once every signer has signed it, the game's rule for an absent party applies,
     or, for the referee, the game ends against it with no winner."""
@@ -328,7 +328,7 @@ def _apply_absence(rep: Replay, entry: Entry, act: Absent, seq: int) -> list[obj
     return [record, *events]
 
 
-def _check_one_form(rep: Replay, entry: Entry, act: Absent, seq: int) -> None:
+def _check_one_form(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> None:
     """An absence whose act the rule gives from the public state (a Path of Pharaohs `stop`, a Sarcophagus
     trap's lowest tile, nothing for a pass) is written in that one form. Co-signers sign the text their own
     program finds: a first signer who wrote it otherwise (`absent ann move` for `... do stop`, which the
@@ -343,7 +343,7 @@ def _check_one_form(rep: Replay, entry: Entry, act: Absent, seq: int) -> None:
                           seq, entry.author)
 
 
-def _post_discard(rep: Replay, seq: int, signers: tuple[str, ...], act: Absent, hidden: dict[str, str]) -> None:
+def _post_discard(rep: Replay, seq: int, signers: tuple[str, ...], act: RecordAbsence, hidden: dict[str, str]) -> None:
     """Cards an absence discards by rule from a hand only the dealer's seed shows to all: checked when the
     seed opens, against everyone who has signed it (from its first signer's entry on, so a co-signer's
     program that holds the seed can convict a false one before it takes effect)."""

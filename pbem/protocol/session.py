@@ -11,11 +11,11 @@ from pbem.crypto import Identity, X25519Identity
 from pbem.errors import KeyProblem, PbemError, SealError, UsageError
 from pbem.protocol.absence import recordable, signed_time
 from pbem.protocol.acts import (
-    Absent,
     Act,
     Audit,
-    Deal,
+    CommitDeal,
     Join,
+    RecordAbsence,
     format_act,
 )
 from pbem.protocol.commitments import SEED, b64, commit, new_salt, unb64
@@ -271,7 +271,7 @@ class Session:
                 then = game.format_action(game.public(act))
                 if last:  # the last signer carries what the act shows
                     openings = {key: self._salt_of(key) for key, _ in game.secrets(rep.state, party, act).opens}
-        text = format_act(Absent(party, duty.what, since, then))
+        text = format_act(RecordAbsence(party, duty.what, since, then))
         if rep.pending and rep.pending[0] != text:  # a co-signer signs only what its own program finds
             raise UsageError(f"{' and '.join(rep.pending[1])} signed {party}'s absence as {rep.pending[0]!r}, but "
                              f"the rule gives {text!r}: this program does not sign it (pbem play proves it false)")
@@ -301,7 +301,7 @@ class Session:
         """Post the joint deal: a commitment to every hidden item and the first player, from the seed and
         every contribution."""
         dealt, _, commitments = seeded_deal(self.rep, self.dealer_secret()["seed"])
-        return self._sign_act(Deal(dealt.first), commitments=commitments)
+        return self._sign_act(CommitDeal(dealt.first), commitments=commitments)
 
     def audit(self) -> list[object]:
         """The end audit: open the seed, so anyone can recompute the deal and all that came from it."""

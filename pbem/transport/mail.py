@@ -48,12 +48,12 @@ def signing_absence(rep: Replay) -> tuple[str, str] | None:
     """While an absence that several sign is being signed (and still stands): who signs it next, and whose
     absence it is. None otherwise."""
     from pbem.protocol.absence import next_recorder, still_pending
-    from pbem.protocol.acts import Absent, parse_act
+    from pbem.protocol.acts import RecordAbsence, parse_act
 
     if rep.pending is None:
         return None
     act = parse_act(rep.pending[0])
-    if not isinstance(act, Absent) or not still_pending(rep):
+    if not isinstance(act, RecordAbsence) or not still_pending(rep):
         return None
     signer = next_recorder(rep, act.party)
     return (signer, act.party) if signer else None
