@@ -27,6 +27,12 @@ their own; the referee, which can open every secret a player commits, may sign a
 - "shuffle": the dealer puts public items into a fresh secret order (a discard pile becoming the deck);
 - "steal": the dealer moves hidden items from one player to another, chosen by fair randomness."""
 
+TURN_DUTIES = ("move", "discard")
+"""The duty kinds that are a player's own decision on their turn: what the prompt, a bot and the app ask
+for, what a mail of the turn waits on, what a deadline's `turn_hours` times. When a player owes one, a
+one-word answer reads as the duty's kind followed by it, if the notation reads that (`discard moon-4`
+given as `moon-4`)."""
+
 ABSENCES_OUT = 3
 """Absent turns in a row (absences from a move owed, none of the player's own acts between) after which a
 game's `absent` applies its rule for a player who is gone: it takes them out or ends the game."""
@@ -79,6 +85,19 @@ class Secrets:
     gives: tuple[tuple[str, str], ...] = ()
     restock: tuple[Value, ...] = ()
     chance: bool = False
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long a game's duties may take people by default (a game made with `--deadlines default`,
+    docs/deadlines.md): hours for a turn (TURN_DUTIES), for an opening, for each of the referee's duties;
+    the reminders (hours before a deadline, longest first) and the grace after it."""
+
+    turn_hours: int = 48
+    reminders: tuple[int, ...] = (12,)
+    open_hours: int = 24
+    referee_hours: int = 12
+    grace_hours: int = 24
 
 
 def winners_text(winners: Sequence[str]) -> str:
@@ -193,6 +212,8 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
 
     name: str
     title: str
+    pace: Pace
+    """The deadlines a game made with `--deadlines default` gives (a long turn needs more than a short one)."""
 
     def parse_options(self, raw: Mapping[str, str]) -> OptionsT: ...
     def setup(self, options: OptionsT, players: Sequence[str], first: str) -> StateT: ...

@@ -3,18 +3,24 @@
 import pytest
 from pydantic import ValidationError
 
-from pbem.record.deadlines import DEFAULTS, HOUR, DeadlinePolicy, clock, default_policy
+from pbem.record.deadlines import HOUR, DeadlinePolicy, clock, default_policy
 
 POLICY = DeadlinePolicy(turn_hours=48, open_hours=24, referee_hours=12, reminders=[8, 2], grace_hours=24)
 
 
-def test_every_game_has_a_default_and_defaults_are_valid():
+def test_each_game_s_default_is_its_own_pace_and_valid():
+    """The defaults come from each game's definition (`pace`): a Path of Pharaohs turn, a plan, has three
+    days; a name the registry lacks gets the contract's default pace."""
     from engine import GAMES
 
-    assert set(DEFAULTS) == set(GAMES)
-    for name, policy in DEFAULTS.items():
+    for name, game in GAMES.items():
+        policy = default_policy(name)
         assert DeadlinePolicy.model_validate(policy.model_dump()) == policy
-        assert default_policy(name) is policy
+        assert (policy.turn_hours, policy.reminders) == (game.pace.turn_hours, list(game.pace.reminders))
+    assert default_policy("path-of-pharaohs") == DeadlinePolicy(turn_hours=72, open_hours=24, referee_hours=12,
+                                                                reminders=[24], grace_hours=24)
+    assert default_policy("sarcophagus") == default_policy("no-such-game") == DeadlinePolicy(
+        turn_hours=48, open_hours=24, referee_hours=12, reminders=[12], grace_hours=24)
 
 
 @pytest.mark.parametrize("change,why", [

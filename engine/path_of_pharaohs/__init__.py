@@ -29,7 +29,7 @@ knowledge accepts what only the trust layer can prove (a slot's card, the deck's
 verifier replays the public record with no secret at all.
 """
 
-from engine.contract import Policy
+from engine.contract import Pace, Policy
 
 from . import absence, actions, driver, hidden, notation, rules, views
 from .rules import DealerKnowledge, Outcome
@@ -60,6 +60,8 @@ class PathOfPharaohs:
     audit_problem = staticmethod(hidden.audit_problem)
     absence_act = staticmethod(absence.absence_act)
     absent = staticmethod(absence.absent)
+    pace = Pace(turn_hours=72, reminders=(24,))
+    """Deadlines by default: a turn is a plan of builds and action cards: three days; a reminder a day before."""
     bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod

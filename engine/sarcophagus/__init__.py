@@ -1,6 +1,6 @@
 """Sarcophagus (Phillip Lerche, piecepack): the rules as read in docs/rules/sarcophagus.md."""
 
-from engine.contract import Policy
+from engine.contract import Pace, Policy
 
 from . import absence, actions, driver, hidden, notation, rules, views
 from .state import Options, State
@@ -29,6 +29,8 @@ class Sarcophagus:
     audit_problem = staticmethod(hidden.audit_problem)
     absence_act = staticmethod(absence.absence_act)
     absent = staticmethod(absence.absent)
+    pace = Pace(turn_hours=48, reminders=(12,))
+    """Deadlines by default: a turn is one or two coins: two days; a reminder half a day before."""
     bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.contract import TURN_DUTIES
 from pbem import api
 from pbem.api import (
     DEALER,
@@ -49,6 +50,7 @@ from pbem.api import (
 
 __all__ = [
     "DEALER",
+    "TURN_DUTIES",
     "Choice",
     "Identity",
     "MovedOn",

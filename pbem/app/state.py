@@ -112,7 +112,7 @@ class Live:
 
 
 def _owes(rep: library.Replay, name: str) -> bool:
-    return any(d.who == name and d.what in ("move", "discard") for d in rep.duties())
+    return any(d.who == name and d.what in library.TURN_DUTIES for d in rep.duties())
 
 
 def part_done(rep: library.Replay, name: str) -> bool:
@@ -121,7 +121,7 @@ def part_done(rep: library.Replay, name: str) -> bool:
     card before Stop): then the others wait for the whole turn. Done as soon as another party must act
     (a referee's reveal), or NAME owes nothing more."""
     duties = rep.duties()
-    return not (duties and all(d.who == name for d in duties) and any(d.what in ("move", "discard") for d in duties))
+    return not (duties and all(d.who == name for d in duties) and any(d.what in library.TURN_DUTIES for d in duties))
 
 
 def changes(rep: library.Replay, after: int, limit: int = 8) -> list[str]:
@@ -149,7 +149,7 @@ def _wilds_named(text: str) -> str:
 def _automatic(rep: library.Replay, session: library.Session) -> bool:
     """Whether this participant owes a duty that needs no decision (a join, an opening, a deal, a reveal)."""
     for duty in rep.duties():
-        if duty.who == session.name and duty.what not in ("move", "discard"):
+        if duty.who == session.name and duty.what not in library.TURN_DUTIES:
             return True
         if duty.who == DEALER and session.can_deal():
             return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.contract import AnyGame, Policy
+from engine.contract import TURN_DUTIES, AnyGame, Policy
 from pbem.errors import UsageError
 from pbem.protocol.session import Session
 
@@ -24,7 +24,7 @@ def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Rand
     choose = policy_for(rep.game, policy) if isinstance(policy, str) else policy
     events = session.automatic()
     while True:
-        owed = [d for d in rep.duties() if d.who == session.name and d.what in ("move", "discard")]
+        owed = [d for d in rep.duties() if d.who == session.name and d.what in TURN_DUTIES]
         if not owed:
             return events
         known = session.knowledge()

@@ -23,8 +23,6 @@ from pbem.errors import UsageError
 Hours = Annotated[int, Field(ge=1, le=24 * 365)]
 HOUR = 3600
 
-PLAYER_TURN = ("move", "discard")
-"""Duty kinds a player owes on their turn: one clock, `turn_hours`."""
 OPENING = "open"
 """A player opening committed values (a tie-break, the end audit): `open_hours`."""
 
@@ -75,17 +73,6 @@ class DeadlinePolicy(BaseModel):
         return self.open_hours if what == OPENING else self.turn_hours
 
 
-DEFAULTS: dict[str, DeadlinePolicy] = {
-    "sarcophagus": DeadlinePolicy(turn_hours=48, open_hours=24, referee_hours=12, reminders=[12], grace_hours=24),
-    "path-of-pharaohs": DeadlinePolicy(turn_hours=72, open_hours=24, referee_hours=12, reminders=[24],
-                                       grace_hours=24),
-}
-"""Per game: a Sarcophagus turn is one or two coins (two days); a Path of Pharaohs turn is a plan of
-builds and action cards (three days). Openings are decisionless (a program does them on its next run):
-a day. A referee is usually a program (the judge): half a day. A day of grace after every deadline, and
-one reminder half a day to a day before it."""
-
-
 def now() -> int:
     """The time this program signs and judges deadlines at (Unix seconds): its clock, or PBEM_NOW when set
     (tests and demos: the clock they inject; a signed time is a claim whatever sets it)."""
@@ -94,7 +81,15 @@ def now() -> int:
 
 
 def default_policy(game: str) -> DeadlinePolicy:
-    return DEFAULTS.get(game, DEFAULTS["sarcophagus"])
+    """The game's own pace (its definition's `pace`: a longer turn for a game whose turn is a plan), or the
+    contract's default pace for a name the registry lacks. Openings are decisionless (a program does them
+    on its next run): a day; a referee is usually a program (the judge): half a day."""
+    from engine import GAMES  # the registry loads only when a policy is asked for
+    from engine.contract import Pace
+
+    pace = GAMES[game].pace if game in GAMES else Pace()
+    return DeadlinePolicy(turn_hours=pace.turn_hours, open_hours=pace.open_hours, referee_hours=pace.referee_hours,
+                          reminders=list(pace.reminders), grace_hours=pace.grace_hours)
 
 
 @dataclass(frozen=True)
@@ -158,4 +153,4 @@ def clock(policy: DeadlinePolicy, what: str, by_referee: bool, since: int) -> Cl
     return Clock(since, policy.hours_for(what, by_referee), policy)
 
 
-__all__ = ["DEFAULTS", "Clock", "DeadlinePolicy", "clock", "default_policy", "now"]
+__all__ = ["Clock", "DeadlinePolicy", "clock", "default_policy", "now"]
