@@ -15,7 +15,7 @@ KEYS = HERE / "test-keys"
 
 def main() -> None:
     os.environ["PBEM_HOME"] = tempfile.mkdtemp(prefix="pbem-examples-")
-    from pbem import playing as gameplay
+    from pbem.api import playing as gameplay
     from pbem.crypto.keyring import create_key, key_dir
 
     names = ["ann", "ben", "cat", "dan", "ref"]

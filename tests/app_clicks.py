@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pbem.playing import replay_file
+from pbem.api.playing import replay_file
 
 from app_support import App, Table
 

@@ -188,7 +188,7 @@ def sandbox(root: Path) -> Sandbox:
         return path
 
     def game_file(data: bytes) -> object:
-        from pbem.playing import replay_file
+        from pbem.api.playing import replay_file
 
         return replay_file(write("game.json", data))
 

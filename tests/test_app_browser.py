@@ -18,8 +18,8 @@ import time
 import pytest
 
 from pbem.api import compose_mail
+from pbem.api.playing import replay_file
 from pbem.crypto import Identity
-from pbem.playing import replay_file
 
 from app_support import at_a_trap, deliver, fetch_all, near_the_end, table
 

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
+from pbem.api.playing import replay_file
 from pbem.crypto import Identity
-from pbem.playing import replay_file
 from pbem.record.files import write_atomic
 from pbem.record.gamefile import save
 

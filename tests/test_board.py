@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pbem.api.playing import replay_file
 from pbem.cli import app
-from pbem.playing import replay_file
 from pbem.presentation.style import Style, terminal_style
 from pbem.presentation.terminal import board
 from pbem.protocol.entries import apply_entry

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"pbem.errors": 0, "pbem.record": 1, "pbem.crypto": 2, "pbem.protocol": 3, "pbem.presentation": 4,
-        "pbem.transport": 5, "pbem.playing": 6, "pbem.api": 7, "pbem.cli": 8, "pbem.judge": 8, "pbem.app": 8, "pbem.web": 8}
+        "pbem.transport": 5, "pbem.api": 6, "pbem.cli": 7, "pbem.judge": 7, "pbem.app": 7, "pbem.web": 7}
 """Lower numbers are lower layers; the front ends (cli, judge, app) share the top and import none of each other."""
 
 

@@ -94,6 +94,7 @@ from pbem.api.mail import (
     verify_record,
     write_file,
 )
+from pbem.api.playing import DemoStep, TurnResult, demo, owes, parse_move, signer_for
 from pbem.crypto import Identity, PublicKey
 from pbem.crypto.keyring import (
     PASSPHRASE_ENV,
@@ -107,7 +108,6 @@ from pbem.crypto.keyring import (
     unlock_key,
 )
 from pbem.errors import MovedOn, NoPassphrase, PbemError, UsageError
-from pbem.playing import DemoStep, TurnResult, demo, owes, parse_move, signer_for
 from pbem.presentation.choices import Choice
 from pbem.presentation.games import Presentation, presentation
 from pbem.presentation.style import Style, terminal_style

@@ -7,16 +7,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.contract import DEALER
-from pbem.crypto import Identity
-from pbem.errors import UsageError
-from pbem.playing import (
+from pbem.api.playing import (
     TurnResult,
     create,
     owes,
     signer_for,
     take_turn,
 )
-from pbem.playing import replay_file as _replay_file
+from pbem.api.playing import replay_file as _replay_file
+from pbem.crypto import Identity
+from pbem.errors import UsageError
 from pbem.presentation.games import presentation
 from pbem.presentation.terminal import (
     next_duty,

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine import find_game
 from engine.contract import UnknownGame
+from pbem.api.playing import (
+    act_in_session,
+    create_signed,
+)
 from pbem.crypto import Identity, PublicKey
 from pbem.crypto.keyring import (
     create_key,
-)
-from pbem.playing import (
-    act_in_session,
-    create_signed,
 )
 from pbem.presentation.choices import Choice
 from pbem.presentation.games import presentation

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.playing import replay_file as _replay_file
-from pbem.playing import (
+from pbem.api.playing import replay_file as _replay_file
+from pbem.api.playing import (
     signer_for,
 )
 from pbem.protocol.replay import Replay
