@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.crypto.ed25519 import BadPoint, check_public_key
 from pbem.crypto.sshsig import SIGNATURE_NAMESPACE, sshsig_signed_data
-from pbem.crypto.wire import KEY_TYPE, Wire, crypto_library, raw_public, sha256, ssh_string
+from pbem.crypto.wire import KEY_TYPE, Wire, raw_public, sha256, ssh_string
 from pbem.errors import KeyProblem, NoPassphrase, WrongPassphrase
 
 MAX_KDF_ROUNDS = 1024
@@ -113,8 +113,10 @@ class Identity:
         if passphrase is not None and rounds is not None and rounds > MAX_KDF_ROUNDS:
             raise KeyProblem(f"{name} asks for {rounds} rounds of its passphrase's KDF, over the {MAX_KDF_ROUNDS} pbem "
                              "allows (ssh-keygen makes 16; -a sets more)")
+        from cryptography.hazmat.primitives import serialization  # on first use: verifying needs none of it
+
         try:
-            key = crypto_library().serialization.load_ssh_private_key(data, passphrase)
+            key = serialization.load_ssh_private_key(data, passphrase)
         except TypeError:
             if passphrase is None:
                 raise NoPassphrase(f"{name} is protected by a passphrase") from None  # pbem.keys asks for it
@@ -130,13 +132,15 @@ class Identity:
         return cls(key, comment)
 
     def to_openssh(self, passphrase: bytes | None) -> bytes:
-        ser = crypto_library().serialization
+        from cryptography.hazmat.primitives import serialization as ser
+
         encryption = ser.BestAvailableEncryption(passphrase) if passphrase else ser.NoEncryption()
         return self._key.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, encryption)
 
     @property
     def seed(self) -> bytes:
-        ser = crypto_library().serialization
+        from cryptography.hazmat.primitives import serialization as ser
+
         return self._key.private_bytes(ser.Encoding.Raw, ser.PrivateFormat.Raw, ser.NoEncryption())
 
     def sign(self, message: bytes, namespace: str = SIGNATURE_NAMESPACE) -> bytes:

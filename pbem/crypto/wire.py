@@ -8,7 +8,6 @@ import hashlib
 import os
 import struct
 from collections.abc import Callable
-from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -21,9 +20,9 @@ if TYPE_CHECKING:
 
 
 class _Lazy(NamedTuple):
-    """What `crypto_library` loads: serialization, HKDF-SHA256, ChaCha20-Poly1305 and X25519 from raw bytes."""
+    """What `crypto_library` loads: HKDF-SHA256, ChaCha20-Poly1305 and X25519 from raw bytes. (cryptography's
+    serialization is imported, plainly, in the few functions that write or read a key's bytes.)"""
 
-    serialization: ModuleType
     HKDF: type[HKDF]
     SHA256: type[hashes.SHA256]
     ChaCha20Poly1305: type[ChaCha20Poly1305]
@@ -33,14 +32,14 @@ class _Lazy(NamedTuple):
 
 @functools.cache
 def crypto_library() -> _Lazy:
-    """cryptography's serialization, X25519, AEAD and HKDF modules, loaded on first use: verifying a
-    game needs none of them, and every command starts faster without them."""
-    from cryptography.hazmat.primitives import hashes, serialization
+    """cryptography's X25519, AEAD and HKDF modules, loaded on first use: verifying a game needs none of
+    them, and every command starts faster without them."""
+    from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import x25519
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-    return _Lazy(serialization=serialization, HKDF=HKDF, SHA256=hashes.SHA256, ChaCha20Poly1305=ChaCha20Poly1305,
+    return _Lazy(HKDF=HKDF, SHA256=hashes.SHA256, ChaCha20Poly1305=ChaCha20Poly1305,
                  x25519_private=x25519.X25519PrivateKey.from_private_bytes,
                  x25519_public=x25519.X25519PublicKey.from_public_bytes)
 
@@ -50,7 +49,8 @@ KEY_TYPE = b"ssh-ed25519"
 
 def raw_public(private_key: Ed25519PrivateKey | x25519.X25519PrivateKey) -> bytes:
     """The 32 raw bytes of an Ed25519 or X25519 private key's public half."""
-    ser = crypto_library().serialization
+    from cryptography.hazmat.primitives import serialization as ser  # on first use: verifying needs none of it
+
     return private_key.public_key().public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
 
 
