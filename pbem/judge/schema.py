@@ -22,6 +22,14 @@ Version 3:
   so the sweep looks only at games with something due;
 - `entries.received`: when the judge received (or signed) each entry: the time it trusts, beside the
   signed time its author chose.
+
+Version 4 (pbem judge web, docs/web.md):
+- `web_tables`: a game the judge makes once every seat has a key (its roster as JSON: each seat's name,
+  and for a player by mail their key and address), and the game's id once it is made;
+- `web_seats`: each seat offered by a link: the SHA-256 of the link's capability (never the capability
+  itself), the key the browser that used it registered, the address it gave, when it was used;
+- `web_logins`, `web_holds`: a browser's page session (its cookie's SHA-256 and its anti-forgery token) and
+  the seats it took: a session reads its seats' views and posts entries, which its key alone can sign.
 """
 
 from __future__ import annotations
@@ -110,6 +118,29 @@ MIGRATIONS = [
     """
     ALTER TABLE games ADD COLUMN next_due REAL;
     ALTER TABLE entries ADD COLUMN received REAL;
+    """,
+    """
+    CREATE TABLE web_tables (
+        table_id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        roster {blob} NOT NULL,
+        game_id TEXT,
+        created REAL NOT NULL
+    );
+    CREATE TABLE web_seats (
+        token_hash TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL REFERENCES web_tables (table_id),
+        name TEXT NOT NULL,
+        key TEXT,
+        address TEXT,
+        used REAL,
+        UNIQUE (table_id, name)
+    );
+    CREATE TABLE web_logins (session_hash TEXT PRIMARY KEY, csrf TEXT NOT NULL, created REAL NOT NULL);
+    CREATE TABLE web_holds (
+        session_hash TEXT NOT NULL, table_id TEXT NOT NULL, name TEXT NOT NULL,
+        PRIMARY KEY (session_hash, table_id, name)
+    );
     """,
 ]
 VERSION = len(MIGRATIONS)

@@ -1,0 +1,134 @@
+"""What a judge that serves browsers needs (pbem judge web, issue 36): a seat's view and the entries it may
+sign, worked out by the referee for a player whose key only their browser holds, and a posted entry as the
+turn a mail would carry.
+
+The referee reads every hidden item (that is what a referee is for), so it can tell a player what that
+player may see and which moves are legal; it cannot sign for them. Each offer says what the entry will
+carry, and the browser builds it: it commits to and seals its own secrets, opens its own salts, signs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.contract import DEALER
+from pbem.crypto import Identity
+from pbem.errors import UsageError
+from pbem.presentation.games import presentation
+from pbem.protocol.replay import Replay
+from pbem.protocol.session import Session
+from pbem.record.canonical import canonical
+from pbem.transport import armor, turns
+
+JOIN_SAYS = ("Join the game: accept the invitation and add your share of randomness to the deal (a random "
+             "number only your browser knows until it is signed).")
+
+
+def owes(game: Replay, name: str, *kinds: str) -> bool:
+    """Whether NAME owes a duty of one of these kinds now."""
+    return any(d.who == name and d.what in kinds for d in game.duties())
+
+
+def referee_session(game: Replay, identity: Identity) -> Session:
+    """The referee's session on a game (its key opens every hidden item)."""
+    if game.referee is None:
+        raise UsageError("the game has no referee: a browser seat needs a judge that referees")
+    return Session(game, game.referee, identity)
+
+
+def _seat_knowledge(game: Replay, seat: str, referee: Session) -> Any:
+    """What `seat` knows, as the referee can tell: the values of the items sealed to the seat."""
+    known = referee.known()
+    own = {key: known[key] for key, item in game.items.items() if seat in item.readers and key in known}
+    return game.game.knowledge(game.state, seat, own, [])
+
+
+def seat_view(game: Replay, seat: str, referee: Session) -> dict[str, Any]:
+    """The game's view as `seat` sees it now (before the deal: the table as set up)."""
+    if game.state is None:
+        from pbem.presentation.html import drawn
+
+        return game.game.view(drawn(game), None)
+    return game.game.view(game.state, seat, _seat_knowledge(game, seat, referee))
+
+
+def _opening(game: Replay, key: str) -> dict[str, Any]:
+    item = game.items[key]
+    return {"key": key, "sealed": item.sealed, "commitment": item.commitment, "binding": item.binding,
+            "owner": item.owner, "committedAs": item.key}
+
+
+def _template(game: Replay, seat: str, action: Any) -> dict[str, Any] | None:
+    """What the entry of `action` carries besides its signature (as Session.entry_for makes it for a player),
+    or None when it needs what only the dealer holds."""
+    secrets = game.game.secrets(game.state, seat, action)
+    if secrets.draws or secrets.shows or secrets.gives or secrets.restock:
+        return None
+    return {"action": game.game.format_action(game.game.public(action)),
+            "commits": [[key, value] for key, value in secrets.commits],
+            "opens": [_opening(game, key) for key, _ in secrets.opens]}
+
+
+def seat_offers(game: Replay, seat: str, referee: Session) -> list[dict[str, Any]]:
+    """The entries `seat` may sign now, each with what it says in words and what it carries."""
+    duties = [d for d in game.duties() if d.who == seat]
+    if any(d.what == "join" for d in duties):
+        return [{"kind": "join", "notation": "join", "says": JOIN_SAYS, "target": None, "place": "", "option": "join",
+                 "action": "join", "commits": [], "opens": [], "join": True}]
+    if game.state is None or game.over:
+        return []
+    knowledge = _seat_knowledge(game, seat, referee)
+    drawing = presentation(game.genesis.game)
+    offers = []
+    if owes(game, seat, "move", "discard"):
+        for action in game.game.legal_actions(game.state, seat, knowledge):
+            template = _template(game, seat, action)
+            if template is not None:
+                notation = game.game.format_action(action)
+                offers.append({"kind": "move", **drawing.html_choice(action, seat, notation), **template})
+    elif owes(game, seat, "open"):
+        for action in list(game.game.legal_actions(game.state, seat, knowledge))[:1]:
+            template = _template(game, seat, action)
+            if template is not None:
+                notation = game.game.format_action(action)
+                offers.append({"kind": "open", "notation": notation, "target": None, "place": "", "option": notation,
+                               "says": f"Open your secrets as the rules now ask: {template['action']}.", **template})
+    return offers
+
+
+def page_data(game: Replay, seat: str, referee: Session) -> dict[str, Any]:
+    """What a seat's page draws and offers, and what its entries must name (game, place, keys, time)."""
+    drawing = presentation(game.genesis.game)
+    shown = seat_view(game, seat, referee)
+    assert game.referee is not None
+    last_time = max([e.time for e in game.entries if e.time is not None] + [game.genesis.time or 0])
+    return {
+        "game": game.genesis.game, "title": game.game.title, "gameId": game.genesis.game_id,
+        "genesisHash": game.hashes[0], "seq": game.seq, "head": game.head, "seat": seat,
+        "players": list(game.players), "referee": game.referee,
+        "keys": {name: key.line() for name, key in game.roster.items()},
+        "meta": drawing.html_meta(shown), "board": drawing.html_board(shown),
+        "offers": seat_offers(game, seat, referee), "over": bool(game.over),
+        "minTime": last_time if game.genesis.deadlines is not None else 0,
+        "next": _next_text(game),
+        "log": [{"seq": i, "author": e.author, "action": e.action, "note": e.note}
+                for i, e in enumerate(game.entries, 1)][-12:],
+    }
+
+
+def _next_text(game: Replay) -> str:
+    from pbem.presentation.terminal import next_line
+
+    return str(next_line(game))
+
+
+def dealer_name() -> str:
+    return DEALER
+
+
+def turn_mail_body(game: Replay, entry: dict[str, Any]) -> str:
+    """One posted entry as the turn block a mail would carry after the game's last entry (the judge reads it
+    as it reads any mail turn: it is checked there, not here)."""
+    block = {"format": turns.FORMAT, "game_id": game.genesis.game_id, "genesis": game.hashes[0], "after": game.seq,
+             "prev": game.head, "entries": [entry]}
+    return armor.wrap(turns.LABEL, canonical(block))
