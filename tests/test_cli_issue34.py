@@ -65,7 +65,7 @@ def test_a_turn_not_complete_exits_3_as_the_help_says_and_mailing_waits_for_it(t
     assert quiet.stderr == f"Warning: written here, not sent: entries 1-6: pbem mail {ben} --as ben\n"
     help_text = " ".join(table("ben", "play", "--help").output.split())
     assert "Exit status: 0 done: NAME owes nothing more now" in help_text
-    assert "or a move not given (a Sarcophagus turn's second coin)" in help_text
+    assert "or a move not given (the second act of a turn of several)" in help_text
 
 
 def test_every_command_warns_on_stderr_while_pbem_now_is_set(table, tmp_path):

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from pbem.cli.common import IterationsOption, SeedOption, ThinkOption, handled
-
-if TYPE_CHECKING:
-    pass
 
 app = typer.Typer()
 
@@ -18,9 +15,10 @@ app = typer.Typer()
 @app.command("demo")
 @handled
 def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many computer players (as many as the game "
-                                                                  "takes: Sarcophagus 2-4, Path of Pharaohs 3-6).")] = 3,
-         game_name: Annotated[str, typer.Option("--game", help="The game to play: sarcophagus or "
-                                                               "path-of-pharaohs.")] = "sarcophagus",
+                                                                  "takes: it says so if not).")] = 3,
+         game_name: Annotated[str | None, typer.Option("--game", help="The game to play (default: the first pbem "
+                                                                      "knows; a name it does not know lists them "
+                                                                      "all).")] = None,
          directory: Annotated[Path | None, typer.Option("--dir", help="Where to put the files "
                                                            "(default: a new temporary directory).")] = None,
          referee_mode: Annotated[bool, typer.Option("--referee", help="Add a referee bot (referee mode).")] = False,
@@ -30,7 +28,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many compu
     """Play a whole game among computer players through the same files and commands, then verify it."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    game, steps = api.demo(game_name, players, directory, referee_mode, bot, think, seed, iterations)
+    game, steps = api.demo(game_name or api.game_names()[0], players, directory, referee_mode, bot, think, seed, iterations)
     rep = api.open_game(game)
     if not quiet:
         with_referee = " with a referee bot" if referee_mode else ""

@@ -19,7 +19,8 @@ app = typer.Typer()
 
 @app.command("new")
 @handled
-def new(game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-of-pharaohs.")],
+def new(game: Annotated[str, typer.Argument(help="The game, by name (a name pbem does not know lists those it "
+                                                    "does).")],
         out: Annotated[Path, typer.Option("-o", "--output", help="The game file to write.")],
         name: AsName,
         player: Annotated[list[str], typer.Option("--player", help="NAME=PUBKEY, in seat order; PUBKEY is a "

@@ -35,12 +35,12 @@ PARTLY_DONE = 3
 
 def _prompt_turn(session: api.Session) -> list[object]:
     """Ask on the terminal for each move or choice owed, showing the board and the legal choices."""
-    from engine.contract import RuleError  # the engine loads when a command runs, not for --help
+    from engine.contract import TURN_DUTIES, RuleError  # the engine loads when a command runs, not for --help
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     rep = session.rep
     events: list[object] = []
-    while api.owes(rep, session.name, "move", "discard"):
+    while api.owes(rep, session.name, *TURN_DUTIES):
         typer.echo(api.board(rep, rep.game.view(rep.state, session.name, session.knowledge())))
         typer.echo(api.choices_text(session))
         text = typer.prompt("Your move (empty to stop)", default="", show_default=False).strip()
@@ -69,6 +69,7 @@ def _report(turn: api.TurnResult, path: Path) -> None:
 def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: str = "") -> str | None:
     """What NAME asked for or owes that this run did not do, and how to go on (the game `named` as the user
     did, when it is the file written; `flag` the mail option to carry on with); None when all is done."""
+    from engine.contract import TURN_DUTIES  # the engine loads when a command runs, not for --help
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     rep = turn.rep
@@ -79,7 +80,7 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: s
         who = " and ".join(f"the referee {h}" if h == rep.referee else h for h in holders)
         return (f"Not played yet: {' '.join(turn.left)}: {who} must act first ({what}: {detail}). Send them "
                 f"{path}, then run pbem play again.")
-    owed = api.owes(rep, name, "move", "discard")
+    owed = api.owes(rep, name, *TURN_DUTIES)
     if owed is None:
         return None
     example = api.example_move(turn.session)
@@ -91,8 +92,8 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: s
 @app.command("play", epilog="Exit status: 0 done: NAME owes nothing more now (or left the prompt without a "
                             "move); 1 an error, nothing written; 3 "
                             "what could be done is written, but more is owed: moves that must wait for another "
-                            "participant (the referee's reveal, a tie-break opening), or a move not given (a "
-                            "Sarcophagus turn's second coin). The last line says what to do. With --mail or "
+                            "participant (the referee's reveal, a tie-break opening), or a move not given (the "
+                            "second act of a turn of several). The last line says what to do. With --mail or "
                             "--send, the mail goes once NAME's part is done (the turn complete, or another party "
                             "must act first): one mail a turn.")
 @handled
@@ -116,6 +117,7 @@ def play(path: GameFileArg, name: MyName = None,
     """Do what NAME owes now: their join, the given moves (or a prompt), plus openings and table-mode deals
     and reveals.
     Moves that must wait for another participant (in referee mode, a reveal) are left for the next run."""
+    from engine.contract import TURN_DUTIES  # the engine loads when a command runs, not for --help
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     typed, path = path, api.game_path(path)
@@ -133,7 +135,7 @@ def play(path: GameFileArg, name: MyName = None,
     if owed and not turn.written:
         raise UsageError(owed)
     if not turn.written:
-        still = api.owes(turn.rep, name, "move", "discard")
+        still = api.owes(turn.rep, name, *TURN_DUTIES)
         typer.echo(f"Nothing written: {name} still owes a {still.what} ({still.detail})." if still else
                    f"Nothing written: {name} owes nothing now.")
     _report(turn, dest)
@@ -204,6 +206,7 @@ def absent(path: GameFileArg,
     with --deadlines). Who may: the referee for a player; every player for the referee; at a table,
     every other player in seat order (two players: the opponent). The game's rule then applies
     (docs/deadlines.md)."""
+    from engine.contract import TURN_DUTIES  # the engine loads when a command runs, not for --help
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     typed, path = path, api.game_path(path)
@@ -217,7 +220,7 @@ def absent(path: GameFileArg,
         mail_turn(rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"), os.environ.get("PBEM_SMTP_USER"),
                   os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=path)
     elif mail or send:
-        owed = api.owes(rep, name, "move", "discard")
+        owed = api.owes(rep, name, *TURN_DUTIES)
         assert owed is not None, "a part not done is a move or a choice owed"
         typer.echo(f"Not {'sent' if send else 'mailed'} yet: {name} owes a {owed.what} now ({owed.detail}); the "
                    f"absence goes in one mail with it: pbem play {typed} --as {name} ...{' --send' if send else ' --mail'}")
