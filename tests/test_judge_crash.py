@@ -10,9 +10,13 @@ import time
 
 import pytest
 
+from pbem.judge import config as judge_config
+from pbem.judge.service import Judge
+
 from judge_support import (
     JudgeProcess,
     fast_cli,
+    hosted_game,
     memory_folder,
     players_act,
     setup_players,
@@ -75,3 +79,36 @@ def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_
         assert final[:len(mine)] == mine and len(mine) <= len(final)
     assert {entries(base, n) for n in PLAYERS} == {len(final)}
     assert len(final) > 10
+
+
+@pytest.fixture
+def hosted(base, monkeypatch):
+    """ann's 3-player game hosted by the judge, its invitation not read yet (judge_support.hosted_game)."""
+    yield from hosted_game(base, monkeypatch, PLAYERS)
+
+
+def test_the_judges_files_a_power_cut_damaged_are_made_again_from_its_database(base, hosted):
+    """The judge writes its game copies and what its home has seen of each without fsync (its database
+    holds them durably), so a power cut may leave them damaged or old. A judge started again trusts none
+    of them: it writes each again from the database, and the game goes on. (A copy it cannot read was
+    always written again; what the home has seen, damaged, stopped the game.)"""
+    config, port = hosted.config, hosted.port
+    judge = Judge(judge_config.load(config), log=lambda line: None)
+    judge.once()  # the invitation
+    seen: dict[str, int] = {}
+    for _ in range(2):  # everyone joins; the judge deals
+        players_act(base, port, PLAYERS, seen)
+        judge.once()
+    copy = next((base / "judge-home" / "games-files").glob("*.json"))
+    history = base / "judge-home" / "games" / f"{hosted.game_id}.json"
+    kept = json.loads(copy.read_text())["entries"]
+    assert len(kept) > 3 and history.is_file()
+    history.write_bytes(b"{\"seq\": 0, \"has")  # renamed into place, half of its data written
+    lines: list[str] = []
+    judge = Judge(judge_config.load(config), log=lines.append)  # the judge started again
+    assert players_act(base, port, PLAYERS, seen) == 1
+    judge.once()
+    assert not [line for line in lines if " error " in line or "quarantined" in line], lines
+    now = json.loads(copy.read_text())["entries"]
+    assert now[:len(kept)] == kept and len(now) > len(kept)
+    assert json.loads(history.read_text())["seq"] == len(now)

@@ -20,6 +20,7 @@ from typing import Any
 
 from pbem.judge import schema
 from pbem.judge.library import PbemError
+from pbem.record.files import copies_of_durable_data
 
 BUSY_SECONDS = 60
 """How long a writer waits for another's lock before the operation fails (and is tried again later)."""
@@ -91,8 +92,14 @@ class Database:
 
     @contextmanager
     def transaction(self, lock: Iterable[str] = ()) -> Iterator[Tx]:
-        """All of it or none of it, holding the locks of the games named (in a fixed order: no deadlock)."""
-        games = sorted(set(lock))
+        """All of it or none of it, holding the locks of the games named (in a fixed order: no deadlock).
+        The files written meanwhile (game copies, what the judge's home has seen) are copies of what the
+        database commits, not fsynced: the store remakes them from the database (Store.sync)."""
+        with copies_of_durable_data(), self._transaction(sorted(set(lock))) as tx:
+            yield tx
+
+    @contextmanager
+    def _transaction(self, games: list[str]) -> Iterator[Tx]:
         if self.postgres:
             import psycopg
 

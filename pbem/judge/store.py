@@ -65,7 +65,9 @@ class Store:
 
     def sync(self, tx: Tx, game_id: str) -> Path | None:
         """The local copy of a game, made equal to the database's (None: the database holds no such game).
-        Cheap when this process wrote it last (the usual case: one judge)."""
+        Cheap when this process wrote it last (the usual case: one judge). A copy this process did not
+        write, it writes again from the database, with what its home has seen of the game: those files are
+        written without fsync (database.py), so one a power cut damaged is never read."""
         held = self.held(tx, game_id)
         if held is None:
             self._drop_uncommitted(game_id)
@@ -74,7 +76,7 @@ class Store:
         path = self._paths.get(game_id)
         if path is None or not path.is_file():
             path = self._paths[game_id] = library.find_copy(game_id, self.games)
-        if path is not None and self._local(game_id, path) == (held.seq, held.last_hash):
+        if path is not None and self._cached.get(game_id) == (held.seq, held.last_hash):
             return path
         rows = tx.all("SELECT body, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
         genesis = tx.one("SELECT genesis FROM games WHERE game_id = ?", (game_id,))
@@ -98,15 +100,6 @@ class Store:
     def forget(self, game_id: str) -> None:
         """After a transaction that failed: the local copy may hold what the database does not."""
         self._cached.pop(game_id, None)
-
-    def _local(self, game_id: str, path: Path) -> tuple[int, str] | None:
-        if game_id not in self._cached:
-            try:
-                record = library.load(path)
-            except library.PbemError:
-                return None
-            self._cached[game_id] = (len(record.entries), library.hash_chain(record)[-1])
-        return self._cached[game_id]
 
     def save(self, tx: Tx, path: Path, now: float) -> tuple[int, int]:
         """The local copy's entries the database lacks, written to it with the mark of what was mailed.
