@@ -1,4 +1,5 @@
-"""What a newcomer reads first: the README's first screen and the first steps of docs/git.md."""
+"""What a newcomer reads first (the README's first screen, the first steps of docs/git.md) and what a developer
+reads first (docs/architecture.md, which must name only what exists)."""
 
 import re
 from pathlib import Path
@@ -73,3 +74,37 @@ def test_the_readme_first_game_by_email_runs_as_written(tmp_path, monkeypatch):
         assert re.fullmatch(r"    pbem play [0-9a-f]{8} --as bob --send", lines[3]), lines
         joined = pbem("bob", lines[3].strip())
         assert joined.exit_code in (0, 3) and "  bob joins the game" in joined.output, joined.output
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+REPO_PATH = re.compile(r"(?<![\w./-])((?:pbem|engine|tests|docs|benchmarks|examples|schemas)/[\w./-]*)")
+"""A path of this repository as docs/architecture.md writes one: from a top folder, to a file or a folder."""
+
+
+def named_paths(text: str) -> set[str]:
+    """The repository paths a page names: in backquotes or as a link, to a file (`pbem/api/playing.py`) or a
+    folder (`pbem/web/static/`). A name that is not a path (the format `pbem/3`) ends in neither."""
+    spans = re.findall(r"`([^`]+)`", text) + [f"docs/{target}" for target in re.findall(r"\]\(([\w./-]+\.md)\)", text)]
+    found = {m.rstrip(".") for span in spans for m in REPO_PATH.findall(span)}
+    return {p for p in found if p.endswith("/") or re.search(r"\.[a-z]+$", p)}
+
+
+def test_architecture_names_only_paths_that_exist():
+    """The living design stays true with the code: a file moved or removed fails here until the page says
+    where it went."""
+    named = named_paths(ARCHITECTURE.read_text())
+    assert len(named) > 60  # the page names the code it describes
+    assert sorted(p for p in named if not (ROOT / p).exists()) == []
+
+
+def test_architecture_names_every_package_of_pbem():
+    """A package added to pbem/ gets its place in the layers on this page."""
+    text = ARCHITECTURE.read_text()
+    packages = sorted(f"pbem/{p.parent.name}/" for p in (ROOT / "pbem").glob("*/__init__.py"))
+    assert len(packages) >= 10
+    assert [p for p in packages if f"`{p}`" not in text] == []
+
+
+def test_named_paths_reads_files_and_folders_not_names():
+    text = "`pbem/3` and `pbem/record/models.py`, [the judge](judge.md), `pbem/web/static/`."
+    assert named_paths(text) == {"pbem/record/models.py", "docs/judge.md", "pbem/web/static/"}
