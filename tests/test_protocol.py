@@ -22,7 +22,7 @@ from pbem.errors import (
     UsageError,
     WrongGame,
 )
-from pbem.protocol.entries import replay
+from pbem.protocol.entries import apply_entry, replay
 from pbem.protocol.session import Session
 from pbem.protocol.verify import compare, verify
 from pbem.record.canonical import canonical
@@ -189,6 +189,17 @@ def test_a_replaced_sealed_blob_is_a_signature_failure_and_does_not_open(game):
     other_blob = base64.b64encode(crypto.seal(b"{}", [identity(entry.author).public])).decode()
     with pytest.raises(BadSignature):
         replay_with(game, i, entry.model_copy(update={"sealed": {key: other_blob}}))
+
+
+@pytest.mark.parametrize("act", ["audit", "deal first=ann"])
+def test_the_dealers_act_signed_before_it_is_owed_is_refused(act):
+    """An audit signed while the game awaits its joins was checked against the game's duties of a game
+    not yet dealt, and crashed every program that verified the file (an AttributeError, not an error)."""
+    rep = played_game("table", finish=False, started=False)
+    entry = sessions_for(rep)["ben"].sign({"action": act})
+    kind = act.split()[0]
+    with pytest.raises(NotOwed, match=f"^entry 1 by ben: {kind}: nothing is owed of the kind now$"):
+        apply_entry(rep, entry)
 
 
 def test_equivocation_and_forks_are_reported():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -11,6 +12,7 @@ from engine.contract import (
     AnyGame,
     Dealt,
     Duty,
+    Value,
 )
 from pbem.crypto import PublicKey
 from pbem.protocol.acts import (
@@ -162,6 +164,11 @@ def may_act_for(rep: Replay, author: str, actor: str) -> bool:
     if actor == DEALER:
         return author == rep.dealer_signer if rep.dealer_signer else author in rep.players
     return author == rep.referee and owes_opening(rep, actor)
+
+
+def players_own(rep: Replay, opened: Sequence[tuple[str, Value]]) -> bool:
+    """Whether every item opened is one a player committed (a coin), not one the dealer dealt."""
+    return all(key in rep.items and rep.items[key].players_own for key, _ in opened)
 
 
 def waiting_text(rep: Replay) -> str:

@@ -20,9 +20,9 @@ from pbem.protocol.acts import (
 )
 from pbem.protocol.commitments import SEED, b64, commit, new_salt, unb64
 from pbem.protocol.dealing import chance_pick, item_salt
-from pbem.protocol.entries import apply_entry, players_own
+from pbem.protocol.entries import apply_entry
 from pbem.protocol.proofs import cheat_found
-from pbem.protocol.replay import Replay, actor_for, may_act_for, owes_opening, party_names, waiting_text
+from pbem.protocol.replay import Replay, actor_for, may_act_for, owes_opening, party_names, players_own, waiting_text
 from pbem.protocol.seeds import (
     deal_shape,
     seeded_deal,
