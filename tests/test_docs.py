@@ -105,6 +105,34 @@ def test_architecture_names_every_package_of_pbem():
     assert [p for p in packages if f"`{p}`" not in text] == []
 
 
+DEFINED_IN = re.compile(r"`(\w+(?:\.\w+)?)` (?:in `|\(`)([\w/.-]+\.py)`")
+"""A definition named with its file: "`sync` in `pbem/judge/store.py`", "`Session` (`pbem/protocol/session.py`"."""
+
+
+def test_architecture_names_only_definitions_that_exist():
+    """A function or class the page names with its file is defined there, and each `api.NAME` is in pbem.api:
+    a rename or a move fails here until the page follows it."""
+    import ast
+
+    from pbem import api
+
+    text = ARCHITECTURE.read_text()
+    pairs = DEFINED_IN.findall(text)
+    assert len(pairs) > 15
+    missing = []
+    for name, path in pairs:
+        tree = ast.parse((ROOT / path).read_text())
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        defined |= {t.id for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        if not set(name.split(".")) <= defined:
+            missing.append(f"{name} in {path}")
+    names = re.findall(r"`api\.(\w+)`", text)
+    assert names
+    missing += [f"api.{name}" for name in names if not hasattr(api, name)]
+    assert missing == []
+
+
 def test_named_paths_reads_files_and_folders_not_names():
     text = "`pbem/3` and `pbem/record/models.py`, [the judge](judge.md), `pbem/web/static/`."
     assert named_paths(text) == {"pbem/record/models.py", "docs/judge.md", "pbem/web/static/"}
