@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import DEALER
-from pbem.crypto import Identity
-from pbem.errors import UsageError
+from pbem.crypto import Identity, PublicKey
+from pbem.crypto.sshsig import verify_signature
+from pbem.errors import PbemError, UsageError
 from pbem.presentation.games import presentation
+from pbem.protocol.commitments import unb64
 from pbem.protocol.replay import Replay
 from pbem.protocol.session import Session
 from pbem.record.canonical import canonical
@@ -124,6 +126,29 @@ def _next_text(game: Replay) -> str:
 
 def dealer_name() -> str:
     return DEALER
+
+
+def same_key(line: str, other: str) -> bool:
+    """Whether two public key lines name one key (comments aside)."""
+    return PublicKey.parse(line).same_key(PublicKey.parse(other))
+
+
+HOLD_NAMESPACE = "pbem-web-hold"
+"""The SSHSIG namespace of a browser's proof that it holds a seat's key: no entry can be one."""
+
+
+def hold_message(table_id: str, seat: str, csrf: str) -> bytes:
+    """What a browser signs to show it holds a seat's key, bound to its own page session."""
+    return canonical({"purpose": HOLD_NAMESPACE, "table": table_id, "seat": seat, "session": csrf})
+
+
+def holds_key(line: str, message: bytes, signature: str) -> bool:
+    """Whether `signature` (standard base64 of an SSHSIG blob) is the key's over `message`."""
+    try:
+        verify_signature(PublicKey.parse(line), message, unb64(signature), HOLD_NAMESPACE)
+    except PbemError:
+        return False
+    return True
 
 
 def turn_mail_body(game: Replay, entry: dict[str, Any]) -> str:

@@ -3,6 +3,8 @@ printing only, over the service (service.py), its store (store.py), the git hook
 (hosted_ci.py) and status (status.py).
 
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
+    pbem judge web CONFIG [--port N]     the judge by mail, and its web pages for browser seats (docs/web.md)
+    pbem judge invite CONFIG GAME SEAT...  a game whose seats browsers take by link (and players by mail)
     pbem judge status CONFIG             the games it holds
     pbem judge migrate CONFIG            take a home of files (before the database) into the database
     pbem judge export CONFIG FOLDER      write every game it holds as its game file
@@ -66,6 +68,71 @@ def run(config: ConfigArg,
 
     judge = Judge(settings.load(config))
     judge.once() if once else judge.run()
+
+
+@app.command("web")
+@_handled
+def web(config: ConfigArg,
+        host: Annotated[str, typer.Option(help="The address to listen on (a TLS reverse proxy in front).")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="The port to listen on (0: any free one, logged).")] = 8080,
+        url: Annotated[str | None, typer.Option(help="The address players open, as the proxy serves it "
+                                                     "(https://...); default: http://HOST:PORT.")] = None) -> None:
+    """Serve the pages that let a player with only a browser play (docs/web.md), and read mail as `run` does."""
+    from pbem.judge import config as settings
+    from pbem.judge.web_server import serve
+
+    serve(settings.load(config), host, port, url)
+
+
+@app.command("invite")
+@_handled
+def invite(config: ConfigArg,
+           game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-of-pharaohs.")],
+           seats: Annotated[list[str], typer.Argument(help="Each seat's name, in turn order: a browser's (a link is "
+                                                           "printed) unless --key gives it a key.")],
+           key: Annotated[list[str] | None, typer.Option(help="NAME=KEY: a player by mail, their public key (a .pub "
+                                                             "file or an ssh-ed25519 line).")] = None,
+           mail: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS: the mail address of a player by mail.")] = None,
+           option: Annotated[list[str] | None, typer.Option(help="A game option, KEY=VALUE.")] = None,
+           deadlines: Annotated[str | None, typer.Option(help="A deadline policy (docs/deadlines.md).")] = None,
+           url: Annotated[str, typer.Option(help="The address the judge's pages are served at.")] = "http://127.0.0.1:8080"
+           ) -> None:
+    """A game the judge makes and referees once every seat has a key: one link per browser seat, each good
+    for its seat, once. The judge signs the invitation; each player signs their own moves."""
+    import time
+
+    from pbem.judge import config as settings
+    from pbem.judge.store import open_store
+    from pbem.judge.web_tables import REFEREE, new_table
+
+    def pairs(given: list[str] | None, what: str) -> dict[str, str]:
+        found = {}
+        for item in given or []:
+            name, sep, value = item.partition("=")
+            if not sep or name not in seats:
+                raise typer.BadParameter(f"{item!r}: give NAME={what} for one of the seats")
+            found[name] = value
+        return found
+
+    keys, addresses = pairs(key, "KEY"), pairs(mail, "ADDRESS")
+    for name, value in keys.items():
+        if not value.startswith("ssh-"):
+            keys[name] = Path(value).read_text(encoding="utf-8").strip()
+    missing = [name for name in keys if name not in addresses]
+    if missing:
+        raise typer.BadParameter(f"a player by mail needs --mail NAME=ADDRESS: {', '.join(missing)}")
+    loaded = settings.load(config)
+    os.environ["PBEM_HOME"] = str(loaded.home)
+    store = open_store(loaded.database, loaded.games, loaded.home)
+    table, tokens = new_table(store, game, [(n, keys.get(n), addresses.get(n)) for n in seats], option or [],
+                              deadlines, time.time())
+    typer.echo(f"Table {table.table_id}: {game} with {', '.join(seats)}; the judge referees it as {REFEREE}.")
+    for seat in table.seats:
+        if seat.name in tokens:
+            typer.echo(f"{seat.name}: {url.rstrip('/')}/join/{tokens[seat.name]}")
+        else:
+            typer.echo(f"{seat.name}: by mail, {seat.address}")
+    typer.echo("Each link takes its seat once; the game starts when every seat is taken.")
 
 
 @app.command("status")

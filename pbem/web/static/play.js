@@ -1,0 +1,191 @@
+// A browser seat's game page (pbem judge web). The judge sends the seat's view and the entries it may sign,
+// each with what it says in words; this page shows them, and when the player chooses one it builds the entry
+// itself: commits to and seals the player's own secrets (to the player and the referee), opens the player's
+// own salts, signs with the key this browser holds, and posts it. The judge checks it as a mail turn.
+
+import { Identity, PublicKey, b64, canonical, commitOwn, openValue, randomBytes, signEntry, toHex } from './pbem-crypto.js';
+import { keepSeatKey, seatKey } from './seatkeys.js';
+
+const $ = (id) => document.getElementById(id);
+const info = JSON.parse($('play-data').textContent);
+const csrf = document.querySelector('meta[name="pbem-csrf"]').content;
+const base = `/api/play/${encodeURIComponent(info.table)}/${encodeURIComponent(info.seat)}`;
+const areas = { board: $('board'), side: $('side') };
+let data = null;
+let chosen = null;
+let identity = null;
+let busy = false;
+
+function say(text, bad = false) {
+  $('message').textContent = text;
+  $('message').className = bad ? 'bad' : '';
+}
+
+function item(text) {
+  const li = document.createElement('li');
+  li.textContent = text;
+  return li;
+}
+
+async function post(path, body) {
+  const response = await fetch(base + path, {
+    method: 'POST', credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', 'x-pbem-csrf': csrf },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
+
+async function load() {
+  const response = await fetch(base, { credentials: 'same-origin' });
+  data = await response.json();
+  if (identity === null) identity = await seatKey(info.table, info.seat).catch(() => null);
+  render();
+}
+
+function expectedKey() {
+  return data.keys ? data.keys[info.seat] : data.key;
+}
+
+function showKey() {
+  const line = expectedKey();
+  const mine = identity && line && PublicKey.parse(line).sameKey(identity.public);
+  $('key-state').textContent = mine
+    ? `This browser holds ${info.seat}'s key (${identity.public.fingerprint()}). Only it can sign your moves.`
+    : `This browser does not hold ${info.seat}'s key: import your key file below to play here.`;
+  $('import-box').open = !mine;
+  return mine;
+}
+
+function choose(offer, button) {
+  chosen = offer;
+  document.querySelectorAll('#options .option').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+  $('says').textContent = offer.says;
+  const secret = offer.commits.length
+    ? ` Kept secret until the rules open it (committed in the record, sealed to you and the referee): ${offer.commits.map(([k, v]) => `${k} = ${v}`).join(', ')}.`
+    : '';
+  $('record').textContent = `In the record: "${offer.action}", entry ${data.seq + 1}, signed by ${info.seat}.${secret}`;
+  $('confirm').hidden = false;
+}
+
+function render() {
+  if (!data.ok) {
+    say(data.message, true);
+    return;
+  }
+  const mine = showKey();
+  if (!data.holds) {
+    $('turn-title').textContent = 'Import your key to play here';
+    return;
+  }
+  if (!data.started) {
+    $('turn-title').textContent = 'Waiting for every seat to be taken';
+    $('next').textContent = `Seats still free: ${data.seats.filter((s) => !s.taken).map((s) => s.name).join(', ')}.`;
+    return;
+  }
+  $('about').textContent = `${data.title} with ${data.players.join(', ')}, refereed by the judge; ${data.seq} signed entries.`;
+  if (typeof drawBoard === 'function') drawBoard(areas, data.board, data.meta); // eslint-disable-line no-undef
+  $('next').textContent = data.next;
+  $('turn-title').textContent = data.offers.length ? 'Your move' : data.over ? 'Game over' : 'Waiting for the others';
+  $('turn').dataset.seq = String(data.seq);
+  const buttons = data.offers.map((offer) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'option';
+    button.dataset.notation = offer.notation;
+    button.textContent = offer.says;
+    button.disabled = !mine;
+    button.addEventListener('click', () => choose(offer, button));
+    return button;
+  });
+  $('options').replaceChildren(...buttons);
+  chosen = null;
+  $('confirm').hidden = true;
+  $('note-list').replaceChildren(...data.log.filter((e) => e.note).map((e) => item(`${e.author} says: "${e.note}" (entry ${e.seq})`)));
+  $('log-list').replaceChildren(...data.log.map((e) => item(`${e.seq}. ${e.author}: ${e.action}`)));
+}
+
+async function sign() {
+  if (!chosen || busy) return;
+  busy = true;
+  $('sign').disabled = true;
+  try {
+    if (!identity) throw new Error(`this browser does not hold ${info.seat}'s key`);
+    const owner = identity.public;
+    const referee = PublicKey.parse(data.keys[data.referee]);
+    const { commitments, sealed } = commitOwn({ genesisHash: data.genesisHash, owner, readers: [owner, referee], secrets: chosen.commits });
+    const openings = {};
+    for (const opening of chosen.opens) openings[opening.key] = openValue(opening, identity, data.genesisHash).salt;
+    const fields = {
+      game_id: data.gameId, seq: data.seq + 1, prev: data.head, author: info.seat, action: chosen.action,
+      commitments, sealed, openings, time: Math.max(Math.floor(Date.now() / 1000), data.minTime),
+      note: $('note').value.trim() || undefined,
+    };
+    if (chosen.join) fields.contribution = toHex(randomBytes(32));
+    say('Signing...');
+    const entry = await signEntry(identity, fields);
+    const answer = await post('/entry', { entry });
+    if (!answer.ok) {
+      say(answer.message, true);
+    } else {
+      $('note').value = '';
+      say(`Signed and accepted by the judge: entry ${data.seq + 1}.`);
+    }
+  } catch (error) {
+    say(`Nothing was sent: ${error.message}`, true);
+  } finally {
+    busy = false;
+    $('sign').disabled = false;
+    await load();
+  }
+}
+
+async function exportKey() {
+  try {
+    if (!identity) throw new Error('this browser holds no key for this seat');
+    const passphrase = $('export-pass').value;
+    if (!passphrase) throw new Error('choose a passphrase to protect the file');
+    const text = identity.toOpenSSH(passphrase);
+    $('exported').value = text;
+    $('exported').hidden = false;
+    const link = $('download');
+    link.href = URL.createObjectURL(new Blob([text], { type: 'application/octet-stream' }));
+    link.download = `pbem-${info.seat}`;
+    link.hidden = false;
+    say('Your key, protected by the passphrase: keep the file (pbem key import reads it).');
+  } catch (error) {
+    say(`Not exported: ${error.message}`, true);
+  }
+}
+
+async function importKey() {
+  try {
+    const passphrase = $('import-pass').value || null;
+    const found = Identity.fromOpenSSH($('import-text').value, passphrase, 'the key file');
+    const line = expectedKey();
+    if (!line || !PublicKey.parse(line).sameKey(found.public)) throw new Error(`this is not ${info.seat}'s key in this game`);
+    await keepSeatKey(info.table, info.seat, found);
+    identity = found;
+    if (!data.holds) {
+      const message = canonical({ purpose: 'pbem-web-hold', table: info.table, seat: info.seat, session: csrf });
+      const answer = await post('/hold', { signature: b64(await found.sign(message, 'pbem-web-hold')) });
+      if (!answer.ok) throw new Error(answer.message);
+    }
+    $('import-text').value = '';
+    $('import-pass').value = '';
+    say(`Imported: this browser now holds ${info.seat}'s key.`);
+    await load();
+  } catch (error) {
+    say(`Not imported: ${error.message}`, true);
+  }
+}
+
+$('sign').addEventListener('click', sign);
+$('cancel').addEventListener('click', () => render());
+$('export').addEventListener('click', exportKey);
+$('import').addEventListener('click', importKey);
+const events = new EventSource(base + '/events');
+events.onmessage = () => {
+  if (!busy) load();
+};
+load();
