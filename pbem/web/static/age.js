@@ -12,7 +12,8 @@ import { hkdf } from './vendor/noble-hashes/hkdf.js';
 import { hmac } from './vendor/noble-hashes/hmac.js';
 import { sha256 } from './vendor/noble-hashes/sha2.js';
 import { PbemCryptoError, b64raw, concat, equal, randomBytes, unb64raw, utf8 } from './bytes.js';
-import { Identity, PublicKey } from './keys.js';
+import { PublicKey } from './keys.js';
+import { runAsync, runSync } from './x25519.js';
 
 const INTRO = utf8('age-encryption.org/v1\n');
 const SSH_LABEL = utf8('age-encryption.org/v1/ssh-ed25519');
@@ -27,14 +28,6 @@ function sealError(message) {
 
 function derive(ikm, salt, info, length = 32) {
   return hkdf(sha256, ikm, salt.length ? salt : undefined, info, length);
-}
-
-function exchange(scalar, point) {
-  try {
-    return x25519.scalarMult(scalar, point);
-  } catch {
-    return sealError('sealed blob: degenerate key share');
-  }
 }
 
 function modPow(base, exponent) {
@@ -100,17 +93,16 @@ function wrapLines(text) {
   return `${lines.join('\n')}\n`;
 }
 
-function wrap(fileKey, recipient) {
-  const ephemeral = randomBytes(32);
-  const share = x25519.getPublicKey(ephemeral);
+function* wrap(fileKey, recipient) {
+  const [ephemeral, share] = yield ['pair'];
   let their, secret, label, args;
   if (recipient instanceof PublicKey) {
     their = ed25519ToX25519Public(recipient.raw);
-    secret = exchange(sshTweak(recipient), exchange(ephemeral, their));
+    secret = yield ['exchange', sshTweak(recipient), yield ['exchange', ephemeral, their], true];
     [label, args] = [SSH_LABEL, ['ssh-ed25519', sshTag(recipient), b64raw(share)]];
   } else if (recipient instanceof X25519Recipient) {
     their = recipient.public;
-    secret = exchange(ephemeral, their);
+    secret = yield ['exchange', ephemeral, their];
     [label, args] = [X25519_LABEL, ['X25519', b64raw(share)]];
   } else {
     sealError('a recipient is a PublicKey or an X25519Recipient');
@@ -127,11 +119,12 @@ function counterNonce(counter, last) {
   return nonce;
 }
 
-/** An age v1 file of `plaintext` (bytes) for PublicKey (ssh-ed25519) and X25519Recipient recipients. */
-export function seal(plaintext, recipients) {
+function* sealing(plaintext, recipients) {
   if (!recipients.length) sealError('nobody to seal to');
   const fileKey = randomBytes(16);
-  const header = concat(INTRO, utf8(recipients.map((r) => wrap(fileKey, r)).join('')), utf8('---'));
+  const stanzas = [];
+  for (const recipient of recipients) stanzas.push(yield* wrap(fileKey, recipient));
+  const header = concat(INTRO, utf8(stanzas.join('')), utf8('---'));
   const mac = hmac(sha256, derive(fileKey, new Uint8Array(0), utf8('header')), header);
   const nonce = randomBytes(16);
   const payloadKey = derive(fileKey, nonce, utf8('payload'));
@@ -142,6 +135,16 @@ export function seal(plaintext, recipients) {
     chunks.push(chacha20poly1305(payloadKey, counterNonce(i, i === count - 1)).encrypt(chunk));
   }
   return concat(header, utf8(` ${b64raw(mac)}\n`), nonce, ...chunks);
+}
+
+/** An age v1 file of `plaintext` (bytes) for PublicKey (ssh-ed25519) and X25519Recipient recipients. */
+export function seal(plaintext, recipients) {
+  return runSync(sealing(plaintext, recipients));
+}
+
+/** seal, each X25519 exchange by the browser's WebCrypto where it has X25519 (about ten times faster). */
+export function sealAsync(plaintext, recipients, options = {}) {
+  return runAsync(sealing(plaintext, recipients), options);
 }
 
 function latin1(bytes) {
@@ -210,21 +213,27 @@ export function recipientNames(blob, keys) {
   return names;
 }
 
-function unwrap(args, body, identity) {
+/** Whether `opener` opens ssh-ed25519 stanzas: an Identity, or a key the browser keeps (keystore.js), each with
+ * its public key and its X25519 scalar (32 bytes, or a WebCrypto key). */
+function isSshOpener(opener) {
+  return opener?.public instanceof PublicKey && typeof opener.x25519Scalar === 'function';
+}
+
+function* unwrap(args, body, identity) {
   let share, ours, secret, label;
-  if (identity instanceof Identity) {
+  if (isSshOpener(identity)) {
     if (args.length !== 3 || args[0] !== 'ssh-ed25519' || args[1] !== sshTag(identity.public)) return null;
     share = unb64raw(args[2]);
     if (share.length !== 32 || body.length !== 32) sealError('sealed blob: malformed stanza');
     ours = ed25519ToX25519Public(identity.public.raw);
-    secret = exchange(sshTweak(identity.public), exchange(identity.x25519Scalar(), share));
+    secret = yield ['exchange', sshTweak(identity.public), yield ['exchange', identity.x25519Scalar(), share], true];
     label = SSH_LABEL;
   } else if (identity instanceof X25519Identity) {
     if (args.length !== 2 || args[0] !== 'X25519') return null;
     share = unb64raw(args[1]);
     if (share.length !== 32 || body.length !== 32) sealError('sealed blob: malformed stanza');
     ours = identity.recipient.public;
-    secret = exchange(identity.secret, share);
+    secret = yield ['exchange', identity.secret, share];
     label = X25519_LABEL;
   } else {
     sealError('an opener is an Identity or an X25519Identity');
@@ -236,12 +245,11 @@ function unwrap(args, body, identity) {
   }
 }
 
-/** Open an age v1 file with an Identity (ssh-ed25519) or an X25519Identity; its plaintext bytes. */
-export function unseal(blob, identity) {
+function* opening(blob, identity) {
   const { stanzas, header, mac, payload } = parseHeader(blob);
   let fileKey = null;
   for (const { args, body } of stanzas) {
-    fileKey = unwrap(args, body, identity);
+    fileKey = yield* unwrap(args, body, identity);
     if (fileKey !== null) break;
   }
   if (fileKey === null) throw new PbemCryptoError('NotForYou', 'this sealed blob is not for your key');
@@ -267,4 +275,15 @@ export function unseal(blob, identity) {
       return concat(...out);
     }
   }
+}
+
+/** Open an age v1 file with an Identity (ssh-ed25519) or an X25519Identity; its plaintext bytes. */
+export function unseal(blob, identity) {
+  return runSync(opening(blob, identity));
+}
+
+/** unseal, each X25519 exchange by the browser's WebCrypto where it has X25519; the one way to open with a key
+ * the browser keeps as a non-extractable CryptoKey (keystore.js). */
+export function unsealAsync(blob, identity, options = {}) {
+  return runAsync(opening(blob, identity), options);
 }

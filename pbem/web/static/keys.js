@@ -186,6 +186,11 @@ export class Identity {
     return sshsigBlob(this.public.wire, namespace, signature);
   }
 
+  /** A copy of the 32-byte seed, for keystore.js to import into non-extractable WebCrypto keys. */
+  seedCopy() {
+    return Uint8Array.from(this.#seed);
+  }
+
   /** The X25519 private scalar age derives from an ed25519 key (before clamping). */
   x25519Scalar() {
     return sha512(this.#seed).slice(0, 32);
