@@ -1,8 +1,11 @@
 """The conformance test every registered game passes (OpenSpiel's random-playout test, through the trust
 layer): whole games among random bots in both dealer modes, each action's notation round-tripping, every
-duty of a known kind, and a record that verifies with its end audit."""
+duty of a known kind, and a record that verifies with its end audit. The tests' third game, Closest
+(tests/third_game/, written through docs/adding-a-game.md alone), is plugged in for these tests and plays
+through them as the two real games do."""
 
 import random
+from contextlib import nullcontext
 
 import pytest
 
@@ -13,16 +16,27 @@ from pbem.protocol.verify import verify
 from pbem.record.models import from_json, to_json
 
 from pbem_support import identity, sessions_for
+from third_game import plugged_in
 
-PLAYERS = {"sarcophagus": ("ann", "ben", "cat"), "path-of-pharaohs": ("ann", "ben", "cat")}
+THIRD = "closest"
+PLAYERS = {"sarcophagus": ("ann", "ben", "cat"), "path-of-pharaohs": ("ann", "ben", "cat"), THIRD: ("ann", "ben")}
+
+
+@pytest.fixture(params=sorted(PLAYERS))
+def name(request):
+    """Each game's name, the third game registered while its test runs."""
+    with plugged_in() if request.param == THIRD else nullcontext():
+        yield request.param
 
 
 def test_every_registered_game_is_covered_here():
-    assert set(PLAYERS) == set(GAMES)
+    assert set(PLAYERS) == set(GAMES) | {THIRD}
+    with plugged_in():
+        assert set(PLAYERS) == set(GAMES)
+    assert THIRD not in GAMES
 
 
 @pytest.mark.parametrize("mode", ["table", "referee"])
-@pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_a_random_game_through_the_trust_layer(name, mode):
     game, players, rng = GAMES[name], PLAYERS[name], random.Random(11)
     referee = ("ref", identity("ref").public) if mode == "referee" else None
@@ -56,7 +70,6 @@ def test_a_random_game_through_the_trust_layer(name, mode):
     assert checked.over and set(checked.outcome().scores) == set(players)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_has_a_presentation_that_keeps_the_protocol(name):
     """A game's presentation is found by its name alone (no registry in pbem/ to edit): each registered
     game has one, with every member the Protocol asks for, and its page's files."""
@@ -68,3 +81,57 @@ def test_every_game_has_a_presentation_that_keeps_the_protocol(name):
     members = [m for m in dir(Presentation) if not m.startswith("_")] + list(Presentation.__annotations__)
     assert [m for m in members if not hasattr(shown, m)] == []
     assert all(static(shown.HTML_STATIC + suffix) is not None for suffix in (".js", ".css", ".svg"))
+
+
+@pytest.mark.parametrize("mode", ["table", "referee"])
+def test_a_whole_game_by_mail_then_pbem_verify(name, mode, tmp_path, monkeypatch):
+    """Each participant with their own home and Maildir plays only through `pbem mail`, `pbem inbox` and
+    `pbem play --send` (the referee too, a program's way), a real SMTP server (aiosmtpd) delivering the
+    mails; then `pbem verify` checks every copy, which are one history byte for byte."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    from mail_support import smtp_server
+
+    runner, players, bot = CliRunner(), PLAYERS[name], GAMES[name].bots[0]
+    everyone = players + (("ref",) if mode == "referee" else ())
+    creator = everyone[-1] if mode == "referee" else players[0]
+    monkeypatch.chdir(tmp_path)
+
+    def as_player(who, port, *args):
+        env = {"PBEM_HOME": str(tmp_path / who), "PBEM_SMTP": f"127.0.0.1:{port}", "PBEM_SMTP_SECURITY": "none",
+               "PBEM_PASSPHRASE": None, "PBEM_GAMES": None}
+        result = runner.invoke(app, [str(a) for a in args], env=env)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    with smtp_server({f"{n}@example.org": tmp_path / "mail" / n for n in everyone}) as (port, _):
+        keys = {}
+        for who in everyone:
+            keys[who] = as_player(who, port, "key", "new", who, "--no-passphrase").splitlines()[-1]
+            for other in everyone:
+                as_player(who, port, "contact", "add", other, f"{other}@example.org")
+        referee = [f"--referee=ref={keys['ref']}"] if mode == "referee" else []
+        as_player(creator, port, "new", name, "-o", "game.json", "--as", creator,
+                  *[f"--player={n}={keys[n]}" for n in players], *referee)
+        assert as_player(creator, port, "mail", "game.json", "--as", creator, "--send").startswith("Sent to ")
+        seen = dict.fromkeys(everyone, -1)
+        for _ in range(2000):  # each reads their mail when some arrived, and plays what they owe
+            arrived = {n: len(list((tmp_path / "mail" / n).glob("*/*"))) for n in everyone}
+            readers = [n for n in everyone if arrived[n] != seen[n]]
+            if not readers:
+                break
+            for who in readers:
+                seen[who] = arrived[who]
+                owed = [line.split() for line in as_player(who, port, "inbox", tmp_path / "mail" / who).splitlines()
+                        if line.startswith("    pbem play ")]
+                if owed:  # the inbox says what to run: pbem play PATH --as NAME --mail
+                    as_player(who, port, "play", owed[0][2], "--as", who, "--bot", bot, "--send")
+
+    copies = [next((tmp_path / n / "games-files").glob(f"{name}-*.json")) for n in everyone]
+    checked = runner.invoke(app, ["verify", *map(str, copies)], env={"PBEM_HOME": str(tmp_path / players[0])})
+    assert checked.exit_code == 0, checked.output
+    assert [line.split(": ", 1)[1].split(",")[:2] for line in checked.output.splitlines()] == \
+        [["valid", " finished"]] * len(everyone)
+    assert len({c.read_bytes() for c in copies}) == 1

@@ -1,7 +1,8 @@
 """How each game is shown, found by the game's name: pbem's generic screens (the terminal board's frame,
 the HTML replay's shell, the prompt, the demo) ask `presentation(name)` and know no game themselves. A
 game's presentation is the module named after it here (path-of-pharaohs: path_of_pharaohs.py) that
-satisfies `Presentation`; a game without one is shown by `generic`, its view as text."""
+satisfies `Presentation` (a game kept outside pbem/ brings its own: `plug_in`); a game without one is shown
+by `generic`, its view as text."""
 
 from __future__ import annotations
 
@@ -78,6 +79,35 @@ class Presentation(Protocol):
         call the option on it, and what will happen (pbem/presentation/choices.py)."""
 
 
+_PLUGGED_IN: dict[str, Presentation] = {}
+"""The presentations of games kept outside engine/ and pbem/, by the game's name (`plug_in`)."""
+
+
+def plug_in(game: AnyGame, shown: Presentation) -> None:
+    """A game kept outside engine/ and pbem/ (a plug-in; the tests' third game, tests/third_game/) joins
+    at run time: its rules in the registry (engine.GAMES), where the line there puts a game of engine/,
+    and its presentation where `presentation` finds it by the game's name. Nothing else to edit."""
+    from engine import GAMES
+
+    if game.name in GAMES:
+        raise ValueError(f"a game named {game.name!r} is registered already")
+    GAMES[game.name] = game
+    _PLUGGED_IN[game.name] = shown
+    presentation.cache_clear()
+
+
+def unplug(name: str) -> None:
+    """The game `plug_in` registered leaves the registry again (a test's game, once the test is done), and
+    this process forgets the replays it kept (pbem.protocol.remembered): none of them plays it on."""
+    from engine import GAMES
+    from pbem.protocol import remembered
+
+    if name in _PLUGGED_IN:
+        del GAMES[name], _PLUGGED_IN[name]
+        presentation.cache_clear()
+        remembered.forget()
+
+
 def module_name(game: str) -> str:
     """Where a game's presentation lives: pbem/presentation/games/<name with _ for ->.py."""
     return f"pbem.presentation.games.{game.replace('-', '_')}"
@@ -88,6 +118,8 @@ def presentation(game: str) -> Presentation:
     """The game's own presentation, found by its name (no registry to edit), or the generic one (its view
     as text) for a game without one yet. tests/test_every_game.py holds every game's module to the
     Protocol; mypy holds the two below to it statically."""
+    if game in _PLUGGED_IN:
+        return _PLUGGED_IN[game]
     try:
         found: Presentation = cast(Presentation, importlib.import_module(module_name(game)))
     except ModuleNotFoundError as exc:

@@ -1,0 +1,82 @@
+"""Closest, the tests' third game (tests/third_game/): its rules on hand-built states, its notation, its
+rule of absence, and pbem's commands on it once it is plugged in, with nothing in pbem/ naming it."""
+
+import pytest
+from typer.testing import CliRunner
+
+from engine import GAMES
+from engine.contract import DEALER, Absent, IllegalAction, NotationError, Secrets
+from pbem.cli import app
+
+from third_game import plugged_in
+from third_game.closest import GAME
+from third_game.closest.actions import Open, Reveal, Seal
+from third_game.closest.rules import Finished, State
+
+
+def test_a_game_from_the_seals_to_the_nearest_guess():
+    s = GAME.setup(GAME.parse_options({}), ["ann", "ben", "cat"], "ben")
+    assert [tuple(d) for d in GAME.duties(s)] == [("ben", "move", "seal a guess from 1 to 9")]
+    for who, guess in (("ben", 3), ("cat", 8), ("ann", 6)):
+        assert GAME.secrets(s, who, Seal(guess)) == Secrets(commits=((f"#{s.seat_of(who)}", guess),))
+        s, events = GAME.apply(s, who, GAME.public(GAME.check(s, who, Seal(guess))))
+        assert [str(e) for e in events] == [f"{who} seals a guess"]
+    assert GAME.legal_actions(s, DEALER, {"target": 7}) == [Reveal(7)]
+    s, _ = GAME.apply(s, DEALER, Reveal(7))
+    for who, guess in (("ben", 3), ("cat", 8), ("ann", 6)):
+        assert GAME.legal_actions(s, who, {f"#{s.seat_of(who)}": guess}) == [Open(who, guess)]
+        s, events = GAME.apply(s, who, Open(who, guess))
+    assert [str(e) for e in events] == ["ann guessed 6", "final scores: ann 8, ben 5, cat 8; ann and cat share the win"]
+    assert GAME.outcome(s).winners == ("ann", "cat")
+
+
+def test_only_the_player_whose_turn_it_is_seals_and_a_guess_is_1_to_9():
+    s = GAME.setup(GAME.parse_options({}), ["ann", "ben"], "ann")
+    with pytest.raises(IllegalAction, match="ben owes nothing now: waiting for ann"):
+        GAME.check(s, "ben", Seal(4))
+    with pytest.raises(IllegalAction, match="a guess is from 1 to 9"):
+        GAME.check(s, "ann", Seal(12))
+    assert GAME.audit_problem(s, [("#1", 12)]) == ("ben", "sealed 12, not a guess from 1 to 9")
+    assert GAME.audit_problem(s, [("#1", 9), ("target", 3)]) is None
+
+
+@pytest.mark.parametrize("text", ["seal", "seal 4", "reveal 9", "open ann 1"])
+def test_the_notation_round_trips(text):
+    assert GAME.format_action(GAME.parse_action(text)) == text
+
+
+@pytest.mark.parametrize("text, error", [("seal 0", "'0' is not a number from 1 to 9"),
+                                         ("guess 4", "'guess 4' is not an act of Closest")])
+def test_text_that_is_no_act_is_named(text, error):
+    with pytest.raises(NotationError, match=error):
+        GAME.parse_action(text)
+
+
+def test_an_absent_player_s_guess_is_void_and_cannot_win():
+    s = GAME.setup(GAME.parse_options({}), ["ann", "ben"], "ann")
+    assert GAME.absence_act(s, "ann") is None
+    s, events = GAME.absent(s, "ann")
+    assert events == (Absent("ann", "move", "seals nothing: their guess is void, they cannot win"),)
+    s, _ = GAME.apply(s, "ben", Seal())
+    s, _ = GAME.apply(s, DEALER, Reveal(2))
+    s, events = GAME.apply(s, "ben", Open("ben", 9))
+    assert str(events[-1]) == "final scores: ann 0, ben 2; ben wins" and isinstance(events[-1], Finished)
+    assert isinstance(s, State) and s.void == ("ann",)
+
+
+def test_pbem_plays_it_once_plugged_in_and_forgets_it_after(tmp_path):
+    runner = CliRunner()
+    env = {"PBEM_HOME": str(tmp_path / "home"), "PBEM_GAMES": None}
+    with plugged_in():
+        demo = runner.invoke(app, ["demo", "--game", "closest", "--players", "2", "--dir", str(tmp_path / "d")],
+                             env=env)
+        assert demo.exit_code == 0, demo.output
+        assert demo.output.startswith(f"Demo: ann, ben play Closest in {tmp_path / 'd' / 'game.json'}\n")
+        assert "Verified: every signature, every rule, the end audit." in demo.output
+        shown = runner.invoke(app, ["show", str(tmp_path / "d" / "game.json")], env=env)
+        assert shown.exit_code == 0, shown.output
+        assert "Target: " in shown.output and "Guesses: ann 5, ben 5." in shown.output
+    assert "closest" not in GAMES
+    gone = runner.invoke(app, ["verify", str(tmp_path / "d" / "game.json")], env=env)
+    assert gone.exit_code == 1
+    assert "unknown game 'closest' (known: path-of-pharaohs, sarcophagus)" in gone.output
