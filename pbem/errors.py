@@ -137,6 +137,66 @@ class MovedOn(UsageError):
     """A move chosen on a view of an older position than the game now holds (two tabs on one game)."""
 
 
+class NotAnAct(UsageError):
+    """Text that is not one of the trust layer's acts (join, deal, audit, verdict, absence) as written."""
+
+
+class UnknownBot(UsageError):
+    """A computer player the game does not have."""
+
+
+class BadSetup(UsageError):
+    """A game that cannot be made so (an unknown game, options or players its rules refuse, a chosen
+    deal that does not give every hidden item), or a deal it cannot do (chance without a seed)."""
+
+
+# -- a participant's request the game refuses, named by its reason: what a front end may tell apart
+#    (each is still a UsageError, which every front end shows as one line)
+class ParticipantError(UsageError):
+    """A participant asked for what is not theirs to do, not now, or not in this game."""
+
+
+class NotInGame(ParticipantError):
+    """A name that is none of the game's participants."""
+
+
+class NotStarted(ParticipantError):
+    """A move before every participant has joined and the deal is posted."""
+
+
+class NotYourTurn(ParticipantError):
+    """An act another owes now, or one this participant may not sign (for another; an absence only
+    others may record, or another signs first)."""
+
+
+class ForbiddenMove(ParticipantError):
+    """A move the rules forbid now, or one that does not say what it must (the value a coin commits)."""
+
+
+class NoClock(ParticipantError):
+    """An absence the game cannot time: it has no deadline policy, or the duty began with no signed time."""
+
+
+class NothingOwed(ParticipantError):
+    """An absence recorded against a party who owes no duty an absence answers for."""
+
+
+class AbsenceUnderway(ParticipantError):
+    """Another party's absence is being signed: it is signed to the end, or lapses, first."""
+
+
+class TooEarly(ParticipantError):
+    """An absence recorded before the duty's deadline and grace have passed by the signed times."""
+
+
+class AbsenceDisputed(ParticipantError):
+    """A co-signer's program finds another act for an absence than the one signed so far: it does not sign it."""
+
+
+class ProofOwed(ParticipantError):
+    """This program has a cheat to prove (a verdict) before it signs anything else."""
+
+
 def error_text(exc: BaseException) -> str | None:
     """The one line a front end shows for an error of pbem's (or the engine's, `domain`), or for a file it
     could not read or write; None for anything else, which is a bug."""

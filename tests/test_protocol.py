@@ -15,11 +15,12 @@ from pbem.errors import (
     BrokenChain,
     Divergence,
     Equivocation,
+    ForbiddenMove,
     IllegalMove,
     KeyProblem,
+    NotInGame,
     NotOwed,
     UnknownSigner,
-    UsageError,
     WrongGame,
 )
 from pbem.protocol.entries import apply_entry, replay
@@ -77,7 +78,7 @@ def test_only_the_right_key_may_sit_at_the_table():
     rep = played_game("table", finish=False)
     with pytest.raises(KeyProblem, match="this key is not ann's key"):
         Session(rep, "ann", identity("ben"))
-    with pytest.raises(UsageError, match="'zed' is not in this game"):
+    with pytest.raises(NotInGame, match=r"^'zed' is not in this game"):
         Session(rep, "zed", identity("ben"))
 
 
@@ -88,7 +89,7 @@ def test_a_player_cannot_place_a_coin_they_do_not_hold():
     first = rep.first
     sessions[first].act(rep.game.parse_action("5"))
     sessions[first].automatic()
-    with pytest.raises(UsageError, match="no coin of value 5 in your hand"):
+    with pytest.raises(ForbiddenMove, match="no coin of value 5 in your hand"):
         sessions[first].act(rep.game.parse_action("5@2a"))
 
 

@@ -16,22 +16,35 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+FAILED = 1
+"""The exit code of every error of pbem's (the engine's, a file not read or written): scripts and the golden
+transcripts rely on it; the line says the reason (pbem.errors names a participant's errors by class)."""
+INTERRUPTED = 130
+"""Ctrl-C, or the end of input at a prompt: nothing was written."""
+
+
+def failure(exc: BaseException) -> tuple[int, str] | None:
+    """The one mapping from an error to a command's exit code and its `Error: ...` line; None for an error
+    that is a bug, whose traceback is shown."""
+    if isinstance(exc, (KeyboardInterrupt, typer.Abort)):  # Abort: Ctrl-C or end of input at a prompt
+        return INTERRUPTED, "\nError: interrupted; nothing was written"  # off the prompt's line
+    text = error_text(exc)
+    return None if text is None else (FAILED, f"Error: {text}")
+
+
 def handled(func: Callable[P, R]) -> Callable[P, R]:
-    """The one place where errors become `Error: ...` and an exit code; never a traceback."""
+    """The one place where errors become `Error: ...` and an exit code (`failure`); never a traceback."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
-        except (KeyboardInterrupt, typer.Abort):  # Abort: Ctrl-C or end of input at a prompt
-            typer.echo("\nError: interrupted; nothing was written", err=True)  # off the prompt's line
-            raise typer.Exit(130) from None
-        except Exception as exc:
-            text = error_text(exc)
-            if text is None:
+        except (KeyboardInterrupt, Exception) as exc:
+            ending = failure(exc)
+            if ending is None:
                 raise
-            typer.echo(f"Error: {text}", err=True)
-            raise typer.Exit(1) from None
+            typer.echo(ending[1], err=True)
+            raise typer.Exit(ending[0]) from None
 
     return wrapper
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.contract import DEALER, Duty
-from pbem.errors import IllegalMove, NotOwed, UsageError
+from pbem.errors import (
+    AbsenceUnderway,
+    IllegalMove,
+    NoClock,
+    NothingOwed,
+    NotOwed,
+    NotYourTurn,
+    ParticipantError,
+    TooEarly,
+)
 from pbem.protocol.acts import RecordAbsence, parse_act
 from pbem.protocol.replay import Replay
 from pbem.record.deadlines import HOUR, Clock, DeadlinePolicy, clock, now
@@ -185,33 +194,33 @@ def span(seconds: int) -> str:
 
 def recordable(rep: Replay, party: str, signer: str, when: int) -> tuple[Duty, int, bool]:
     """Whether `signer` may record `party` absent at `when`: the duty owed, the entry it is owed since,
-    and whether this signer is the last of those who must sign. UsageError if the game has no policy,
+    and whether this signer is the last of those who must sign. A ParticipantError if the game has no policy,
     the party owes nothing an absence answers for, the signer is not entitled (or not next), or it is too
     early by the signed times."""
     if rep.genesis.deadlines is None:
-        raise UsageError("this game has no deadline policy: nobody can be recorded absent")
+        raise NoClock("this game has no deadline policy: nobody can be recorded absent")
     duty = owing(rep).get(party)
     if duty is None or party not in rep.roster or duty.what == "join" or (rep.state is None and party != rep.referee):
-        raise UsageError(f"{party} owes nothing that an absence can be recorded for now")
+        raise NothingOwed(f"{party} owes nothing that an absence can be recorded for now")
     signers = entitled(rep, party)
     if signer not in signers:
-        raise UsageError(f"{signer} may not record {party} absent: only {' and '.join(signers)} may")
+        raise NotYourTurn(f"{signer} may not record {party} absent: only {' and '.join(signers)} may")
     since = rep.began.get(party, rep.seq)
     other = parse_act(rep.pending[0]) if rep.pending else None
     if rep.pending and isinstance(other, RecordAbsence) and other.party != party:
-        raise UsageError(f"{other.party}'s absence is being signed ({' and '.join(rep.pending[1])} so far): it is "
+        raise AbsenceUnderway(f"{other.party}'s absence is being signed ({' and '.join(rep.pending[1])} so far): it is "
                          "signed to the end, or lapses, first")
     pending = rep.pending[1] if rep.pending else ()
     passing = signers[len(pending)] != signer and bool(pending) and passed_over(rep, when)
     if signers[len(pending)] != signer and not passing:
-        raise UsageError(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}"
+        raise NotYourTurn(f"{signers[len(pending)]} signs {party}'s absence {'next' if pending else 'first'}"
                          + (f" (or, if they have not signed it {COSIGN_HOURS_MIN} h or the grace after its last "
                             "signature, any of the others)" if pending else ""))
     times = duty_clock(rep, party)
     if times is None:
-        raise UsageError(f"the entry {party}'s duty began with has no signed time")
+        raise NoClock(f"the entry {party}'s duty began with has no signed time")
     if when < times.absent_from:
-        raise UsageError(f"too early: {party} has owed {a(duty.what)} since entry {since} ({times.hours} h, "
+        raise TooEarly(f"too early: {party} has owed {a(duty.what)} since entry {since} ({times.hours} h, "
                          f"then {times.policy.grace_hours} h of grace): they may be recorded absent in "
                          f"{span(times.absent_from - when)}")
     return duty, since, passing or len(pending) + 1 == len(signers)
@@ -271,7 +280,7 @@ def offered(rep: Replay, signer: str, when: int) -> list[tuple[str, Duty, int]]:
     for party in owing(rep):
         try:
             duty, since, _ = recordable(rep, party, signer, when)
-        except UsageError:
+        except ParticipantError:
             continue
         found.append((party, duty, since))
     return found

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.contract import DEALER, Value
-from pbem.errors import BadOpening, IllegalMove, NotOwed, UsageError
+from pbem.errors import BadOpening, IllegalMove, NotAnAct, NotOwed
 from pbem.protocol.absence import claimed_in_time
 from pbem.protocol.absent_acts import apply_absence, convict_absence
 from pbem.protocol.acts import (
@@ -41,7 +41,7 @@ def apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
     """A join, the deal, the audit, a verdict or an absence, in its one canonical text, by its handler."""
     try:
         act: Act = parse_act(entry.action)
-    except UsageError as exc:
+    except NotAnAct as exc:
         raise IllegalMove(str(exc), seq, entry.author) from None
     if format_act(act) != entry.action:  # one text for each act, as for moves
         raise IllegalMove(f"{entry.action!r}: the record holds this act as {format_act(act)!r}", seq, entry.author)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from engine.contract import Value
-from pbem.errors import UsageError
+from pbem.errors import NotAnAct
 
 ACT_WORDS = ("join", "deal", "audit", "verdict", "absent")
 _KEY = re.compile(r"^[#a-z0-9][a-z0-9._-]{0,23}$")
@@ -94,7 +94,7 @@ def is_act(text: str) -> bool:
 
 
 def parse_act(text: str) -> Act:
-    """An act from its canonical text; UsageError if it is none (callers name the entry)."""
+    """An act from its canonical text; NotAnAct if it is none (callers name the entry)."""
     words = text.split()
     match words:
         case ["join"]:
@@ -117,11 +117,11 @@ def parse_act(text: str) -> Act:
             for pair in pairs:
                 key, eq, value = pair.partition("=")
                 if not (eq and _KEY.match(key) and _VALUE.match(value)):
-                    raise UsageError(f"{text!r}: write each opened secret as key=value, e.g. #3=5")
+                    raise NotAnAct(f"{text!r}: write each opened secret as key=value, e.g. #3=5")
                 number = kind == "open" and value.isdigit() and len(value) < 10  # a coin; a card is its name
                 values.append((key, int(value) if number else value))
             return ConvictSecrets(tuple(values)) if kind == "open" else ConvictAbsence(tuple(values))
-    raise UsageError(f"{text!r} is not a join, deal, audit, verdict or absence")
+    raise NotAnAct(f"{text!r} is not a join, deal, audit, verdict or absence")
 
 
 def format_act(act: Act) -> str:

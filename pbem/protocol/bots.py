@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.contract import TURN_DUTIES, AnyGame, Policy
-from pbem.errors import UsageError
+from pbem.errors import UnknownBot
 from pbem.protocol.session import Session
 
 
@@ -13,7 +13,7 @@ def policy_for(game: AnyGame, bot: str, think: float = 1.0, iterations: int | No
     """The game's computer player by name (engine.contract.Game.policy); `think` (seconds a move) or
     `iterations` bound a search."""
     if bot not in game.bots:
-        raise UsageError(f"--bot for {game.title} is one of {', '.join(game.bots)}")
+        raise UnknownBot(f"--bot for {game.title} is one of {', '.join(game.bots)}")
     return game.policy(bot, think, iterations)
 
 

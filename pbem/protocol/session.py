@@ -8,7 +8,18 @@ from typing import Any
 from engine.contract import DEALER, IllegalAction, InvalidSetup, NotYourDuty, Value
 from pbem import crypto
 from pbem.crypto import Identity, X25519Identity
-from pbem.errors import KeyProblem, PbemError, SealError, UsageError
+from pbem.errors import (
+    AbsenceDisputed,
+    BadSetup,
+    ForbiddenMove,
+    KeyProblem,
+    NotInGame,
+    NotStarted,
+    NotYourTurn,
+    PbemError,
+    ProofOwed,
+    SealError,
+)
 from pbem.protocol.absence import recordable, signed_time
 from pbem.protocol.acts import (
     Act,
@@ -39,7 +50,7 @@ class Session:
 
     def __init__(self, rep: Replay, name: str, identity: Identity):
         if name not in rep.roster:
-            raise UsageError(f"{name!r} is not in this game (participants: {', '.join(rep.roster)})")
+            raise NotInGame(f"{name!r} is not in this game (participants: {', '.join(rep.roster)})")
         if not rep.roster[name].same_key(identity.public):
             raise KeyProblem(f"this key is not {name}'s key in this game (expected {rep.roster[name].fingerprint()})")
         self.rep, self.name, self.identity = rep, name, identity
@@ -209,7 +220,7 @@ class Session:
         readers = (actor,) + ((rep.referee,) if rep.referee else ())
         for key, value in secrets.commits:
             if value is None:
-                raise UsageError(f"{game.format_action(action)}: say which value to commit")
+                raise ForbiddenMove(f"{game.format_action(action)}: say which value to commit")
             salt, owner = new_salt(), rep.roster[actor].raw.hex()
             commitments[key] = commit(rep.genesis_hash, owner, key, value, salt)
             sealed[key] = self._sealed_value(key, value, salt, readers)
@@ -236,7 +247,7 @@ class Session:
         """Check an action with this participant's knowledge, sign it, apply it; returns the events."""
         rep, game = self.rep, self.rep.game
         if rep.state is None or rep.awaiting_join:
-            raise UsageError(f"the game has not started: {waiting_text(rep)}")
+            raise NotStarted(f"the game has not started: {waiting_text(rep)}")
         # a move or a choice is always one's own; the dealer's acts are the dealer's, openings their owner's
         actor = actor_for(rep, action)
         if actor != DEALER and not owes_opening(rep, actor):
@@ -244,14 +255,14 @@ class Session:
         try:
             action = game.check(rep.state, actor or self.name, action, self.knowledge(as_dealer=actor == DEALER))
         except NotYourDuty as exc:
-            raise UsageError(exc.naming(party_names(rep))) from None
+            raise NotYourTurn(exc.naming(party_names(rep))) from None
         except IllegalAction as exc:
             opened = game.secrets(rep.state, actor, action).opens
             if not (opened and players_own(rep, opened) and game.audit_problem(rep.state, opened)):
-                raise UsageError(str(exc)) from None
+                raise ForbiddenMove(str(exc)) from None
             # the true values of secrets committed falsely: the program opens them anyway, and the record convicts
         if not may_act_for(rep, self.name, actor):
-            raise UsageError(f"{game.format_action(action)}: {self.name} may not act for {actor}")
+            raise NotYourTurn(f"{game.format_action(action)}: {self.name} may not act for {actor}")
         return apply_entry(rep, self.entry_for(action, actor))
 
     def _sign_act(self, act: Act, **attachments: Any) -> list[object]:
@@ -259,7 +270,7 @@ class Session:
 
     def absence(self, party: str, at: int | None = None) -> Entry:
         """The signed entry recording `party` absent from the duty they answer for now, at `at` (this
-        program's clock by default): UsageError if the game has no policy, they owe nothing, this participant
+        program's clock by default): a ParticipantError if the game has no policy, they owe nothing, this participant
         may not record it (or not yet: another signs first), or it is too early by the signed times."""
         rep, game = self.rep, self.rep.game
         when = now() if at is None else at
@@ -273,10 +284,10 @@ class Session:
                     openings = {key: self._salt_of(key) for key, _ in game.secrets(rep.state, party, act).opens}
         text = format_act(RecordAbsence(party, duty.what, since, then))
         if rep.pending and rep.pending[0] != text:  # a co-signer signs only what its own program finds
-            raise UsageError(f"{' and '.join(rep.pending[1])} signed {party}'s absence as {rep.pending[0]!r}, but "
+            raise AbsenceDisputed(f"{' and '.join(rep.pending[1])} signed {party}'s absence as {rep.pending[0]!r}, but "
                              f"the rule gives {text!r}: this program does not sign it (pbem play proves it false)")
         if cheat_found(self) is not None:  # a verdict comes before anything else (absence.claimed_in_time)
-            raise UsageError("this program has a cheat to prove before it signs anything else: pbem play proves it")
+            raise ProofOwed("this program has a cheat to prove before it signs anything else: pbem play proves it")
         return self.sign({"action": text, "openings": openings}, at=when)
 
     def record_absence(self, party: str, at: int | None = None) -> list[object]:
@@ -353,7 +364,7 @@ class Session:
         if game.secrets(rep.state, DEALER, game.public(choices[0])).chance:
             seed = self.dealer_secret().get("seed")
             if seed is None:
-                raise UsageError("a chosen deal has no seed for chance to pick with")
+                raise BadSetup("a chosen deal has no seed for chance to pick with")
             return choices[chance_pick(rep.genesis_hash, seed, rep.contributions, rep.head, len(choices))]
         return choices[0]
 
