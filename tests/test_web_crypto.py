@@ -13,14 +13,13 @@ import json
 import random
 import struct
 import subprocess
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 import rfc8785
-from web_support import JsError, Node, bech32_decode, skip_without_node, tool
+from web_support import JsError, Node, bech32_decode, shared_node, tool
 
 from engine.contract import DEALER
 from pbem import crypto
@@ -42,11 +41,8 @@ from pbem_support import NAMES, identity, sessions_for
 
 
 @pytest.fixture(scope="module")
-def js() -> Iterator[Node]:
-    skip_without_node()
-    node = Node()
-    yield node
-    node.close()
+def js() -> Node:
+    return shared_node()
 
 
 def seed_of(name: str) -> str:

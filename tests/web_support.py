@@ -1,13 +1,20 @@
 """Running the web client's JavaScript (pbem/web/static/) in Node from the tests: one Node process per test
-module that evaluates snippets against the modules, so each call costs a pipe round trip, not a start-up."""
+process (shared_node) that evaluates snippets against the modules, so each call costs a pipe round trip, not a
+start-up; and serving those modules to a real Chromium from a throwaway local HTTP server."""
 
 from __future__ import annotations
 
+import atexit
+import functools
+import http.server
 import json
 import shutil
 import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -92,6 +99,40 @@ class Node:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+@functools.cache
+def shared_node() -> Node:
+    """The one Node process of this test process (skipped without Node), closed when the process ends."""
+    skip_without_node()
+    node = Node()
+    atexit.register(node.close)
+    return node
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                                                ".js": "text/javascript"}
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """`folder` served over HTTP on 127.0.0.1 (a secure context: WebCrypto is there) until the block ends; its
+    base URL. `folder` holds the page; static/ beside it is linked to the web client's modules."""
+    (folder / "static").symlink_to(STATIC, target_is_directory=True)
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 def bech32_decode(text: str) -> tuple[str, bytes]:
