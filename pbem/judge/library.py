@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import api
 from pbem.api import Checkpoint as Checkpoint
@@ -18,12 +18,13 @@ from pbem.api import GameFile as GameFile
 from pbem.api import Identity as Identity
 from pbem.api import MailOutcome as MailOutcome
 from pbem.api import PbemError as PbemError
-from pbem.api import PublicKey, TurnResult
+from pbem.api import PublicKey
 from pbem.api import Replay as Replay
 from pbem.api import Sighting as Sighting
 from pbem.api import absent as absent
 from pbem.api import check_address as check_address
 from pbem.api import checkpoint as checkpoint
+from pbem.api import checkpoint_held as checkpoint_held
 from pbem.api import clock_now as clock_now
 from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
@@ -33,13 +34,16 @@ from pbem.api import history_path as history_path
 from pbem.api import imap_connect as imap_connect
 from pbem.api import imap_mailbox as imap_mailbox
 from pbem.api import is_name as is_name
+from pbem.api import load as load
 from pbem.api import load_identity as load_identity
 from pbem.api import mailed_up_to as mailed_up_to
 from pbem.api import mark_mailed as mark_mailed
 from pbem.api import open_game as open_game
 from pbem.api import parse_json as parse_json
+from pbem.api import parse_mail as parse_mail
 from pbem.api import read_file as read_file
 from pbem.api import read_record as read_record
+from pbem.api import referee as referee
 from pbem.api import remember as remember
 from pbem.api import restore_copy as restore_copy
 from pbem.api import resume_checkpoint as resume_checkpoint
@@ -48,6 +52,9 @@ from pbem.api import sighting as sighting
 from pbem.api import to_json as to_json
 from pbem.api import verify_record as verify_record
 from pbem.api import write_file as write_file
+
+if TYPE_CHECKING:
+    from pbem.transport.mail import Outgoing
 
 __all__ = [
     "Checkpoint",
@@ -64,6 +71,7 @@ __all__ = [
     "apply_mail",
     "check_address",
     "checkpoint",
+    "checkpoint_held",
     "clock_now",
     "copies_in",
     "duty_clocks",
@@ -71,7 +79,6 @@ __all__ = [
     "has_deadlines",
     "hash_chain",
     "history_path",
-    "holds_replay",
     "imap_connect",
     "imap_mailbox",
     "is_name",
@@ -89,7 +96,7 @@ __all__ = [
     "read_record",
     "record_of",
     "record_parts",
-    "referee_duties",
+    "referee",
     "referee_name",
     "remember",
     "restore_copy",
@@ -98,6 +105,7 @@ __all__ = [
     "send",
     "short_id",
     "sighting",
+    "smtp_connection",
     "to_json",
     "verify_record",
     "write_file",
@@ -117,9 +125,6 @@ class MailRead:
     updated: dict[str, tuple[Path, int, int]]
 
 
-def parse_mail(where: str, data: bytes) -> Any:
-    """A mail's pbem content, parsed once (`.games`: the ids of the games it names)."""
-    return api.parse_mail(where, data)
 
 
 def apply_mail(parsed: Any, games: Path) -> MailRead:
@@ -134,9 +139,6 @@ def read_one(where: str, data: bytes, games: Path) -> MailRead:
     return apply_mail(parse_mail(where, data), games)
 
 
-def holds_replay(key: bytes) -> bool:
-    """Whether this process holds the verified replay of the record with this key (a checkpoint's)."""
-    return api.checkpoint_held(key)
 
 
 def record_parts(record: GameFile) -> tuple[bytes, list[bytes]]:
@@ -150,35 +152,28 @@ def record_of(genesis: bytes, entries: list[bytes]) -> GameFile:
     return read_record(b'{"genesis": ' + genesis + b', "entries": [' + b", ".join(entries) + b"]}")
 
 
-def load(path: Path) -> GameFile:
-    """A copy's record, read and validated, not verified."""
-    return api.load(path)[0]
 
 
 def referee_name(path: Path, key: PublicKey) -> str | None:
     """The judge's name in a game (each game's creator chose it), if the judge is its referee."""
-    record, _ = api.load(path)
+    record = api.load(path)
     referee = record.genesis.dealer.referee
     return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
 
 
 def participants(path: Path) -> set[str]:
     """Every name a game's genesis gives a part: its players and its referee (read, not verified: cheap)."""
-    record, _ = api.load(path)
+    record = api.load(path)
     referee = record.genesis.dealer.referee
     return {p.name for p in record.genesis.players} | ({referee.name} if referee is not None else set())
 
 
 def has_deadlines(path: Path) -> bool:
     """Whether a game's invitation carries a deadline policy (read, not verified: cheap)."""
-    record, _ = api.load(path)
+    record = api.load(path)
     return record.genesis.deadlines is not None
 
 
-def referee_duties(path: Path, name: str, key: Path) -> TurnResult:
-    """Everything the referee owes now, signed and written (fsync) before this returns: `pbem referee`.
-    Refuses a copy behind or forked from what this home has seen."""
-    return api.referee(path, name, str(key))
 
 
 def outgoing(rep: api.Replay, me: str, book: dict[str, str]) -> EmailMessage | None:
@@ -196,3 +191,7 @@ def retry_later(exc: PbemError) -> bool:
 
 def send(msg: EmailMessage, server: str, security: str, user: str | None) -> None:
     api.send_mail(msg, api.smtp_server(server, security, user))
+
+
+def smtp_connection(server: str, security: str, user: str | None) -> Outgoing:
+    return api.smtp_connection(api.smtp_server(server, security, user))

@@ -173,7 +173,7 @@ class Judge(Mailroom):
         if name is None:
             self.log(f"skipped {path.name}: the judge is not its referee")
             return
-        turn = library.referee_duties(path, name, self.config.key)
+        turn = library.referee(path, name, str(self.config.key))
         rep = turn.rep
         now = self.clock()
         if turn.written:
@@ -209,17 +209,21 @@ class Judge(Mailroom):
     def deliver(self) -> None:
         """Send what the outbox holds, marking what the SMTP server took; what it refused waits."""
         smtp = self.config.smtp
-        for mail_id, game_id, about, data in self.store.claim_unsent(self.clock()):
-            msg = message_from_bytes(data, policy=default_policy)
-            assert isinstance(msg, EmailMessage)
-            try:
-                library.send(msg, smtp.server, smtp.security, smtp.user)
-            except library.PbemError as exc:
-                self.store.undelivered(mail_id, str(exc))
-                self._once(f"deliver {mail_id} {exc}", f"error mailing {library.short_id(game_id)}: {exc}")
-                continue
-            self.store.delivered(mail_id, self.clock())
-            self.log(f"mailed {about}")
+        unsent = self.store.claim_unsent(self.clock())
+        if not unsent:
+            return
+        with library.smtp_connection(smtp.server, smtp.security, smtp.user) as connection:
+            for mail_id, game_id, about, data in unsent:
+                msg = message_from_bytes(data, policy=default_policy)
+                assert isinstance(msg, EmailMessage)
+                try:
+                    connection.send(msg)
+                except library.PbemError as exc:
+                    self.store.undelivered(mail_id, str(exc))
+                    self._once(f"deliver {mail_id} {exc}", f"error mailing {library.short_id(game_id)}: {exc}")
+                    continue
+                self.store.delivered(mail_id, self.clock())
+                self.log(f"mailed {about}")
 
     def once(self) -> None:
         """One pass: fetch, read, referee every game that changed (and every game, on the first pass), and

@@ -22,6 +22,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.contract import DEALER
 from pbem.errors import PbemError, UsageError
@@ -31,6 +32,9 @@ from pbem.protocol.replay import Replay
 from pbem.record.models import to_json
 from pbem.transport import contacts, copies, turns
 from pbem.transport.contacts import address
+
+if TYPE_CHECKING:
+    import smtplib
 
 PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
 CAFILE_ENV = "PBEM_SMTP_CAFILE"
@@ -250,26 +254,73 @@ def send(msg: EmailMessage, server: str, security: str = "starttls", user: str |
          password: str | None = None) -> None:
     """Hand the mail to an SMTP server; PbemError with the server's reason if it is refused. The login's
     password: the one given, else PBEM_SMTP_PASSWORD or a prompt."""
-    import smtplib
+    with Outgoing(server, security, user, password) as outgoing:
+        outgoing.send(msg)
 
-    host, port = parse_server(server, security)
-    password = password if password is not None or not user else _password(user)
-    try:
-        context = _tls_context(os.environ.get(CAFILE_ENV) or None) if security != "none" else None
+
+class Outgoing:
+    """One connection to an SMTP server for several mails (a judge's outbox): opened with the first, kept
+    while the server takes them, opened again after a failure. A connection a mail was a tenth of the
+    judge's time a turn."""
+
+    def __init__(self, server: str, security: str = "starttls", user: str | None = None,
+                 password: str | None = None):
+        self.host, self.port = parse_server(server, security)
+        self.security, self.user = security, user
+        self.password = password if password is not None or not user else _password(user)
+        self._smtp: smtplib.SMTP | None = None
+
+    def __enter__(self) -> Outgoing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def send(self, msg: EmailMessage) -> None:
+        """PbemError with the server's reason if it is refused (the connection is then dropped)."""
+        import smtplib
+
+        try:
+            if self._smtp is None:
+                self._smtp = self._connect()
+            self._smtp.send_message(msg)
+        except smtplib.SMTPAuthenticationError:
+            self.close()
+            raise PbemError(f"the SMTP server {self.host} refused the login of {self.user}") from None
+        except smtplib.SMTPException as exc:
+            self.close()
+            raise PbemError(f"the SMTP server {self.host} refused the mail: {exc}") from None
+        except OSError as exc:
+            self.close()
+            raise PbemError(f"cannot send through {self.host}:{self.port}: {exc.strerror or exc}") from None
+
+    def _connect(self) -> smtplib.SMTP:
+        import smtplib
+
+        context = _tls_context(os.environ.get(CAFILE_ENV) or None) if self.security != "none" else None
         smtp: smtplib.SMTP
-        if security == "tls":
-            smtp = smtplib.SMTP_SSL(host, port, local_hostname="localhost", context=context, timeout=30)
+        if self.security == "tls":
+            smtp = smtplib.SMTP_SSL(self.host, self.port, local_hostname="localhost", context=context, timeout=30)
         else:
-            smtp = smtplib.SMTP(host, port, local_hostname="localhost", timeout=30)
-        with smtp:
-            if security == "starttls":
+            smtp = smtplib.SMTP(self.host, self.port, local_hostname="localhost", timeout=30)
+        try:
+            if self.security == "starttls":
                 smtp.starttls(context=context)
-            if user and password is not None:
-                smtp.login(user, password)
-            smtp.send_message(msg)
-    except smtplib.SMTPAuthenticationError:
-        raise PbemError(f"the SMTP server {host} refused the login of {user}") from None
-    except smtplib.SMTPException as exc:
-        raise PbemError(f"the SMTP server {host} refused the mail: {exc}") from None
-    except OSError as exc:
-        raise PbemError(f"cannot send through {host}:{port}: {exc.strerror or exc}") from None
+            if self.user and self.password is not None:
+                smtp.login(self.user, self.password)
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def close(self) -> None:
+        """Say QUIT when the server is still there; drop the connection whatever it says."""
+        import smtplib
+
+        smtp, self._smtp = self._smtp, None
+        if smtp is None:
+            return
+        try:
+            smtp.quit()
+        except (smtplib.SMTPException, OSError):
+            smtp.close()
