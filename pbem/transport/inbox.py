@@ -22,7 +22,7 @@ from pbem.record.canonical import parse_json
 from pbem.record.models import GameFile
 from pbem.record.reading import read_optional
 from pbem.transport import copies, strangers, turns
-from pbem.transport.mailbox import Found, Skipped, items, mailbox_messages
+from pbem.transport.mailbox import MailItem, RefusedBefore, items, mailbox_messages
 from pbem.transport.outcomes import Fate, MailOutcome, PartFate, combined
 from pbem.transport.saved import game_of_mail, resend_hint, sender_of_mail
 from pbem.transport.store import Copies
@@ -54,7 +54,7 @@ def _mine(rep: Replay) -> bool:
     return any(theirs.same_key(key) for theirs in rep.roster.values() for key in mine)
 
 
-def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -> None:
+def _apply_file(report: Report, store: Copies, found: MailItem, record: GameFile) -> None:
     where = found.where
     held = store.record(record.genesis.game_id)
     game_id = record.genesis.game_id
@@ -96,13 +96,13 @@ def _apply_file(report: Report, store: Copies, found: Found, record: GameFile) -
         found.fate = PartFate(Fate.KNOWN, game_id)
 
 
-def _refuse(report: Report, found: Found, game_id: str, reason: str) -> None:
+def _refuse(report: Report, found: MailItem, game_id: str, reason: str) -> None:
     report.problems.append(f"{found.where}: {reason}")
     found.refused = True
     found.fate = PartFate(Fate.REFUSED, game_id, reason)
 
 
-def _fork(report: Report, store: Copies, found: Found, game_id: str, exc: PbemError, rival: GameFile) -> None:
+def _fork(report: Report, store: Copies, found: MailItem, game_id: str, exc: PbemError, rival: GameFile) -> None:
     """A rival history: kept as evidence, said every time the mail is read (its fate says it without the
     paths of this machine, which its sender cannot use)."""
     kept = store.keep_rival(rival)
@@ -113,7 +113,7 @@ def _fork(report: Report, store: Copies, found: Found, game_id: str, exc: PbemEr
     found.fate = PartFate(Fate.FORKED, game_id, str(exc))
 
 
-def _apply_turn(report: Report, store: Copies, found: Found, turn: turns.TurnBlock) -> bool:
+def _apply_turn(report: Report, store: Copies, found: MailItem, turn: turns.TurnBlock) -> bool:
     """Apply one turn; False when it must wait for an earlier one (or for the game's file)."""
     game_id = turn.game_id
     held = store.record(game_id)
@@ -207,14 +207,14 @@ def _load_index(directory: Path) -> Index:
         return Index()
 
 
-def _with_hint(found: Found, data: bytes, store: Copies) -> Found:
+def _with_hint(found: MailItem, data: bytes, store: Copies) -> MailItem:
     """A damaged block in a mail of a known game says how to ask its sender for it again."""
     if not isinstance(found.item, PbemError) or "damaged" not in str(found.item):
         return found
     game_id = game_of_mail(data)
     local = store.get(game_id) if game_id else None
     hint = resend_hint(game_id, sender_of_mail(data), local.seq if local else 0)
-    return Found(found.where, PbemError(f"{found.item}{hint}"))
+    return MailItem(found.where, PbemError(f"{found.item}{hint}"))
 
 
 def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
@@ -234,7 +234,7 @@ def read(paths: list[Path], directory: Path, again: bool = False) -> Report:
             continue
         for where, data in messages:
             report.mails += 1
-            if isinstance(data, Skipped):
+            if isinstance(data, RefusedBefore):
                 report.set_aside += 1
                 continue
             if isinstance(data, PbemError):  # it names the file itself
@@ -270,7 +270,7 @@ class ParsedMail:
 
     where: str
     data: bytes
-    found: list[Found]
+    found: list[MailItem]
 
     @property
     def games(self) -> list[str]:
@@ -296,12 +296,12 @@ def _unnamed(reason: str, where: str) -> str:
 
 
 def _apply(report: Report, store: Copies, mails: list[tuple[str, bytes]],
-           parsed: list[list[Found]] | None = None) -> dict[str, list[Found]]:
+           parsed: list[list[MailItem]] | None = None) -> dict[str, list[MailItem]]:
     """Apply the mails' games and turns (whole files first, then turns in the order of the entry they extend,
     again while one makes room for another); each mail's outcome in the report. Returns the parts of each
     mail, by its SHA-256."""
-    found: list[Found] = []
-    by_mail: dict[str, list[Found]] = {}
+    found: list[MailItem] = []
+    by_mail: dict[str, list[MailItem]] = {}
     wheres: dict[str, str] = {}
     for i, (where, data) in enumerate(mails):
         digest = hashlib.sha256(data).hexdigest()

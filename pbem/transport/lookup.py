@@ -25,7 +25,7 @@ _LISTED = 10
 
 
 @dataclass(frozen=True)
-class Found:
+class Candidate:
     """A game file as read cheaply (not verified): enough to choose among candidates and name them."""
 
     path: Path
@@ -59,13 +59,13 @@ def resolve(given: Path, directory: Path | None = None) -> Path:
                      f"current folder, in {copies} and where this home last read or wrote each game{gone}){known}")
 
 
-def _known(prefix: str, copies: Path) -> tuple[list[Found], dict[str, str | None]]:
+def _known(prefix: str, copies: Path) -> tuple[list[Candidate], dict[str, str | None]]:
     """The games whose id starts with `prefix`, each in its newest version found, in order of their ids; and
     the games this home saw with that start whose file is not found."""
     seen = seen_where(prefix)
     places = ([(p, 3) for p in sorted(Path().glob("*.json"))] + [(p, 2) for p in all_copies(copies)] +
               [(Path(where), 1) for where in seen.values() if where])
-    games: dict[str, tuple[Found, int]] = {}
+    games: dict[str, tuple[Candidate, int]] = {}
     read: set[Path] = set()
     for path, rank in places:
         if path.absolute() in read:  # the same file by another name: named as first found
@@ -81,17 +81,17 @@ def _known(prefix: str, copies: Path) -> tuple[list[Found], dict[str, str | None
     return [found for _, (found, _) in sorted(games.items())], lost
 
 
-def _listed(games: list[Found]) -> str:
+def _listed(games: list[Candidate]) -> str:
     more = f"; and {len(games) - _LISTED} more" if len(games) > _LISTED else ""
     return "; ".join(found.described() for found in games[:_LISTED]) + more
 
 
-def _read(path: Path) -> Found | None:
+def _read(path: Path) -> Candidate | None:
     """A game file's id, game, players and entry count, or None if it is not a readable game file."""
     try:
         data = parse_json(read_bytes(path))
         genesis = data["genesis"]
         players = tuple(str(p["name"]) for p in genesis["players"])
-        return Found(path, str(genesis["game_id"]), str(genesis["game"]), players, len(data.get("entries") or []))
+        return Candidate(path, str(genesis["game_id"]), str(genesis["game"]), players, len(data.get("entries") or []))
     except (PbemError, ValueError, KeyError, TypeError, AttributeError):
         return None

@@ -22,7 +22,7 @@ MAX_MAIL = 64 * 1024 * 1024
 
 
 @dataclass(eq=False)
-class Found:
+class MailItem:
     where: str
     item: turns.TurnBlock | GameFile | PbemError
     refused: bool = False
@@ -62,14 +62,14 @@ def mailbox_messages(path: Path, bad: dict[str, str]) -> list[tuple[str, bytes |
 
 def _mail(path: Path, where: str, bad: dict[str, str]) -> bytes | PbemError:
     if where in bad:
-        return Skipped(bad[where])
+        return RefusedBefore(bad[where])
     try:
         return read_file(path, "a mail", MAX_MAIL)
     except PbemError as exc:
         return exc
 
 
-class Skipped(PbemError):
+class RefusedBefore(PbemError):
     """A mail refused on an earlier run (the index says why): not read again."""
 
 
@@ -100,13 +100,13 @@ def _mbox(data: bytes) -> list[bytes]:
     return mails
 
 
-def _in_text(where: str, text: str, budget: armor.Budget) -> list[Found]:
-    found = [Found(where, t) for t in turns.find_blocks(text, budget)]
+def _in_text(where: str, text: str, budget: armor.Budget) -> list[MailItem]:
+    found = [MailItem(where, t) for t in turns.find_blocks(text, budget)]
     for data in armor.find(text, "GAME", budget):
         try:
-            found.append(Found(where, data if isinstance(data, PbemError) else from_json(data)))
+            found.append(MailItem(where, data if isinstance(data, PbemError) else from_json(data)))
         except PbemError as exc:
-            found.append(Found(where, exc))
+            found.append(MailItem(where, exc))
     return found
 
 
@@ -143,26 +143,26 @@ def _beyond_parsing(data: bytes) -> str | None:
     return None
 
 
-def items(where: str, data: bytes) -> list[Found]:
+def items(where: str, data: bytes) -> list[MailItem]:
     """Every pbem block and attached game in one mail, each part decoded (quoted-printable, base64).
-    Never raises: a mail that cannot be read is one Found holding the error."""
+    Never raises: a mail that cannot be read is one MailItem holding the error."""
     if data.lstrip().startswith(b"{"):  # a bare game file given among the mails
         try:
-            return [Found(where, from_json(data))]
+            return [MailItem(where, from_json(data))]
         except PbemError as exc:
-            return [Found(where, exc)]
+            return [MailItem(where, exc)]
     refused = _beyond_parsing(data)
     if refused:
-        return [Found(where, RecordError(f"not read: {refused}"))]
+        return [MailItem(where, RecordError(f"not read: {refused}"))]
     try:
         message = BytesParser(policy=policy.compat32).parsebytes(data)
         return _parts(where, message)
     except RecursionError:  # the count above keeps this away; should a parser still nest, no traceback
-        return [Found(where, RecordError("not read: its MIME parts nest too deep"))]
+        return [MailItem(where, RecordError("not read: its MIME parts nest too deep"))]
 
 
-def _parts(where: str, message: Message) -> list[Found]:
-    found: list[Found] = []
+def _parts(where: str, message: Message) -> list[MailItem]:
+    found: list[MailItem] = []
     budget = armor.Budget()
     stack = [message]
     while stack:  # message.walk() recurses; an explicit stack does not
@@ -177,9 +177,9 @@ def _parts(where: str, message: Message) -> list[Found]:
         name = printable(part.get_filename() or "")[:200]  # the sender's words, shown in a terminal
         if part.get_content_type() == "application/json" or name.endswith(".json"):
             try:
-                found.append(Found(f"{where} ({name or 'attachment'})", from_json(content)))
+                found.append(MailItem(f"{where} ({name or 'attachment'})", from_json(content)))
             except PbemError as exc:
-                found.append(Found(f"{where} ({name or 'attachment'})", exc))
+                found.append(MailItem(f"{where} ({name or 'attachment'})", exc))
             continue
         if part.get_content_maintype() == "text" or not name:
             charset = part.get_content_charset() or "utf-8"
