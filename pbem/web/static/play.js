@@ -15,6 +15,7 @@ let data = null;
 let chosen = null;
 let identity = null;
 let busy = false;
+let drawn = null; // the head of the game the options were drawn for: a choice stays while the game does
 
 function say(text, bad = false) {
   $('message').textContent = text;
@@ -87,6 +88,10 @@ function render() {
   if (typeof drawBoard === 'function') drawBoard(areas, data.board, data.meta); // eslint-disable-line no-undef
   $('next').textContent = data.next;
   $('turn-title').textContent = data.offers.length ? 'Your move' : data.over ? 'Game over' : 'Waiting for the others';
+  $('note-list').replaceChildren(...data.log.filter((e) => e.note).map((e) => item(`${e.author} says: "${e.note}" (entry ${e.seq})`)));
+  $('log-list').replaceChildren(...data.log.map((e) => item(`${e.seq}. ${e.author}: ${e.action}`)));
+  if (drawn === `${data.head} ${mine}`) return;
+  drawn = `${data.head} ${mine}`;
   $('turn').dataset.seq = String(data.seq);
   const buttons = data.offers.map((offer) => {
     const button = document.createElement('button');
@@ -101,8 +106,6 @@ function render() {
   $('options').replaceChildren(...buttons);
   chosen = null;
   $('confirm').hidden = true;
-  $('note-list').replaceChildren(...data.log.filter((e) => e.note).map((e) => item(`${e.author} says: "${e.note}" (entry ${e.seq})`)));
-  $('log-list').replaceChildren(...data.log.map((e) => item(`${e.seq}. ${e.author}: ${e.action}`)));
 }
 
 async function sign() {
@@ -181,7 +184,10 @@ async function importKey() {
 }
 
 $('sign').addEventListener('click', sign);
-$('cancel').addEventListener('click', () => render());
+$('cancel').addEventListener('click', () => {
+  drawn = null;
+  render();
+});
 $('export').addEventListener('click', exportKey);
 $('import').addEventListener('click', importKey);
 const events = new EventSource(base + '/events');

@@ -1,0 +1,99 @@
+"""pbem judge web in real Chromium (Debian's chromium and chromedriver through Selenium): three players who
+have only a browser take their seats by the links `pbem judge invite` printed, and play a whole game of
+Sarcophagus by clicking; every entry is signed in their browser, and the judge's record verifies."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
+
+from judge_support import cli, fast_cli, memory_folder, ok
+
+if not (CHROMIUM and DRIVER):
+    pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)
+pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+
+NAMES = ["ann", "ben", "cat"]
+NOTE = '<img src=x onerror="window.pwned=1">hello'
+
+base = pytest.fixture(scope="module")(memory_folder)
+
+
+@pytest.fixture(scope="module")
+def judge(base):
+    with WebJudge(base) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = chromium()
+    yield driver
+    driver.quit()
+
+
+def owed(browser, pages) -> tuple[str | None, int]:
+    """Who owes an entry now and the game's length, as the seats' own pages ask the judge (this browser
+    holds every seat)."""
+    found = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        Promise.all(arguments[0].map(path => fetch('/api' + path).then(r => r.json())))
+          .then(all => done(all.map(d => [d.seat, d.seq, d.offers.length])));""",
+        ["/" + url.split("/", 3)[3] for _, url in pages.values()])
+    owing = [(seat, seq) for seat, seq, offers in found if offers]
+    return owing[0] if owing else (None, found[0][1])
+
+
+def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, base, monkeypatch):
+    fast_cli(monkeypatch)
+    links = judge.invite("sarcophagus", *NAMES)
+    assert sorted(links) == NAMES
+    pages = {}
+    for name in NAMES:
+        browser.switch_to.new_window("tab")
+        pages[name] = (browser.current_window_handle, take_seat(browser, links[name]))
+    # the link took its seat: opened again elsewhere (another browser: no cookie of ann's), it is refused
+    status, _, page = judge.request("GET", links["ann"].removeprefix(judge.url))
+    assert status == 410 and b"took its seat already" in page
+
+    def on(name):
+        browser.switch_to.window(pages[name][0])
+
+    on("ann")
+    assert ready(browser)["title"] == "Your move"  # the join: ann signs first (roster order)
+    assert "Join the game" in browser.find_element("css selector", "#options .option").text
+    on("ben")
+    before = ready(browser)["seq"]
+    on("ann")
+    assert sign(browser) == f"Signed and accepted by the judge: entry {before + 1}."
+    on("ben")  # ben's page was told by the server (no reload), and now offers ben's join
+    wait(browser, lambda b: ready(b)["seq"] == before + 1 and ready(b)["title"] == "Your move")
+
+    moves, noted, chance = 0, False, random.Random(36)
+    while moves < 400:
+        owing, seq = owed(browser, pages)
+        if owing is None:
+            break
+        on(owing)  # its page was brought up to date live (server-sent events), not reloaded
+        wait(browser, lambda b, seq=seq: ready(b)["seq"] == seq and ready(b)["offers"])
+        shown = ready(browser)
+        note = NOTE if not noted and shown["title"] == "Your move" and moves > 3 else None
+        said = sign(browser, chance.randrange(len(shown["offers"])), note)
+        assert "accepted by the judge" in said, said
+        noted, moves = noted or note is not None, moves + 1
+        if note:  # a note is shown as text: nothing in it runs or becomes an element
+            wait(browser, lambda b: NOTE in text_of(b, "note-list"))
+            assert browser.execute_script("return document.querySelector('#note-list img') === null && !window.pwned")
+    assert noted and moves > 30
+    assert "Game over" in ready(browser)["title"]
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+    copies = judge.export()
+    assert len(copies) == 1
+    verified = ok(cli(base / "anyone", judge.port, "verify", copies[0]))
+    assert "valid, finished" in verified and "wins" in verified
+    record = copies[0].read_text()
+    assert NOTE.replace('"', '\\"') in record  # the note is in the signed record as typed

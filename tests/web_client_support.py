@@ -1,0 +1,138 @@
+"""`pbem judge web` as its players meet it: the judge's own process serving its pages on 127.0.0.1 beside a
+real SMTP server, tables made by `pbem judge invite`, and headless Chromium (Debian's chromium and
+chromedriver, through Selenium) taking seats by their links and clicking moves. Shared by the web client's
+browser tests and benchmarks/web_latency.py."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from judge_support import cli, ok, write_config
+from mail_support import smtp_server
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+
+
+class WebJudge:
+    """`pbem judge web CONFIG --port 0` as its own process, with its mail on a real SMTP server."""
+
+    def __init__(self, base: Path, boxes: dict[str, Path] | None = None):
+        self.base = base
+        self.boxes = {"judge@example.org": base / "mail" / "judge", **(boxes or {})}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> WebJudge:
+        self._smtp = smtp_server(self.boxes)
+        self.port, self.smtp = self._smtp.__enter__()
+        self.config = write_config(self.base, self.port, maildir=self.base / "mail" / "judge")
+        self.log = self.base / "web.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "pbem.judge", "web", str(self.config), "--port", "0"],
+                                            stdout=log, stderr=log)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            found = re.search(r"web pages on (http://\S+) ", self.log.read_text())
+            if found:
+                self.url = found.group(1)
+                return self
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"pbem judge web did not start: {self.log.read_text()}")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(30)
+        self._smtp.__exit__(None, None, None)
+
+    def invite(self, game: str, *seats: str, extra: tuple[str, ...] = ()) -> dict[str, str]:
+        """`pbem judge invite`: the link of each browser seat, by name."""
+        out = ok(cli(self.base / "operator", self.port, "judge", "invite", self.config, game, *seats, *extra,
+                     "--url", self.url))
+        return dict(re.findall(r"^(\w+): (http\S+)$", out, re.M))
+
+    def export(self) -> list[Path]:
+        """Every game the judge holds, as game files (pbem judge export)."""
+        folder = self.base / "export"
+        ok(cli(self.base / "operator", self.port, "judge", "export", self.config, folder))
+        return sorted(folder.glob("*.json"))
+
+    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+                ) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP request as any client may send it: (status, headers, body)."""
+        data = json.dumps(body).encode() if body is not None and not isinstance(body, bytes) else body
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read()
+
+
+def chromium(width: int = 1300, height: int = 1000) -> Any:
+    from selenium import webdriver
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM or ""
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+
+
+def wait(browser: Any, predicate: Any, timeout: float = 30) -> Any:
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(browser, timeout, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(predicate)
+
+
+def text_of(browser: Any, element_id: str) -> str:
+    return str(browser.execute_script(f"const m = document.getElementById('{element_id}'); return m ? m.textContent : ''")
+               or "")
+
+
+def take_seat(browser: Any, link: str, address: str | None = None) -> str:
+    """Open an invitation link and take its seat; the game page's address."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(link)
+    if address:
+        browser.find_element(By.ID, "address").send_keys(address)
+    browser.find_element(By.ID, "take").click()
+    wait(browser, lambda b: "/play/" in b.current_url and text_of(b, "turn-title") != "Loading")
+    return str(browser.current_url)
+
+
+def ready(browser: Any) -> dict[str, Any]:
+    """The game page loaded: its turn title, the seq it shows, and the notations offered."""
+    wait(browser, lambda b: text_of(b, "turn-title") not in ("", "Loading"))
+    return dict(browser.execute_script(
+        "return {title: document.getElementById('turn-title').textContent,"
+        " seq: Number(document.getElementById('turn').dataset.seq || -1),"
+        " offers: [...document.querySelectorAll('#options .option')].map(b => b.dataset.notation)}"))
+
+
+def sign(browser: Any, index: int = 0, note: str | None = None) -> str:
+    """Click the index-th offer, then Sign and send; the page's message once the judge answered."""
+    from selenium.webdriver.common.by import By
+
+    options = browser.find_elements(By.CSS_SELECTOR, "#options .option")
+    options[index % len(options)].click()
+    if note:
+        browser.find_element(By.ID, "note").send_keys(note)
+    browser.find_element(By.ID, "sign").click()
+    wait(browser, lambda b: any(w in text_of(b, "message") for w in ("accepted by the judge", "did not apply",
+                                                                     "Nothing was sent", "refused")))
+    return text_of(browser, "message")
