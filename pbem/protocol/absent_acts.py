@@ -3,7 +3,9 @@ the verdict an absent player proves with their own cards against a discard recor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from engine.contract import ABSENCES_OUT, IllegalAction, NotationError, Secrets
 from pbem.errors import BadOpening, IllegalMove, NotOwed
@@ -24,33 +26,21 @@ def apply_absence(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> li
     if rep.state is None and party != rep.referee:  # a referee that never deals is absent from the deal
         raise NotOwed(f"{entry.action}: the game has not started: {waiting_text(rep)}", seq, author)
     times, waiting = check_absence(rep, entry, party, act.what, act.since, seq)
-    nothing: set[str] = set()
-    game = rep.game
     strikes = rep.strikes.get(party, 0) + (act.what == "move")
-    public, secrets, after, events = None, Secrets(), rep.state, ()
+    events: Sequence[object]
     if party == rep.referee:
         if act.then:
             raise IllegalMove(f"{entry.action}: an absent referee's duty becomes the end of the game, no act", seq,
                               author)
-    else:  # every signer signs the same consequence: each one's entry is checked for it
-        try:
-            if act.then:
-                checked = game.check(rep.state, party, game.parse_action(act.then))
-                if game.format_action(game.public(checked)) != act.then:
-                    raise IllegalAction(act.then, "the record holds an act complete and public, as "
-                                                  f"{game.format_action(game.public(checked))!r}")
-                public, secrets = game.public(checked), game.secrets(rep.state, party, checked)
-            after, events = game.absent(rep.state, party, public, strikes)
-        except (IllegalAction, NotationError) as exc:
-            raise IllegalMove(f"{entry.action}: {exc}", seq, author) from None
-        _check_one_form(rep, entry, act, seq)
+        secrets, after, events = Secrets(), rep.state, ()
+    else:
+        secrets, after, events = _consequence(rep, entry, act, seq, strikes)
     signers = tuple(dict.fromkeys((rep.pending[1] if rep.pending else ()) + (author,)))  # once each, if one passed over
     by_seed = bool(act.then and secrets.opens and rep.seed_commitment and not players_own(rep, secrets.opens))
     hidden = {key: item.key for key, item in rep.items.items()
               if item.readers == (party,) and item.value is None and not item.players_own}
     if waiting:  # one of several signers: the last one carries what the act shows
-        for what in ("commitments", "sealed", "openings"):
-            expect_keys(getattr(entry, what), nothing, what, seq, author)
+        _carries_nothing(entry, seq)
         rep.pending = (entry.action, signers)
         if by_seed:
             _post_discard(rep, seq, signers, act, hidden)
@@ -58,8 +48,7 @@ def apply_absence(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> li
     record = Absence(party, act.what, act.since, seq, signers, times.deadline, entry.time or 0,
                      withheld=act.what == "open" or strikes >= ABSENCES_OUT, by_seed=by_seed)
     if party == rep.referee:
-        for what in ("commitments", "sealed", "openings"):
-            expect_keys(getattr(entry, what), nothing, what, seq, author)
+        _carries_nothing(entry, seq)
         rep.pending = None
         rep.absences.append(record)
         rep.verdict = Verdict(party, f"the referee was absent: it owed {act.what} since entry {act.since}, past "
@@ -74,6 +63,31 @@ def apply_absence(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> li
     rep.strikes[party] = strikes
     rep.absences.append(record)
     return [record, *events]
+
+
+def _consequence(rep: Replay, entry: Entry, act: RecordAbsence, seq: int,
+                 strikes: int) -> tuple[Secrets, Any, Sequence[object]]:
+    """What an absent player's duty becomes by the game's rule: the secrets its act shows, the state after
+    and its events. Every signer signs the same consequence: each one's entry is checked for it."""
+    game, party = rep.game, act.party
+    public, secrets = None, Secrets()
+    try:
+        if act.then:
+            checked = game.check(rep.state, party, game.parse_action(act.then))
+            if game.format_action(game.public(checked)) != act.then:
+                raise IllegalAction(act.then, "the record holds an act complete and public, as "
+                                              f"{game.format_action(game.public(checked))!r}")
+            public, secrets = game.public(checked), game.secrets(rep.state, party, checked)
+        after, events = game.absent(rep.state, party, public, strikes)
+    except (IllegalAction, NotationError) as exc:
+        raise IllegalMove(f"{entry.action}: {exc}", seq, entry.author) from None
+    _check_one_form(rep, entry, act, seq)
+    return secrets, after, events
+
+
+def _carries_nothing(entry: Entry, seq: int) -> None:
+    for what in ("commitments", "sealed", "openings"):
+        expect_keys(getattr(entry, what), set(), what, seq, entry.author)
 
 
 def _check_one_form(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> None:
