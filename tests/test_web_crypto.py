@@ -19,15 +19,18 @@ from typing import Any
 
 import pytest
 import rfc8785
+from typer.testing import CliRunner
 from web_support import JsError, Node, bech32_decode, shared_node, tool
 
 from engine.contract import DEALER
 from pbem import crypto
+from pbem.cli import app as cli
 from pbem.crypto import Identity, PublicKey, X25519Identity, X25519Recipient
 from pbem.crypto.ed25519 import BadPoint, check_public_key
 from pbem.protocol.absence import signed_time
 from pbem.protocol.bots import play_out
 from pbem.protocol.commitments import b64, check_signature, commit, unb64
+from pbem.protocol.entries import replay
 from pbem.protocol.genesis import new_game
 from pbem.protocol.replay import Replay
 from pbem.protocol.session import Session
@@ -164,15 +167,20 @@ def test_rfc8785_numbers_are_written_as_python_writes_them(js):
 
 # -- signatures
 
+NOBLE_EVERY = 20
+"""One entry or value in 20 is signed, sealed or opened by @noble alone (its Ed25519, its X25519 ladder: about
+2 ms an operation); the rest through the browser's own WebCrypto Ed25519 and X25519, as the page does where it has
+them (Node 20 has both)."""
+
 SIGN_ENTRIES = """
 state.ids ??= {};
 const out = [];
 for (const [i, { seed, fields }] of input.entries()) {
   const id = state.ids[seed] ??= pbem.Identity.fromSeed(pbem.fromHex(seed));
-  out.push(await pbem.signEntry(id, fields, { webCrypto: i % 2 === 0 }));
+  out.push(await pbem.signEntry(id, fields, { webCrypto: i % NOBLE_EVERY !== 0 }));
 }
 return out;
-"""
+""".replace("NOBLE_EVERY", str(NOBLE_EVERY))
 
 
 def test_entries_the_javascript_signs_are_accepted_by_pythons_verifier(js):
@@ -250,16 +258,13 @@ return Promise.all(input.cases.map((c, i) => {
     [...c.readers.map((line) => pbem.PublicKey.parse(line)), ...(c.table ? [table] : [])]];
   return i % NOBLE_EVERY === 0 ? pbem.sealValue(...args) : pbem.sealValueAsync(...args);
 }));
-"""
-NOBLE_EVERY = 20
-"""One value in 20 goes through the synchronous path (each X25519 by @noble/curves' ladder, milliseconds); the rest
-through the asynchronous one, which the page uses (WebCrypto's X25519 where the browser has it, as Node 20 does)."""
+""".replace("NOBLE_EVERY", str(NOBLE_EVERY))
 
 
 def test_values_the_javascript_seals_open_in_python(js):
     cases = sealing_cases(random.Random(7748), 1000)
     lines = {name: identity(name).public.line() for name in NAMES}
-    blobs = js.call(SEAL_VALUES.replace("NOBLE_EVERY", str(NOBLE_EVERY)), {
+    blobs = js.call(SEAL_VALUES, {
         "table": TABLE_KEY.recipient.public.hex(),
         "cases": [{**c, "readers": [lines[r] for r in c["readers"]]} for c in cases]})
     for case, blob in zip(cases, blobs):
@@ -440,18 +445,30 @@ class BrowserSession(Session):
         return Entry.model_validate(self.node.call(JS_SIGN, {"seed": self.seed, "fields": fields}))
 
 
+_BROWSER_GAMES: dict[tuple[str, str], tuple[Replay, BrowserSession]] = {}
+
+
+def game_with_a_browser_player(js: Node, game: str, mode: str) -> tuple[Replay, BrowserSession]:
+    """A whole game in which ann's program is the web client and everyone else's pbem's Python (played once a
+    test process): at a table ben made it, with a referee ref made and referees it, as a judge does."""
+    if (game, mode) not in _BROWSER_GAMES:
+        players = ("ann", "ben", "cat") if game == "sarcophagus" else ("ann", "ben", "cat", "dan")
+        referee = ("ref", identity("ref").public) if mode == "referee" else None
+        creator = "ref" if referee else "ben"
+        rep = new_game(game, {}, [(n, identity(n).public) for n in players], creator, identity(creator), referee)
+        browser = BrowserSession(rep, "ann", js)
+        sessions = {"ann": browser, **{n: s for n, s in sessions_for(rep).items() if n != "ann"}}
+        play_out(sessions, "greedy", random.Random(5))
+        _BROWSER_GAMES[game, mode] = rep, browser
+    return _BROWSER_GAMES[game, mode]
+
+
 @pytest.mark.parametrize(("game", "mode"), GAMES)
 def test_a_whole_game_with_one_player_in_javascript_verifies(js, game, mode):
     """ann's program is the web client (at a table it also deals: the table key, the seed and every card it
     seals are opened and sealed in JavaScript); everyone else's is pbem's Python. Every entry is checked as it
     is posted, a referee opens every coin the JavaScript sealed to it, and the file verifies."""
-    players = ("ann", "ben", "cat") if game == "sarcophagus" else ("ann", "ben", "cat", "dan")
-    referee = ("ref", identity("ref").public) if mode == "referee" else None
-    creator = "ref" if referee else "ben"
-    rep = new_game(game, {}, [(n, identity(n).public) for n in players], creator, identity(creator), referee)
-    browser = BrowserSession(rep, "ann", js)
-    sessions = {"ann": browser, **{n: s for n, s in sessions_for(rep).items() if n != "ann"}}
-    play_out(sessions, "greedy", random.Random(5))
+    rep, browser = game_with_a_browser_player(js, game, mode)
     assert not rep.duties()
     ours = [e for e in rep.entries if e.author == "ann"]
     assert browser.signed == len(ours) > 5
@@ -463,6 +480,55 @@ def test_a_whole_game_with_one_player_in_javascript_verifies(js, game, mode):
             assert any(e.author == "ann" and e.action != "join" and set(e.sealed or {}) - set(e.commitments or {})
                        for e in rep.entries)
     verify(from_json(to_json(GameFile(genesis=rep.genesis, entries=rep.entries)).encode()))
+
+
+# -- a judge that cheats
+
+def judge_signs_as(body: dict[str, Any], claimed: str) -> str:
+    """The judge's (ref's) SSHSIG signature of `body`, with `claimed`'s public key written in the blob where the
+    signer's goes: what a judge that has no key of ann's can make look like hers."""
+    blob = identity("ref").sign(canonical(body))
+    return b64(blob.replace(identity("ref").public.raw, identity(claimed).public.raw))
+
+
+def another_move(rep: Replay, at: int) -> tuple[int, str] | None:
+    """(at, a legal move of the entry at `at`'s author other than the one it made), or None if it had no choice."""
+    entry = rep.entries[at]
+    before = replay(GameFile(genesis=rep.genesis, entries=rep.entries[:at]))
+    knowledge = Session(before, entry.author, identity(entry.author)).knowledge()
+    rules = before.game
+    moves = [rules.format_action(rules.public(action)) for action in rules.legal_actions(before.state, entry.author,
+                                                                                         knowledge)]
+    return next(((at, move) for move in moves if move != entry.action), None)
+
+
+@pytest.mark.parametrize(("game", "mode"), GAMES[1::2])
+def test_a_judge_that_alters_a_browser_players_move_or_signs_for_them_is_caught_by_pbem_verify(js, tmp_path, game,
+                                                                                               mode):
+    """ref made and referees the game, as `pbem judge web` does, and holds every copy: it puts another legal move in
+    ann's entry (the web client signed the one she clicked), or signs a move in her name with its own key, bare
+    or under her public key. pbem verify refuses each copy, on the entry, naming ann; the honest copy verifies."""
+    rep, _ = game_with_a_browser_player(js, game, mode)
+    at, other = next(move for i, entry in enumerate(rep.entries[:-1])
+                     if entry.author == "ann" and entry.action != "join" and (move := another_move(rep, i)))
+    honest = rep.entries[at]
+    body = payload(honest) | {"action": other}
+    cheats = {
+        "altered": Entry.model_validate({**body, "signature": honest.signature}),
+        "own key": Entry.model_validate({**body, "signature": b64(identity("ref").sign(canonical(body)))}),
+        "under her key": Entry.model_validate({**body, "signature": judge_signs_as(body, "ann")}),
+    }
+    said = {"altered": "signature does not match", "own key": "signed by a different key",
+            "under her key": "signature does not match"}
+    for name, entry in {"honest": honest, **cheats}.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(to_json(GameFile(genesis=rep.genesis, entries=[*rep.entries[:at], entry])))
+        result = CliRunner().invoke(cli, ["verify", str(path)])
+        if name == "honest":
+            assert result.exit_code == 0, result.output
+            continue
+        assert result.exit_code == 1, (name, result.output)
+        assert result.output == f"Error: {path}: entry {honest.seq} by ann: {said[name]}\n"
 
 
 # -- stock tools
