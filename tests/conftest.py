@@ -93,9 +93,10 @@ def postgres():
         yield cluster
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def judge_database(request, tmp_path):
-    """The URL of a new, empty judge database of each kind: a SQLite file, a PostgreSQL database."""
+    """The URL of a new, empty judge database of each kind: a SQLite file, a PostgreSQL database (in the slow
+    tier: the first asks for a cluster, seconds to start)."""
     if request.param == "sqlite":
         return str(tmp_path / "judge.db")
     return request.getfixturevalue("postgres").new_database()
