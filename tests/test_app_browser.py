@@ -23,6 +23,8 @@ from pbem.crypto import Identity
 
 from app_support import at_a_trap, deliver, fetch_all, near_the_end, table
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "

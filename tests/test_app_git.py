@@ -16,6 +16,8 @@ from pbem.record.gamefile import save
 
 from app_support import App, near_the_end
 
+pytestmark = pytest.mark.slow
+
 if not shutil.which("git"):
     pytest.skip("git is not installed", allow_module_level=True)
 

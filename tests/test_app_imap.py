@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from pbem.app.state import AppState
 from pbem.app.watch import Watcher
 from pbem.transport import imap
 
 from imap_support import imap_server
 from judge_support import cli, fast_cli, ok
+
+pytestmark = pytest.mark.slow
 
 SECRET = "ben's secret"
 

@@ -15,6 +15,8 @@ from pbem.transport.contacts import add
 from app_support import App, at_home, near_the_end
 from mail_support import smtp_server
 
+pytestmark = pytest.mark.slow
+
 PASSPHRASE, PASSWORD = "correct horse", "s3cret-horse"
 
 

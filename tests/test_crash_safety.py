@@ -8,6 +8,10 @@ import sys
 import textwrap
 import time
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 WRITER = textwrap.dedent("""
     import sys
     from pathlib import Path

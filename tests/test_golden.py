@@ -47,6 +47,8 @@ from typer.testing import CliRunner, Result
 
 from pbem.cli import app
 
+pytestmark = pytest.mark.slow
+
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("PBEM_UPDATE_GOLDEN") == "1"
 EPOCH = 1_767_225_600  # 2026-01-01 00:00:00 UTC

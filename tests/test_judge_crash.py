@@ -26,6 +26,8 @@ from judge_support import (
 )
 from mail_support import smtp_server
 
+pytestmark = pytest.mark.slow
+
 PLAYERS = ["ann", "ben", "cat"]
 
 

@@ -20,6 +20,8 @@ from pbem.record.gamefile import save
 from judge_support import cli, fast_cli, judge_key, memory_folder, ok, players_act, setup_players, write_config
 from mail_support import smtp_server
 
+pytestmark = pytest.mark.slow
+
 PLAYERS = ["ann", "ben", "cat"]
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from postgres_support import INITDB
 
+pytestmark = pytest.mark.slow
+
 SCRIPT = Path(__file__).parent.parent / "benchmarks" / "judge_load.py"
 
 

@@ -5,6 +5,10 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 DOC = Path(__file__).resolve().parent.parent / "docs" / "library.md"
 
 

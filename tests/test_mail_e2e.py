@@ -3,11 +3,14 @@ and `pbem inbox`, with a real SMTP server on localhost delivering the mails; eve
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 
 from mail_support import smtp_server
+
+pytestmark = pytest.mark.slow
 
 runner = CliRunner()
 PLAYERS = ["ann", "ben", "cat"]

@@ -19,6 +19,8 @@ from engine.path_of_pharaohs.rules import owed_kind
 from engine.path_of_pharaohs.search import World, play_out
 from engine.path_of_pharaohs.state import State
 
+pytestmark = pytest.mark.slow
+
 GAMES = 125
 """Seeded games per player count (500 in all, about 3 s on one core)."""
 

@@ -8,11 +8,14 @@ import subprocess
 import sys
 import time
 
+import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 
 from test_cli import write_layout
+
+pytestmark = pytest.mark.slow
 
 
 def read_until(fd, marker: bytes, timeout: float = 20.0) -> bytes:

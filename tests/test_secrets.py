@@ -6,10 +6,13 @@ import os
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.crypto import Identity
+
+pytestmark = pytest.mark.slow
 
 runner = CliRunner()
 PASSPHRASE = "tr0ub4dor&3-sekrit"
