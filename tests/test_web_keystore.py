@@ -187,6 +187,7 @@ const [fields, item, done] = arguments;
   });
   return { line: key.public.line(), where: key.where, entry: await pbem.signEntry(key, fields),
     opened: await pbem.openValueAsync(item, key, item.binding), file: key.exportKeyFile(),
+    sealed: await pbem.sealValueAsync(item.binding, '#6', 'sun-2', 'ab'.repeat(32), [key.public]),
     kept: Object.keys(raw).sort(), isCryptoKey: [raw.signKey instanceof CryptoKey, raw.openKey instanceof CryptoKey],
     extractable: [raw.signKey.extractable, raw.openKey.extractable],
     exported: await crypto.subtle.exportKey('pkcs8', raw.signKey).then(() => 'exported', (e) => e.name),
@@ -240,6 +241,8 @@ def test_chromium_keeps_the_key_in_indexeddb_across_a_reload_and_signs_and_opens
     assert used["opened"] == {"value": 4, "salt": "ef" * 32}
     python = Identity.from_openssh(used["file"].encode(), PASS.encode())
     assert python.public.same_key(public) and used["entry"]["signature"] == b64(python.sign(canonical(body)))
+    assert crypto.unseal(unb64(used["sealed"]), python) == canonical(
+        {"game": "cd" * 32, "key": "#6", "value": "sun-2", "salt": "ab" * 32})
     key = tmp_path / "export"
     key.write_text(used["file"])
     key.chmod(0o600)
