@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 
@@ -17,6 +19,7 @@ def run(script: str, *args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_engine_playouts_prints_the_engine_and_the_plain_model_side_by_side_and_a_checksum():
     lines = run("engine_playouts.py", "--seconds", "0.1", "--pure").splitlines()
     assert lines[0] == "engine: pure Python"
@@ -33,6 +36,7 @@ def test_engine_playouts_prints_the_engine_and_the_plain_model_side_by_side_and_
     assert re.fullmatch(r"checksum of 50 seeded games per configuration and 2 searches: [0-9a-f]{16}", lines[-1])
 
 
+@pytest.mark.slow
 def test_the_plain_model_plays_the_engines_games():
     """benchmarks/sarc_plain.py, the yardstick of the engine's speed, is a model of the same rules: from
     the same seeds it plays the same random games (as many acts) to the same scores and winners, in
@@ -65,6 +69,7 @@ echo "==1== Collected : $((1000 + 7000000 * $(echo "$@" | sed 's/.* //')))" >&2
 """
 
 
+@pytest.mark.slow
 def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
     """The script hands callgrind itself with --play WORKLOAD N (and N = 0 for the interpreter's own cost)
     for each workload (each game's random games, its plain model's and its search's iterations; Path of

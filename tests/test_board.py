@@ -87,6 +87,7 @@ def test_a_player_sees_their_own_coin_values_and_hand(game):
     assert lines[-4] == "Your hand (ben): 0 0 1 1 2 3 4 4 5 5"
 
 
+@pytest.mark.slow
 def test_a_finished_game_shows_every_players_tiles_and_the_scores(game):
     rep = played_game(players=("ann", "ben", "cat"), layout=LAYOUT, first="cat", seed=5)
     from pbem.record.gamefile import save
@@ -109,6 +110,7 @@ Game over: ann 24, ben 17, cat 18; ann wins
 """
 
 
+@pytest.mark.slow
 def test_a_terminal_that_cannot_print_the_symbols_gets_ascii(game):
     """A cp1252 console (Windows) or latin-1 one: no UnicodeEncodeError, ## for a face-down tile."""
     env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
@@ -140,6 +142,7 @@ def test_suit_colours_only_on_a_terminal_and_never_under_no_color(game, monkeypa
     assert "1a \x1b[1mben\x1b[0m:?" in coloured  # ben's coin in his suit's colour (moon)
 
 
+@pytest.mark.slow
 def test_every_board_of_a_four_player_game_fits_in_80_columns():
     rep = played_game(players=("ann", "ben", "cat", "dan"), seed=2)
     knowledge = sessions_for(rep)["ann"].knowledge()
@@ -153,6 +156,7 @@ def test_every_board_of_a_four_player_game_fits_in_80_columns():
     assert 60 < widest <= 80
 
 
+@pytest.mark.slow
 def test_the_demo_shows_the_board_as_the_game_goes_and_a_game_that_verifies(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     result = pbem("demo", "--dir", tmp_path / "demo")

@@ -3,6 +3,7 @@ JSON value (the rfc8785 package as the oracle, and the RFC's own examples)."""
 
 from __future__ import annotations
 
+import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,6 +34,7 @@ def ours(value: object) -> bytes | type[Exception]:
 
 @settings(max_examples=400)
 @given(values)
+@pytest.mark.slow
 def test_any_json_value_gets_the_bytes_rfc8785_gives_it(value):
     assert ours(value) == rfc(value)
 

@@ -66,6 +66,7 @@ def test_key_commands(home):
     assert again.exit_code == 1 and again.output.startswith("Error: a key named 'ann' already exists at ")
 
 
+@pytest.mark.slow
 def test_a_key_with_a_passphrase_needs_it(home, monkeypatch):
     monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
     assert pbem("key", "new", "ann").exit_code == 0
@@ -190,6 +191,7 @@ def test_armored_games_survive_an_email_body(home):
     assert pbem("verify", "mail.txt").output.startswith("mail.txt: valid, in progress, 6 entries.")
 
 
+@pytest.mark.slow
 def test_a_four_player_game_driven_only_through_the_cli_follows_the_rules(home):
     players = ["ann", "ben", "cat", "dan"]
     new_game(home, players, first="cat")
@@ -245,6 +247,7 @@ def _duty_holder(game):
     return next(d.who for d in duties(game.state) if d.what in ("move", "discard"))
 
 
+@pytest.mark.slow
 def test_a_referee_mode_game(home):
     make_keys("ref")
     make_keys("ann", "ben")
@@ -332,6 +335,7 @@ def test_a_joiner_drawn_second_has_his_join_written_and_his_moves_left(home):
                           "g.json, then run pbem play again."]
 
 
+@pytest.mark.slow
 def test_a_second_demo_in_the_same_folder_reuses_its_keys(home):
     keys = {"PBEM_HOME": str(home / "demo" / "home")}  # what a first demo in this folder left
     assert runner.invoke(app, ["key", "new", "ann", "--no-passphrase"], env=keys).exit_code == 0

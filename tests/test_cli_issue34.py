@@ -6,6 +6,7 @@ import email
 import json
 from email import policy
 
+import pytest
 import test_newcomer
 from test_newcomer import copy_of
 
@@ -209,6 +210,7 @@ def test_a_file_rolled_back_in_place_is_not_named_as_the_newer_file(home):
                             f"seen here: use the newer file: {home / 'game.json'}\n")
 
 
+@pytest.mark.slow
 def test_mail_turns_counts_one_mail_a_turn_for_both_games():
     import sys
     from pathlib import Path

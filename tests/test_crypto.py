@@ -95,6 +95,7 @@ def test_ssh_keygen_accepts_our_signature_and_we_accept_its(tmp_path):
 
 
 @needs_ssh_keygen
+@pytest.mark.slow
 def test_openssh_key_files_interoperate_with_ssh_keygen(tmp_path):
     me = Identity.generate()
     key = _write_key(tmp_path, me, b"s3cret")

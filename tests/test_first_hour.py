@@ -209,6 +209,7 @@ def test_a_key_of_ones_own_is_added_once_and_its_public_half_used(home):
     assert again.output == f"Error: a key named 'dan' already exists at {home / 'home' / 'keys' / 'dan'}\n"
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_the_prompt_says_nothing_was_written(home):
     new_game(home)
     before = (home / "game.json").read_bytes()

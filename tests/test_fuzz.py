@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -45,6 +46,7 @@ def test_game_file_reader_on_random_bytes(data):
 
 @settings(max_examples=300)
 @given(json_values)
+@pytest.mark.slow
 def test_game_file_reader_on_random_json(value):
     must_not_crash(from_json, json.dumps(value).encode())
     must_not_crash(from_json, json.dumps({"genesis": {"format": "pbem/3", "x": value}, "entries": value}).encode())
@@ -52,6 +54,7 @@ def test_game_file_reader_on_random_json(value):
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["genesis", "entry"]), st.text(max_size=8), json_values)
+@pytest.mark.slow
 def test_game_file_reader_on_a_real_game_with_one_field_replaced(where, key, value):
     data = json.loads(json.dumps(EXAMPLE))
     target = data["genesis"] if where == "genesis" else data["entries"][3]
@@ -61,6 +64,7 @@ def test_game_file_reader_on_a_real_game_with_one_field_replaced(where, key, val
 
 @settings(max_examples=300)
 @given(st.text(max_size=120))
+@pytest.mark.slow
 def test_public_key_lines(text):
     must_not_crash(PublicKey.parse, text)
     must_not_crash(PublicKey.parse, "ssh-ed25519 " + text)
@@ -68,6 +72,7 @@ def test_public_key_lines(text):
 
 @settings(max_examples=300)
 @given(st.binary(max_size=300))
+@pytest.mark.slow
 def test_sealed_blobs_and_key_files(data):
     must_not_crash(unseal, data, ME)
     must_not_crash(unseal, b"age-encryption.org/v1\n" + data, ME)
@@ -75,6 +80,7 @@ def test_sealed_blobs_and_key_files(data):
     must_not_crash(Identity.from_openssh, b"-----BEGIN OPENSSH PRIVATE KEY-----\n" + data, b"pw")
 
 
+@pytest.mark.slow
 def test_the_command_line_on_garbage_files_never_shows_a_traceback(tmp_path):
     cases = [b"", b"\x00" * 50, b"[" * 100000, b'{"genesis": ' * 50, json.dumps({"genesis": {"format": "pbem/3"},
              "entries": []}).encode(), b"9" * 5000, (BEGIN + "\n!!!\n" + END).encode()]

@@ -122,6 +122,7 @@ def named_mails(box: JudgeBox) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_the_judge_takes_the_hostile_mails_of_issue_32_and_the_honest_game_goes_on(judge_box):
     """Each mail, then an honest turn: the judge's pass returns, it signs no place twice, mails no smuggled
     header, no path of its machine and no stranger, and the honest turn is applied and answered."""
@@ -134,6 +135,7 @@ def test_the_judge_takes_the_hostile_mails_of_issue_32_and_the_honest_game_goes_
     assert found == []
 
 
+@pytest.mark.slow
 def test_a_short_run_of_hostile_mails_never_crashes_the_judge(judge_box):
     """Seeded: the same 60 mails every time (corpus and mutations), an honest turn after each."""
     corpus, rng = Corpus(judge_box), random.Random(32)
@@ -170,6 +172,7 @@ def test_the_soak_takes_its_sizes_and_a_quick_run_and_refuses_nonsense():
             soak.arguments(wrong)
 
 
+@pytest.mark.slow
 def test_a_tiny_soak_plays_a_game_by_mail_and_prints_every_figure():
     """Its smallest settings with git (one game each way) take 15-25 s: too long for the suite. A tiny run
     instead: one game by mail, hostile mail among its turns, the judge killed once (about 8 s)."""
@@ -196,6 +199,7 @@ def test_a_tiny_soak_plays_a_game_by_mail_and_prints_every_figure():
 
 # ---------------------------------------------------------------- what the harnesses found (fixed since)
 
+@pytest.mark.slow
 def test_a_sarcophagus_game_refereed_by_mail_reaches_its_end(tmp_path):
     """Found by `fuzz_inputs.py --judge --game sarcophagus`, with no hostile mail at all: 'judge opens coins:
     ...' in one line, over RFC 5321's 1,000 octets (aiosmtpd: 500 Line too long), so the judge retries the

@@ -142,6 +142,7 @@ def test_a_mail_of_begin_lines_and_no_end_is_read_in_linear_time(table, tmp_path
                                                   "its END line)\n")
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_in_every_block_is_cut_at_one_budget_per_mail(table, tmp_path):
     from pbem.transport import armor
 
@@ -314,6 +315,7 @@ def test_the_judge_sets_hostile_mail_aside_and_plays_the_good_game(tmp_path, mon
         assert not list(new.iterdir())  # all set aside in cur/, the good mail too (read)
 
 
+@pytest.mark.slow
 def test_a_key_file_asking_for_endless_kdf_rounds_is_refused_before_any(table, tmp_path):
     import base64
 
@@ -360,6 +362,7 @@ def test_json_and_toml_nested_deep_or_of_escaped_quotes_are_refused_in_linear_ti
                                        "'^[^\\x00]*$'\n")
 
 
+@pytest.mark.slow
 def test_a_pushed_blob_too_large_for_a_game_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
     import subprocess
 

@@ -105,6 +105,7 @@ def check_entry(browser, positions, n: int) -> None:
     assert board["events"] == events and board["signer"] == f"Signed by {author}" and board["next"] == following
 
 
+@pytest.mark.slow
 def test_it_opens_at_the_end_shows_the_result_and_logs_no_error(browser, finished):
     rep, url, positions = finished
     browser.get(url)
@@ -116,6 +117,7 @@ def test_it_opens_at_the_end_shows_the_result_and_logs_no_error(browser, finishe
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []  # the policy let the page run
 
 
+@pytest.mark.slow
 def test_buttons_keys_and_the_slider_step_through_the_game(browser, finished):
     _, url, positions = finished
     browser.get(url)
@@ -183,6 +185,7 @@ def test_the_page_may_not_reach_the_network(browser, finished):
     assert refused == "connect-src"
 
 
+@pytest.mark.slow
 def test_a_path_of_pharaohs_page_draws_the_engine_view_at_each_entry_it_is_sent_to(browser, tmp_path):
     from pbem.protocol.entries import replay
     from pbem.record.gamefile import load
@@ -227,6 +230,7 @@ def test_each_entry_is_titled_in_words_and_the_legend_draws_the_marks_it_names(b
                        ["Taken away", [], 0, 1], ["Sarcophagus", [], 0, 1], ["Fame", [], 0, 0]]
 
 
+@pytest.mark.slow
 def test_a_path_of_pharaohs_hand_is_drawn_as_cards(browser, tmp_path, monkeypatch):
     """`pbem html --as ann`: ann's hand at each entry as card faces (a value, or an action card's letter and
     name), the legend with a card of each kind."""

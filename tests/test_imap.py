@@ -31,6 +31,7 @@ def invitation() -> bytes:
     return bytes(compose(rep, "ann", None, book=book))
 
 
+@pytest.mark.slow
 def test_new_mail_is_copied_once_and_the_inbox_applies_it(server, tmp_path, monkeypatch):
     box = imap.parse_url(server.url(USER), cafile=str(server.cafile))
     assert (box.host, box.user, box.port, box.tls, box.folder) == ("127.0.0.1", USER, server.port, True, "INBOX")
@@ -52,6 +53,7 @@ def test_new_mail_is_copied_once_and_the_inbox_applies_it(server, tmp_path, monk
     assert imap.fetch(box, local, state) == 3  # a new UIDVALIDITY: every message again (the inbox skips known ones)
 
 
+@pytest.mark.slow
 def test_idle_wakes_the_reader_when_mail_arrives(server, tmp_path):
     box = imap.parse_url(server.url(USER), cafile=str(server.cafile))
     with imap.Connection(box, SECRET) as conn:
@@ -63,6 +65,7 @@ def test_idle_wakes_the_reader_when_mail_arrives(server, tmp_path):
         assert conn.fetch_into(tmp_path / "spool", tmp_path / "state.json") == 1
 
 
+@pytest.mark.slow
 def test_a_wrong_password_or_certificate_is_one_clear_error(server, tmp_path, monkeypatch):
     box = imap.parse_url(server.url(USER), cafile=str(server.cafile))
     with pytest.raises(PbemError, match=f"^the IMAP server 127.0.0.1 refused {USER}: .*Authentication failed"):
@@ -92,6 +95,7 @@ def test_the_user_may_hold_an_at_sign_and_the_folder_is_named():
                                                                     False, "Games/pbem")
 
 
+@pytest.mark.slow
 def test_pbem_inbox_reads_an_imap_mailbox(server, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
@@ -116,6 +120,7 @@ def test_pbem_inbox_reads_an_imap_mailbox(server, tmp_path, monkeypatch):
         1, f"Error: the IMAP server 127.0.0.1 refused {USER}: [AUTHENTICATIONFAILED] Authentication failed.")
 
 
+@pytest.mark.slow
 def test_a_message_over_the_size_limit_is_never_downloaded_and_the_next_is_read(server, tmp_path, monkeypatch):
     box = imap.parse_url(server.url(USER), cafile=str(server.cafile))
     local, state = tmp_path / "spool", tmp_path / "state.json"

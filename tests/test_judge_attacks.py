@@ -78,6 +78,7 @@ def example_entries() -> list[dict]:
 # ---------------------------------------------------------------- (b) a player: the evidence kept of a fork
 
 
+@pytest.mark.slow
 def test_a_forked_turn_costs_the_judge_no_more_disk_than_the_mail_itself(base, hosted):
     """Anyone who has seen one mail of a game (its id and genesis hash are in every turn block) sends turns
     that follow entry 0 with another `prev`. Such a rival history is evidence of a fork only if its entries
@@ -177,6 +178,7 @@ def _move_needs_no_referee(base, port, mover: str) -> bool:
     return bool(after.duties()) and all(d.who != mover and d.what == "move" for d in after.duties())
 
 
+@pytest.mark.slow
 def test_a_move_dated_back_by_its_player_does_not_shorten_the_next_players_time(base, sarcophagus, monkeypatch):
     s = sarcophagus
     for _ in range(16):  # honest moves until the mover's move is one the referee answers nothing to
@@ -206,6 +208,7 @@ def test_a_move_dated_back_by_its_player_does_not_shorten_the_next_players_time(
 # ---------------------------------------------------------------- (b) one place, one entry: races, replays, restarts
 
 
+@pytest.mark.slow
 def test_one_turn_mailed_three_times_around_a_restart_is_applied_once_and_the_judge_signs_each_place_once(
         base, hosted):
     """The join that makes the judge deal arrives twice at once (a mail client's retry, or a player racing

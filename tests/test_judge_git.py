@@ -97,6 +97,7 @@ def entries(work: Path, game: str = GAME) -> int:
     return len(json.loads((work / game).read_text())["entries"])
 
 
+@pytest.mark.slow
 def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
     base, _, works = table
     for name in PLAYERS:  # each joins; after the last join the judge deals in its post-receive
@@ -147,6 +148,7 @@ def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
     assert judged and store.places_signed() == judged  # each place the hooks signed, once, in the judge's store
 
 
+@pytest.mark.slow
 def test_hosted_ci_reads_the_history_and_refuses_a_rollback_by_an_ordinary_commit(table, monkeypatch):
     base, origin, works = table
     for name in PLAYERS:
@@ -301,6 +303,7 @@ class Table:
             run(self.work, "pull", "-q", "--rebase")  # another push landed first: build on it
 
 
+@pytest.mark.slow
 def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_twice(table):
     """Two tables race their pushes on a slowed server, round after round: whenever a push lands while
     another push's post-receive is at work, the judge commits its entries on the new tip; no honest push
@@ -364,6 +367,7 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
           f"{sum(t.waits for t in tables)} looks found the judge at work")
 
 
+@pytest.mark.slow
 def test_an_entry_whose_commit_did_not_land_is_committed_next_time_as_it_was_signed(table, monkeypatch):
     """The branch moves between the judge's duties and its commit, every time it tries: the entry it
     signed is not counted as seen, the next honest push is accepted without it, and that push's
@@ -410,6 +414,7 @@ def test_an_entry_whose_commit_did_not_land_is_committed_next_time_as_it_was_sig
 
 # ---------------------------------------------------------------- hostile pushes
 
+@pytest.mark.slow
 def test_hostile_pushes_are_refused_one_line_each_and_never_stop_the_game(table):
     """Junk, a huge blob, odd paths, a game copied to a second file, a rollback while the judge's memory
     of the game is gone: each refused with one line naming no path of the server, no traceback; the
@@ -480,6 +485,7 @@ def until_the_judge_owes(homes: Path, work: Path, seed: int) -> None:
     raise AssertionError("the judge never owed anything")
 
 
+@pytest.mark.slow
 def test_hosted_ci_acts_on_the_protected_branch_alone_and_never_signs_a_place_twice(table):
     """A player pushes one branch per try, each with his move, and the workflow runs on each: the
     judge refuses every branch but main (one Error line, nothing written), so it signs one reveal for

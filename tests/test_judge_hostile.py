@@ -46,6 +46,7 @@ def judge_entries(base) -> list[dict]:
     return json.loads(next((base / "judge-home" / "games-files").glob("*.json")).read_text())["entries"]
 
 
+@pytest.mark.slow
 def test_a_forged_mail_whose_subject_decodes_to_a_line_break_is_answered_on_one_line_and_the_game_goes_on(
         base, hosted):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box
@@ -130,6 +131,7 @@ def _foreign_turns(base, count: int, game_id: str | None = None) -> list[bytes]:
     return mails
 
 
+@pytest.mark.slow
 def test_a_strangers_turns_of_games_not_hosted_here_are_set_aside_at_once_and_never_read_again(
         base, hosted, monkeypatch):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box  # noqa: F841
@@ -218,6 +220,7 @@ def test_a_players_forked_turn_is_refused_and_the_answer_names_no_path_of_the_ju
     assert "kept the rival copy" not in body
 
 
+@pytest.mark.slow
 def test_the_judge_keeps_deadlines_on_pbem_now_when_it_is_set(base, hosted, monkeypatch):
     """One clock: the deadlines are judged, and the absence signed, at PBEM_NOW's time (a testing override)."""
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box  # noqa: F841
@@ -241,6 +244,7 @@ def test_the_judge_keeps_deadlines_on_pbem_now_when_it_is_set(base, hosted, monk
 
 
 @pytest.mark.parametrize("command", ["run", "status", "hooks", "ci", "pre-receive", "post-receive"])
+@pytest.mark.slow
 def test_each_judge_command_has_its_own_help(command):
     done = subprocess.run([sys.executable, "-m", "pbem.cli", "judge", command, "--help"], capture_output=True,
                           text=True, check=False)

@@ -46,6 +46,7 @@ def four_player_game(base, monkeypatch, limit: int | None) -> tuple[list[str], i
     return lines, plays
 
 
+@pytest.mark.slow
 def test_four_players_play_path_of_pharaohs_and_the_judge_does_the_rest(base, monkeypatch):
     """The first 16 runs of pbem play (the joins, the deal, draws revealed by the judge): the whole game
     is played by benchmarks/judge_load.py --game, which checks that it ends."""
@@ -97,6 +98,7 @@ def test_bad_mail_is_set_aside_and_never_stops_the_good_one(base, monkeypatch):
         assert lines == [] and len(server.received) == sent
 
 
+@pytest.mark.slow
 def test_a_player_whose_mail_is_refused_is_told_why_once_an_hour_and_a_stranger_never(base, monkeypatch):
     boxes = {f"{n}@example.org": base / "mail" / n for n in [*PLAYERS[:3], "judge"]}
     with smtp_server(boxes) as (port, server):
@@ -177,6 +179,7 @@ def test_a_bad_configuration_is_one_clear_error(base, monkeypatch):
     assert done.exit_code == 1 and done.output.startswith(f"Error: {path}: not valid TOML (")
 
 
+@pytest.mark.slow
 def test_pbem_judge_starts_the_judge_with_the_same_arguments(base):
     import subprocess
     import sys

@@ -10,6 +10,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pbem.judge import config as judge_config
 from pbem.judge.service import Judge
 
@@ -22,6 +24,7 @@ REMINDED = 1796016084
 """When the old judge reminded ben (deadlines.json), 24 hours before his deadline."""
 
 
+@pytest.mark.slow
 def test_a_home_of_files_moves_into_the_store_and_the_game_goes_on(tmp_path, monkeypatch):
     fast_cli(monkeypatch)
     base = tmp_path / "base"

@@ -29,6 +29,7 @@ def entries(path) -> list[dict]:
     return json.loads(path.read_text())["entries"]
 
 
+@pytest.mark.slow
 def test_two_judges_on_one_postgresql_one_killed_at_random_sign_each_place_once_and_keep_every_turn(base, monkeypatch):
     fast_cli(monkeypatch)
     monkeypatch.chdir(base)

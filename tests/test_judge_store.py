@@ -48,6 +48,7 @@ def _count(url: str, root: str, name: str, times: int) -> None:
                 tx.run("UPDATE answered SET at = ? WHERE address = 'counter'", (row[0] + 1,))
 
 
+@pytest.mark.slow
 def test_the_game_lock_lets_one_judge_process_at_a_time_change_a_game(url, tmp_path):
     judge(url, tmp_path, "setup")  # the schema, made once
     processes = [multiprocessing.get_context("spawn").Process(target=_count, args=(url, str(tmp_path), f"j{i}", 100))

@@ -5,6 +5,8 @@ import statements, those inside functions included."""
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"pbem.errors": 0, "pbem.record": 1, "pbem.crypto": 2, "pbem.protocol": 3, "pbem.presentation": 4,
         "pbem.transport": 5, "pbem.api": 6, "pbem.cli": 7, "pbem.judge": 7, "pbem.app": 7, "pbem.web": 7}
@@ -39,6 +41,7 @@ MOUNTED = {("pbem.cli.judge", "pbem.judge")}
 printing only), imports the service it starts."""
 
 
+@pytest.mark.slow
 def test_no_import_runs_up_a_layer_or_across_the_front_ends():
     wrong = []
     for path in sorted((ROOT / "pbem").rglob("*.py")):
@@ -53,6 +56,7 @@ def test_no_import_runs_up_a_layer_or_across_the_front_ends():
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_pbem_imports_are_absolute():
     """One spelling for each module, so a search finds every use."""
     relative = [f"{p}:{n.lineno}" for p in (ROOT / "pbem").rglob("*.py") for n in ast.walk(ast.parse(p.read_text()))
@@ -60,6 +64,7 @@ def test_pbem_imports_are_absolute():
     assert relative == []
 
 
+@pytest.mark.slow
 def test_the_engine_imports_nothing_of_pbem():
     assert [f"{p}: {t}" for p in (ROOT / "engine").rglob("*.py") for t in imports(p) if t.startswith("pbem")] == []
 

@@ -127,6 +127,7 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     assert table("ben", "status").exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_rival_turn_is_flagged_as_a_fork_and_kept(table, tmp_path):
     table("ann", "mail", "game.json", "--as", "ann", "-o", "first.eml")
     shutil.copy(tmp_path / "game.json", tmp_path / "old.json")
@@ -152,6 +153,7 @@ def test_a_rival_turn_is_flagged_as_a_fork_and_kept(table, tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")  # the implicit-TLS server: it is TLS
+@pytest.mark.slow
 def test_sending_needs_tls_and_never_writes_the_password(table, tmp_path, monkeypatch):
     """STARTTLS with a login against a real server; the password comes from the environment only."""
     if not shutil.which("openssl"):
@@ -197,6 +199,7 @@ def test_sending_needs_tls_and_never_writes_the_password(table, tmp_path, monkey
             assert b"s3cret-horse" not in path.read_bytes(), path
 
 
+@pytest.mark.slow
 def test_an_mbox_with_turns_out_of_order_and_a_strangers_game(table, tmp_path):
     table("ann", "mail", "game.json", "--as", "ann", "-o", "1.eml")
     table("ben", "inbox", "1.eml")

@@ -12,6 +12,7 @@ import pytest
 SCRIPT = Path(__file__).parent.parent / "benchmarks" / "pop_playouts.py"
 
 
+@pytest.mark.slow
 def test_pop_playouts_prints_a_row_per_player_count_and_policy_and_a_checksum():
     done = subprocess.run([sys.executable, str(SCRIPT), "--seconds", "0.05", "--pure"], capture_output=True,
                           text=True, timeout=120)
@@ -39,6 +40,7 @@ def has_commit(revision: str) -> bool:
 
 
 @pytest.mark.skipif(not has_commit("c988bcb"), reason="needs the repository's history (a git clone)")
+@pytest.mark.slow
 def test_the_engine_of_issue_26s_day_plays_beside_todays_and_the_aims_are_printed():
     """--then plays the full rules of a past commit in a child process, row by row beside today's, and
     prints today's speed against it: for issue 26's commit, with the issue's aims."""
@@ -75,6 +77,7 @@ def test_a_commit_that_does_not_exist_is_one_error_line_before_any_figure():
         1, "", "Error: 'no-such-commit' is not a commit of this repository\n")
 
 
+@pytest.mark.slow
 def test_the_plain_model_plays_the_engines_games():
     """benchmarks/pop_plain.py, the yardstick of the engine's speed, is a model of the same rules: from
     the same seeds it plays the same random games to the same end."""

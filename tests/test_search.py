@@ -46,6 +46,7 @@ def _look_alike(game: FullInformation) -> FullInformation:
     return other
 
 
+@pytest.mark.slow
 def test_two_games_that_look_the_same_to_the_bot_get_the_same_search_and_move():
     game = FullInformation(Options(), PLAYERS, deal(random.Random(11)), "ann")
     _until_ann_chooses(game, random.Random(11), placements=12)
@@ -82,6 +83,7 @@ def test_sampled_worlds_agree_with_what_the_bot_knows_and_vary_in_the_rest(playe
     assert len(seen) > 20
 
 
+@pytest.mark.slow
 def test_the_bot_plays_only_legal_moves_to_the_end_of_a_game():
     chosen = []
 
@@ -99,6 +101,7 @@ def test_the_bot_plays_only_legal_moves_to_the_end_of_a_game():
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_pbem_play_and_demo_with_the_search_bot(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
     monkeypatch.chdir(tmp_path)
