@@ -81,6 +81,7 @@ def test_too_early_not_entitled_back_in_time_then_three_absent_turns_in_a_row_en
 
 
 @pytest.mark.parametrize("name", GAMES)
+@pytest.mark.slow
 def test_a_referee_that_never_audits_is_recorded_absent_by_the_players_no_winner(home, clock, name):
     rep, sessions = game(name, "referee", players_for(name, "referee"))
     play_out(sessions, "random", random.Random(4))

@@ -200,6 +200,7 @@ def test_three_absent_turns_in_a_row_end_a_pop_game(clock):
     check_replays(rep)
 
 
+@pytest.mark.slow
 def test_sarcophagus_an_absent_opener_at_the_end_audit_forfeits_and_the_file_verifies(clock):
     rep, sessions = game("sarcophagus", "table", ("ann", "ben"))
     rng = random.Random(3)

@@ -130,6 +130,7 @@ TO_A_TIE = [("ann", "3", "5@1a"), ("ben", "0", "0@2a"), ("ann", "4", "5@2a"), ("
 program opens hers, ben must open his (and ann's 3@2b waits for it)."""
 
 
+@pytest.mark.slow
 def test_at_a_table_a_player_who_will_not_open_for_a_tie_break_loses_it(home, clock, monkeypatch):
     new_game(home, first="ann")
     for turn in TO_A_TIE:

@@ -37,6 +37,7 @@ def test_every_registered_game_is_covered_here():
 
 
 @pytest.mark.parametrize("mode", ["table", "referee"])
+@pytest.mark.slow
 def test_a_random_game_through_the_trust_layer(name, mode):
     game, players, rng = GAMES[name], PLAYERS[name], random.Random(11)
     referee = ("ref", identity("ref").public) if mode == "referee" else None

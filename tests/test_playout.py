@@ -77,6 +77,7 @@ def _continued(n_players: int, options: Options, seed: int, steps: int, lean: bo
 
 @settings(max_examples=120, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(CONFIGS), st.integers(0, 150))
+@pytest.mark.slow
 def test_the_lean_playout_takes_over_at_any_point_of_a_game(seed, config, steps):
     step_by_step = _continued(*config, seed, steps, lean=False)
     lean = _continued(*config, seed, steps, lean=True)
@@ -84,6 +85,7 @@ def test_the_lean_playout_takes_over_at_any_point_of_a_game(seed, config, steps)
         step_by_step.log, step_by_step.state, step_by_step.values, step_by_step.known)
 
 
+@pytest.mark.slow
 def test_the_lean_playout_takes_over_whatever_is_owed():
     """From states that owe each kind of act, in each configuration: a reveal, a tie-break's opening,
     a trap's discard, a move."""

@@ -129,6 +129,7 @@ def test_a_dealer_deals_exactly_the_cards_owed_into_fresh_slots_sealed_to_the_re
 
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.slow
 def test_the_stock_is_opened_top_first(mode):
     rep, _, dealer = at(mode, "reveal")
     top, second = rep.stock[:2]
@@ -189,6 +190,7 @@ def test_a_steal_moves_unopened_cards_of_the_victim_picked_among_chances_choices
 # ---------------------------------------------------------------- a reshuffle
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.slow
 def test_a_reshuffle_commits_exactly_the_discards_under_the_next_number(mode):
     rep, _, dealer = at(mode, "shuffle")
     honest = dealer.entry_for(dealer.dealer_action(), DEALER)
@@ -230,6 +232,7 @@ def test_a_referee_that_stacks_a_reshuffle_convicts_itself_in_the_audit():
 # ---------------------------------------------------------------- the audit and verdicts
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.slow
 def test_the_audit_comes_last_from_the_dealer_with_the_committed_seed(mode):
     rep, sessions, dealer = at(mode, "move")
     seed = dealer.dealer_secret()["seed"]

@@ -44,6 +44,7 @@ def random_point(n_players: int, seed: int, most: int) -> tuple[FullInformation,
 
 
 @pytest.mark.parametrize("n_players", [3, 4, 5, 6])
+@pytest.mark.slow
 def test_the_lean_playout_plays_the_full_rules_game(n_players):
     """Each act as the driver logs it, and the winners. Every eighth game is played act by act
     through the full rules (duties, legal acts, the random policy, apply); the rest by the driver's
@@ -69,6 +70,7 @@ def test_the_lean_playout_plays_the_full_rules_game(n_players):
     assert shuffles > GAMES / 2 and steals > GAMES / 2
 
 
+@pytest.mark.slow
 def test_from_any_state_of_a_game_it_plays_on_as_the_full_rules_do():
     """From states half way through a turn, a setup, a steal or a deal owed (the dealer's acts the
     lean game leaves to the full rules), a discard owed, and the end: the same acts and winners as

@@ -67,6 +67,7 @@ actions = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(actions)
+@pytest.mark.slow
 def test_every_action_round_trips_through_its_text(action):
     text = format_action(action)
     assert parse_action(text) == action

@@ -32,6 +32,7 @@ def _driver_game(n_players: int, options: Options, seed: int, lean: bool) -> Ful
 
 
 @pytest.mark.parametrize("n_players", sorted(GAMES))
+@pytest.mark.slow
 def test_the_lean_playout_plays_the_drivers_game(n_players):
     for seed in range(GAMES[n_players]):
         options = DECKS[seed % 2]

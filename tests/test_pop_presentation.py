@@ -308,6 +308,7 @@ def test_show_draws_the_finished_example_for_everyone_and_for_ann(ann_key):
     assert mine.output.replace("\nYour hand (3 cards): 2 3 5\n", "") == public.output
 
 
+@pytest.mark.slow
 def test_the_html_replay_of_the_example_draws_every_frame(tmp_path, ann_key):
     out = tmp_path / "game.html"
     result = runner.invoke(app, ["html", str(EXAMPLE), "-o", str(out), "--as", "ann", "--key", str(ann_key)])

@@ -100,12 +100,14 @@ def check_views(game: FullInformation) -> None:
 
 
 @pytest.mark.parametrize("n_players", [3, 4, 5, 6])
+@pytest.mark.slow
 def test_random_games_keep_every_invariant(n_players):
     for seed in range(GAMES[n_players]):
         play_checked(n_players, seed, random_policy, look=seed < 3)
 
 
 @pytest.mark.parametrize("n_players", [3, 6])
+@pytest.mark.slow
 def test_greedy_games_and_other_decks_keep_every_invariant(n_players):
     for seed in range(100):
         play_checked(n_players, seed, greedy_policy, OPTIONS[seed % 2])
@@ -141,6 +143,7 @@ def _candidates(s, actor, known):
     return out
 
 
+@pytest.mark.slow
 def test_legal_actions_are_exactly_what_check_accepts():
     compared = {"move": 0, "discard": 0, "steal": 0}
     for seed in range(10):
@@ -227,6 +230,7 @@ def test_the_ways_to_bridge_a_value_are_every_pair_and_triple_tried_in_order():
         assert list(rules.bridge_fillings(need, rules.hand_key(counts))) == fillings(need, counts), (need, held)
 
 
+@pytest.mark.slow
 def test_the_ways_remembered_by_a_packed_hand_are_the_plain_models():
     """The rules and the lean playout look a hand's ways to fill a position up by its counts packed in
     one int (`hand_key`), 0s, action cards and copies past what can take part left in: for hands of

@@ -3,6 +3,8 @@
 import random
 from collections import Counter
 
+import pytest
+
 from engine.contract import DEALER
 from engine.path_of_pharaohs import GAME
 from engine.path_of_pharaohs.actions import Build, Deal, Reveal, Shuffle, Stop, public
@@ -140,6 +142,7 @@ def test_a_graded_reward_credits_each_mover_their_own_reward_along_the_path():
     assert [(n.visits, n.reward) for n in path] == [(0, 0.0), (1, 0.25), (1, 0.75), (1, 0.25)]
 
 
+@pytest.mark.slow
 def test_greedy_playouts_by_the_lean_game_search_as_the_full_rules_do():
     """The search plays its worlds out greedily by the lean greedy playout (lean_greedy.py). Played out
     act by act through the full rules with greedy_policy instead (search.play_out, which any other

@@ -37,6 +37,7 @@ def finished(request):
     return played_game(request.param)
 
 
+@pytest.mark.slow
 def test_a_whole_game_verifies_and_reproduces_its_scores(finished):
     rep = verify(from_json(to_json(finished.record).encode()))
     assert rep.outcome() == finished.outcome() and rep.outcome() is not None

@@ -85,6 +85,7 @@ def test_a_fork_shares_no_list_or_dict_with_what_it_was_made_from():
 
 
 @pytest.mark.parametrize("game", ["table-3-players.json", "pharaohs-table-4-players.json"])
+@pytest.mark.slow
 def test_every_changed_copy_is_refused_as_a_fresh_process_refuses_it_though_the_honest_one_is_kept(game, monkeypatch):
     raw = (EXAMPLES / game).read_bytes()
     honest = from_json(raw)

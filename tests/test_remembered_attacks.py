@@ -255,6 +255,7 @@ def _under(data: dict, other: dict) -> bytes:
 
 
 @pytest.mark.parametrize("game", ["table-3-players.json", "pharaohs-referee-4-players.json"])
+@pytest.mark.slow
 def test_the_same_entries_under_another_genesis_or_signature_get_a_fresh_processs_verdict(game, tmp_path,
                                                                                          monkeypatch):
     raw = (EXAMPLES / game).read_bytes()
@@ -332,6 +333,7 @@ def timed_game() -> bytes:
             os.environ["PBEM_NOW"] = before
 
 
+@pytest.mark.slow
 def test_a_clock_that_moves_back_gets_a_fresh_processs_verdict_at_every_time(tmp_path, monkeypatch):
     """Every prefix kept at a clock past the last entry; then the clock goes back by steps to before the
     invitation, and forward again: each verify says what a fresh process at that clock says (the first
@@ -395,6 +397,7 @@ def test_a_caller_that_changes_the_replay_it_was_handed_changes_no_verdict_after
 
 
 @pytest.mark.parametrize("game", ["table-3-players.json", "pharaohs-table-4-players.json"])
+@pytest.mark.slow
 def test_computer_players_going_on_from_a_kept_replay_change_nothing_kept(game, monkeypatch):
     """The judge and the app let computer players (greedy, and a search of a few playouts) play on from the
     replay verify handed them: the engine's states are shared with the kept replay (never changed once made,
@@ -417,6 +420,7 @@ def test_computer_players_going_on_from_a_kept_replay_change_nothing_kept(game, 
         assert kept_played == verify(played) and kept_played.over
 
 
+@pytest.mark.slow
 def test_threads_verifying_and_wrecking_replays_at_once_get_a_fresh_processs_verdicts(monkeypatch):
     """The app serves requests on threads: eight at once verify prefixes of one game, copies with an entry
     re-signed by its own author with other content, and the whole game, each wrecking the replay it was
@@ -464,6 +468,7 @@ def _padded(data: dict, tag: int, size: int) -> bytes:
     return json.dumps(changed).encode()
 
 
+@pytest.mark.slow
 def test_a_hostile_sender_cannot_make_the_process_keep_more_than_so_many_bytes(monkeypatch):
     """Six valid games of 1.5 MB each (sealed blobs padded, re-signed by their own keys), verified one after
     another under a bound of 3.5 MB: only the last two are kept, and the memory held after is about theirs

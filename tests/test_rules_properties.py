@@ -88,6 +88,7 @@ def play_checked(n_players, options, seed, policy, look_at_views=True) -> FullIn
 
 
 @pytest.mark.parametrize("n_players,options", CONFIGS, ids=lambda c: str(c))
+@pytest.mark.slow
 def test_random_games_keep_every_invariant(n_players, options):
     for seed in range(GAMES_PER_CONFIG):
         play_checked(n_players, options, seed, random_policy, look_at_views=seed < 30)
@@ -95,10 +96,12 @@ def test_random_games_keep_every_invariant(n_players, options):
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(CONFIGS), st.sampled_from([random_policy, greedy_policy]))
+@pytest.mark.slow
 def test_any_seed_and_policy_plays_to_an_audited_end(seed, config, policy):
     play_checked(*config, seed, policy, look_at_views=False)
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_more_often_than_not():
     wins = 0
     for seed in range(200):
@@ -109,6 +112,7 @@ def test_greedy_beats_random_more_often_than_not():
     assert wins > 120
 
 
+@pytest.mark.slow
 def test_legal_actions_are_exactly_the_placements_check_accepts():
     """The lazy list of placements against a brute force over every position and coin value."""
     from engine.contract import IllegalAction

@@ -3,6 +3,8 @@
 import json
 import random
 
+import pytest
+
 from pbem.errors import VerifyError
 
 from tampering import EXAMPLES, Tally, judge, lazy_mutations
@@ -12,6 +14,7 @@ PER_KIND = 6
 all 2,000+ (and over the other example game too) is benchmarks/robustness.py's."""
 
 
+@pytest.mark.slow
 def test_every_changed_copy_is_rejected_with_a_named_error():
     raw = (EXAMPLES / "table-3-players.json").read_bytes()
     original = json.loads(raw)
@@ -52,6 +55,7 @@ def test_a_rejection_names_entry_author_and_reason():
         raise AssertionError("accepted")
 
 
+@pytest.mark.slow
 def test_a_malicious_signer_re_signing_with_their_own_key_is_caught():
     """One forgery of every kind and mode (the full run of 1000+ is benchmarks/robustness.py)."""
     from tampering import judge_resigned, resigned_mutations
@@ -73,6 +77,7 @@ def test_a_malicious_signer_re_signing_with_their_own_key_is_caught():
     assert sum(tally.rejected.values()) == len(one_each) >= 11
 
 
+@pytest.mark.slow
 def test_a_path_of_pharaohs_record_re_signed_by_a_cheater_is_rejected_by_name():
     """The malicious signer over a Path of Pharaohs record: a false card shown or discarded, another
     game's salt, a card sealed to another hand, a false deal, replayed and reordered entries, one of each

@@ -28,6 +28,7 @@ def upto(rep, seq):
     return replay(GameFile.model_construct(genesis=rep.genesis, entries=list(rep.entries[:seq])))
 
 
+@pytest.mark.slow
 def test_a_turn_extends_a_copy_once(game):
     copy = upto(game, 10)
     turn = turns.parse(turns.find_blocks(turns.to_block(turns.make(game, 10)))[0].model_dump_json().encode())
