@@ -136,3 +136,73 @@ def sign(browser: Any, index: int = 0, note: str | None = None) -> str:
     wait(browser, lambda b: any(w in text_of(b, "message") for w in ("accepted by the judge", "did not apply",
                                                                      "Nothing was sent", "refused")))
     return text_of(browser, "message")
+
+
+class Client:
+    """A browser as the server sees one, in Python: its cookie and the anti-forgery token of its pages; its
+    seats' keys in `keys` (what a browser keeps in IndexedDB)."""
+
+    def __init__(self, judge: WebJudge):
+        self.judge, self.cookie, self.csrf = judge, "", ""
+        self.keys: dict[str, Any] = {}
+
+    def get(self, path: str) -> tuple[int, dict[str, str], str]:
+        status, headers, body = self.judge.request("GET", path, headers={"cookie": self.cookie} if self.cookie else {})
+        if "set-cookie" in headers:
+            self.cookie = headers["set-cookie"].split(";")[0]
+        found = re.search(r'<meta name="pbem-csrf" content="([^"]+)">', body.decode())
+        if found:
+            self.csrf = found.group(1)
+        return status, headers, body.decode()
+
+    def post(self, path: str, body: Any, **headers: str) -> tuple[int, dict[str, Any]]:
+        sent = {"content-type": "application/json", "x-pbem-csrf": self.csrf, "cookie": self.cookie,
+                "origin": self.judge.url, **{k.replace("_", "-"): v for k, v in headers.items()}}
+        status, _, data = self.judge.request("POST", path, body, {k: v for k, v in sent.items() if v is not None})
+        return status, json.loads(data)
+
+    def take(self, link: str, seat: str) -> tuple[int, dict[str, Any]]:
+        """Open an invitation and take its seat with a key made here."""
+        from pbem.crypto import Identity
+
+        path = link.removeprefix(self.judge.url)
+        self.get(path)
+        self.keys[seat] = Identity.generate()
+        return self.post("/api/join", {"token": path.rsplit("/", 1)[1], "key": self.keys[seat].public.line(),
+                                       "address": None})
+
+    def state(self, play: str) -> dict[str, Any]:
+        _, _, body = self.judge.request("GET", "/api" + play, headers={"cookie": self.cookie})
+        return dict(json.loads(body))
+
+
+def entry_for(identity: Any, data: dict[str, Any], offer: dict[str, Any], note: str | None = None) -> dict[str, Any]:
+    """The entry a seat's page builds for an offer, built here by pbem's Python (the browser's twin)."""
+    import base64
+
+    from pbem import crypto
+    from pbem.crypto import PublicKey
+    from pbem.protocol.commitments import b64, commit, new_salt
+    from pbem.record.canonical import canonical
+
+    seat = data["seat"]
+    body: dict[str, Any] = {"game_id": data["gameId"], "seq": data["seq"] + 1, "prev": data["head"], "author": seat,
+                            "action": offer["action"]}
+    if offer.get("join"):
+        body["contribution"] = crypto.random_bytes(32).hex()
+    readers = [PublicKey.parse(data["keys"][seat]), PublicKey.parse(data["keys"][data["referee"]])]
+    commitments, sealed, openings = {}, {}, {}
+    for key, value in offer["commits"]:
+        salt = new_salt()
+        commitments[key] = commit(data["genesisHash"], identity.public.raw.hex(), key, value, salt)
+        opening = canonical({"game": data["genesisHash"], "key": key, "value": value, "salt": salt})
+        sealed[key] = b64(crypto.seal(opening, readers))
+    for item in offer["opens"]:
+        openings[item["key"]] = json.loads(crypto.unseal(base64.b64decode(item["sealed"]), identity))["salt"]
+    for name, value in (("commitments", commitments), ("sealed", sealed), ("openings", openings)):
+        if value:
+            body[name] = value
+    body["time"] = max(int(time.time()), data["minTime"])
+    if note:
+        body["note"] = note
+    return {**body, "signature": b64(identity.sign(canonical(body)))}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import DEALER
+from engine.contract import DEALER, TURN_DUTIES
 from pbem.crypto import Identity, PublicKey
-from pbem.crypto.sshsig import verify_signature
+from pbem.crypto.sshsig import SignatureInvalid, verify_signature
 from pbem.errors import PbemError, UsageError
 from pbem.presentation.games import presentation
 from pbem.protocol.commitments import unb64
@@ -82,7 +82,7 @@ def seat_offers(game: Replay, seat: str, referee: Session) -> list[dict[str, Any
     knowledge = _seat_knowledge(game, seat, referee)
     drawing = presentation(game.genesis.game)
     offers = []
-    if owes(game, seat, "move", "discard"):
+    if owes(game, seat, *TURN_DUTIES):
         for action in game.game.legal_actions(game.state, seat, knowledge):
             template = _template(game, seat, action)
             if template is not None:
@@ -146,7 +146,7 @@ def holds_key(line: str, message: bytes, signature: str) -> bool:
     """Whether `signature` (standard base64 of an SSHSIG blob) is the key's over `message`."""
     try:
         verify_signature(PublicKey.parse(line), message, unb64(signature), HOLD_NAMESPACE)
-    except PbemError:
+    except (PbemError, SignatureInvalid):
         return False
     return True
 

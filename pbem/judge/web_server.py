@@ -256,6 +256,9 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
                 return _refused(413, "refused: too large")
             except (ValidationError, ValueError) as exc:
                 return _refused(400, f"refused: not what this page sends ({type(exc).__name__})")
+            except Exception as exc:  # noqa: BLE001 (one request never stops the judge: the operator reads why)
+                judge.log(f"error in {request.method} {request.url.path}: unexpected {type(exc).__name__}: {exc}")
+                return _refused(500, "the judge could not do this (it logged why)")
         return run
 
     routes = [
