@@ -283,10 +283,10 @@ def parse(where: str, data: bytes) -> ParsedMail:
 
 
 def read_mails(mails: list[ParsedMail], directory: Path) -> Report:
-    """Apply mails already read and parsed to the copies, with no index: for a reader that keeps its own
-    record of what it has read (the judge's store)."""
+    """Apply mails already read and parsed to the copies, with no index and no status notes: for a reader
+    that keeps its own record of what it has read and holds (the judge's store)."""
     report = Report(mails=len(mails))
-    _apply(report, Copies(directory), [(m.where, m.data) for m in mails], [m.found for m in mails])
+    _apply(report, Copies(directory, status_notes=False), [(m.where, m.data) for m in mails], [m.found for m in mails])
     return report
 
 

@@ -18,8 +18,12 @@ from pbem.transport.status import note, summary
 class Copies:
     """The local copies, each read, verified and summarized for `pbem status` at most once per run."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, status_notes: bool = True):
         self.directory = directory
+        self.status_notes = status_notes
+        """Whether a copy written notes what `pbem status` shows of it (status.note): not for a reader that
+        lists its games from a store of its own (the judge), for whom it was a rewrite of a file that grows
+        with the number of games, on every turn."""
         self._paths: dict[str, Path | None] = {}
         self._records: dict[str, GameFile] = {}
         self._reps: dict[str, Replay] = {}
@@ -74,7 +78,7 @@ class Copies:
         save(path, rep.record)
         remember(rep, path)
         self._records[game_id] = rep.record
-        if self._reps.get(game_id) is rep:
+        if self.status_notes and self._reps.get(game_id) is rep:
             note(path, summary(rep, str(path)))
         return path
 
