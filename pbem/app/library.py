@@ -281,41 +281,11 @@ def last_turn(rep: Replay) -> tuple[str | None, list[str]]:
 
 
 def score_lines(rep: Replay) -> list[str]:
-    """A finished game's scores, each player's in words: Sarcophagus's fame by suit with the bonus and the
-    tiles held (the tie-break), Path of Pharaohs' locations and how the race ended."""
+    """A finished game's scores, each player's in the game's words (its presentation's `score_lines`)."""
     result = rep.outcome()
     if result is None:
         return [str(rep.verdict)] if rep.verdict else []
-    order = sorted(result.scores, key=lambda p: (p not in result.winners, -result.scores[p]))
-    won = {p: " (wins)" if p in result.winners else "" for p in order}
-    if rep.genesis.game == "sarcophagus":
-        from engine.sarcophagus.pieces import SUITS
-        from engine.sarcophagus.scoring import SUIT_BONUS
-
-        state = rep.state
-        tiles: dict[str, list[Any]] = {p: [] for p in order}
-        for seat, claimed in zip(state.table.seats, state.claimed):
-            tiles[seat.player] += claimed
-        lines = []
-        for player in order:
-            parts = []
-            for suit in sorted({t.suit for t in tiles[player] if t.is_number}):
-                ranks = sorted(t.rank for t in tiles[player] if t.is_number and t.suit == suit)
-                bonus = SUIT_BONUS[len(ranks)]
-                parts.append(f"{SUITS[suit]} {' + '.join(map(str, ranks))}"
-                             + (f" and {bonus} for {len(ranks)} tiles of the suit" if bonus else ""))
-            held = len(tiles[player])
-            lines.append(f"{player}: {result.scores[player]} fame{won[player]}: "
-                         + ("; ".join(parts) or "no number tiles")
-                         + f"; {held} tile{'s' * (held != 1)} held (a tie goes to the fewest)"
-                         + ("; forfeited: cannot win" if player in getattr(state, 'forfeits', ()) else ""))
-        return lines
-    if rep.genesis.game == "path-of-pharaohs":
-        how = {"alexandria": "a marker reached Alexandria (13)",
-               "stalled": "a full round passed without a card played"}.get(getattr(result, "how", ""), "")
-        return [f"{player}: location {result.scores[player]}{won[player]}" for player in order] + \
-            ([f"The race ended because {how}."] if how else [])
-    return [f"{player}: {result.scores[player]}{won[player]}" for player in order]
+    return presentation(rep.genesis.game).score_lines(rep.state, result)
 
 
 def looked_path() -> Path:

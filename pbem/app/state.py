@@ -137,13 +137,6 @@ def changes(rep: library.Replay, after: int, limit: int = 8) -> list[str]:
 
 NOTES_WITHIN = 12
 """The notes of the last entries shown beside the turn (every note is in the log, with its entry)."""
-_WILD = re.compile(r"W(\d)")
-
-
-def _wilds_named(text: str) -> str:
-    """A Wild as the rules name it ("a Wild counting 6"), not the notation's W6."""
-    return _WILD.sub(lambda m: f"Wild counting {m.group(1)}", text).replace("+", " + ").replace(
-        "-Wild", " - Wild")
 
 
 def _automatic(rep: library.Replay, session: library.Session) -> bool:
@@ -169,9 +162,6 @@ def game_data(state: AppState, game_id: str, since: int | None = None) -> tuple[
     shown = library.seen_now(rep, session)
     owes = bool(me and session and rep.state is not None and _owes(rep, me))
     offered = library.page_choices(session) if owes and session else []
-    if rep.genesis.game == "path-of-pharaohs":
-        offered = [{**c, "option": _wilds_named(c["option"]), "says": _wilds_named(c["says"])}
-                   if "W" in c["option"] else c for c in offered]
     unsent = library.unsent(rep.genesis.game_id, rep.seq) if me and not library.git_root(path) else 0
     held = bool(me and unsent and not part_done(rep, me))
     last_author, last_targets = library.last_turn(rep)

@@ -87,7 +87,8 @@ def web(config: ConfigArg,
 @app.command("invite")
 @_handled
 def invite(config: ConfigArg,
-           game: Annotated[str, typer.Argument(help="The game: sarcophagus or path-of-pharaohs.")],
+           game: Annotated[str, typer.Argument(help="The game, by name (a name pbem does not know lists those "
+                                                    "it does).")],
            seats: Annotated[list[str], typer.Argument(help="Each seat's name, in turn order: a browser's (a link is "
                                                            "printed) unless --key gives it a key.")],
            key: Annotated[list[str] | None, typer.Option(help="NAME=KEY: a player by mail, their public key (a .pub "

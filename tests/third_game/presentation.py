@@ -24,6 +24,7 @@ read_layout = generic.read_layout
 html_meta = generic.html_meta
 html_board = generic.html_board
 typed = generic.typed
+score_lines = generic.score_lines
 
 
 def board_text(shown: dict[str, Any], style: Style) -> str:

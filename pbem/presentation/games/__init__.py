@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from pbem.presentation.games import generic
 
 if TYPE_CHECKING:
-    from engine.contract import AnyGame
+    from engine.contract import AnyGame, Outcome
     from pbem.presentation.choices import Choice
     from pbem.presentation.style import Style
 
@@ -77,6 +77,10 @@ class Presentation(Protocol):
     def html_choice(self, action: Any, me: str, notation: str) -> Choice:
         """One of ME's legal acts as the app offers it: the element of the drawing it targets, what to
         call the option on it, and what will happen (pbem/presentation/choices.py)."""
+
+    def score_lines(self, state: Any, result: Outcome) -> list[str]:
+        """A finished game's scores as the app shows them, a line each, the winners first (`generic.ranked`):
+        what each is made of, in the game's words (fame by suit; a location), and how the game ended."""
 
 
 _PLUGGED_IN: dict[str, Presentation] = {}

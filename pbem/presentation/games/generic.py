@@ -82,3 +82,13 @@ def html_meta(shown: dict[str, Any]) -> dict[str, Any]:
 
 def html_board(shown: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in shown.items() if key not in _SKIPPED}
+
+
+def ranked(result: Any) -> list[tuple[str, str]]:
+    """A finished game's players, the winners first then by score, each with " (wins)" or nothing."""
+    order = sorted(result.scores, key=lambda p: (p not in result.winners, -result.scores[p]))
+    return [(player, " (wins)" if player in result.winners else "") for player in order]
+
+
+def score_lines(state: Any, result: Any) -> list[str]:
+    return [f"{player}: {result.scores[player]}{won}" for player, won in ranked(result)]

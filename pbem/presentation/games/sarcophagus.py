@@ -278,6 +278,29 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def score_lines(state: Any, result: Any) -> list[str]:
+    """Each player's fame by suit with the bonus, and the tiles held (the tie-break)."""
+    from engine.sarcophagus.pieces import SUITS
+    from engine.sarcophagus.scoring import SUIT_BONUS
+
+    tiles: dict[str, list[Any]] = {p: [] for p in result.scores}
+    for seat, claimed in zip(state.table.seats, state.claimed):
+        tiles[seat.player] += claimed
+    lines = []
+    for player, won in generic.ranked(result):
+        parts = []
+        for suit in sorted({t.suit for t in tiles[player] if t.is_number}):
+            ranks = sorted(t.rank for t in tiles[player] if t.is_number and t.suit == suit)
+            bonus = SUIT_BONUS[len(ranks)]
+            parts.append(f"{SUITS[suit]} {' + '.join(map(str, ranks))}"
+                         + (f" and {bonus} for {len(ranks)} tiles of the suit" if bonus else ""))
+        held = len(tiles[player])
+        lines.append(f"{player}: {result.scores[player]} fame{won}: " + ("; ".join(parts) or "no number tiles")
+                     + f"; {held} tile{'s' * (held != 1)} held (a tie goes to the fewest)"
+                     + ("; forfeited: cannot win" if player in getattr(state, 'forfeits', ()) else ""))
+    return lines
+
+
 def hidden_item_name(events: Sequence[object], key: str) -> str | None:
     """A coin sealed under "#3" as its placing said it: "ann's 2nd coin"."""
     slot = int(key[1:]) if re.fullmatch(r"#\d+", key) else None

@@ -22,8 +22,9 @@ from engine.path_of_pharaohs.events import (
     Stolen,
     ZeroPlayed,
 )
-from pbem.presentation.choices import Choice, css_string, plain
 from pbem.presentation.games import generic
+from pbem.presentation.games.path_of_pharaohs.app import html_choice as html_choice
+from pbem.presentation.games.path_of_pharaohs.app import score_lines as score_lines
 from pbem.presentation.style import WIDTH, wrap
 
 if TYPE_CHECKING:
@@ -309,41 +310,8 @@ def typed(game: AnyGame, action: Any) -> str:
     return game.format_action(action)
 
 
-def html_choice(action: Any, me: str, notation: str) -> Choice:
-    """A build: ME's position in their pyramid; a Zero: the opponent's position; a Thief or a Sandstorm:
-    the opponent; Stop and a discard: buttons beside the board."""
-    from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Stop, Thief, Zero
-    from engine.path_of_pharaohs.cards import pos_name
-    from engine.path_of_pharaohs.notation import format_terms
-
-    def position(owner: str, pos: str) -> str:
-        return f"#board .pyramid[data-name={css_string(owner)}] .position[data-pos={css_string(pos)}]"
-
-    if isinstance(action, Build):
-        pos, cards = pos_name(action.pos), format_terms(action.terms, None)
-        return Choice(notation=notation, target=position(me, pos), place=f"your position {pos}", option=cards,
-                      says=f"Build your position {pos} with {cards} (value {sum(v for _, v in action.terms)}).")
-    if isinstance(action, Zero):
-        pos = pos_name(action.pos)
-        return Choice(notation=notation, target=position(action.target, pos), place=f"{action.target}'s position {pos}",
-                      option="Zero card", says=f"Play a Zero Block Value on {action.target}'s empty position {pos}: "
-                                               "filling it will move 0.")
-    if isinstance(action, (Thief, Sandstorm)):
-        thief = isinstance(action, Thief)
-        return Choice(notation=notation, target=f"#side .player[data-name={css_string(action.target)}]",
-                      place=f"player {action.target}", option="Thief" if thief else "Sandstorm",
-                      says=f"Play a Thief on {action.target}: two random cards of their hand come to you." if thief
-                      else f"Give {action.target} a Sandstorm: they skip their next turn.")
-    if isinstance(action, Stop):
-        return Choice(notation=notation, target=None, place="", option="Stop", says="End your turn.")
-    if isinstance(action, Discard):
-        cards = " ".join(card_name(c) for c in action.cards)
-        return Choice(notation=notation, target=None, place="", option=f"discard {cards}",
-                      says=f"Discard {cards}, down to seven cards in hand.")
-    return plain(notation)
-
-
 entry_title = generic.entry_title  # each entry is one act, and its first event says it
+
 
 
 def hidden_item_name(events: Sequence[object], key: str) -> str | None:
