@@ -12,7 +12,7 @@ import pytest
 
 from pbem.judge import schema
 from pbem.judge.database import Database, StoreError
-from pbem.judge.store import Store
+from pbem.judge.store import OUTBOX_KEPT, Store
 
 
 @pytest.fixture
@@ -84,6 +84,10 @@ def test_an_outbox_mail_is_claimed_by_one_judge_and_marked_once_sent(url, tmp_pa
     one.undelivered(taken[1][0], "the server said no")
     assert [about for _, _, about, _ in two.claim_unsent(14.0)] == ["the second"]
     assert one.unsent_count() == 1
+    # a month on, the mail sent is forgotten (the game files hold what it carried), the unsent one kept
+    assert one.prune_outbox(13.0 + OUTBOX_KEPT) == 0
+    assert one.prune_outbox(13.5 + OUTBOX_KEPT) == 1
+    assert one.unsent_count() == 1 and [about for _, _, about, _ in two.claim_unsent(14.0 + 60)] == ["the second"]
 
 
 def test_a_database_newer_than_this_pbem_is_refused(url, tmp_path):

@@ -258,6 +258,7 @@ class Judge(Mailroom):
         """The deadlines of every game with something due at the judge's clock: reminders, notices, absences
         (deadlines.py). A game is looked at when its next deadline time has come, not at every sweep."""
         now = int(self.clock())
+        self.store.prune_outbox(now)
         for game_id in self.store.due_games(now):
             short = library.short_id(game_id)
             try:

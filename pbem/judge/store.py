@@ -26,6 +26,9 @@ CHECKPOINT_EVERY = 8
 STALE_CLAIM = 60.0
 """Seconds after which another judge's claim on a mail or an outbox mail counts as that of a judge that
 died: the mail is taken over."""
+OUTBOX_KEPT = 30 * 86400
+"""How long a sent mail stays in the outbox, for an operator who asks what was mailed when (kept for
+ever, the outbox would grow with every turn ever played)."""
 
 
 def default_owner(home: Path) -> str:
@@ -153,7 +156,7 @@ class Store:
         if row is None:
             return False
         seq, key, size, stamp = int(row[0]), bytes(row[1]), int(row[2]), str(row[3])
-        if self._resumed.get(game_id) == key and library.holds_replay(key):
+        if self._resumed.get(game_id) == key and library.checkpoint_held(key):
             return True
         state = tx.one("SELECT state FROM checkpoints WHERE game_id = ?", (game_id,))
         assert state is not None
@@ -217,6 +220,11 @@ class Store:
     def undelivered(self, mail_id: int, error: str) -> None:
         with self.db.transaction() as tx:
             tx.run("UPDATE outbox SET tries = tries + 1, error = ?, claimed_by = NULL WHERE id = ?", (error[:500], mail_id))
+
+    def prune_outbox(self, now: float, keep: float = OUTBOX_KEPT) -> int:
+        """Forget mails sent more than `keep` seconds ago (the game files hold what they carried); how many."""
+        with self.db.transaction() as tx:
+            return tx.run("DELETE FROM outbox WHERE sent IS NOT NULL AND sent < ?", (now - keep,))
 
     def unsent_count(self) -> int:
         with self.db.transaction() as tx:
