@@ -80,7 +80,14 @@ const key = await pbem.generateKey(input.passphrase, input.comment);
 const { signKey, openKey } = key.record;
 return { line: key.public.line(), where: key.where, file: key.exportKeyFile(), kept: Object.keys(key.record).sort(),
   extractable: [signKey.extractable, openKey.extractable], kinds: [signKey.algorithm.name, openKey.algorithm.name],
-  exported: await crypto.subtle.exportKey('pkcs8', signKey).then(() => 'exported', (e) => e.name) };
+  exported: await crypto.subtle.exportKey('pkcs8', signKey).then(() => 'exported', (e) => e.name),
+  healthy: await pbem.signsAsItsPublicKey(key),
+  syncOpen: (() => { try { pbem.unseal(pbem.seal(pbem.utf8('x'), [key.public]), key); return 'opened'; }
+    catch (e) { return `${e.kind}: ${e.message}`; } })() };
+"""
+CHANGE = """
+const key = await pbem.changePassphrase(state.keys[input.name], input.old, input.new, { rounds: 4 });
+return { line: key.public.line(), file: key.exportKeyFile() };
 """
 
 
@@ -91,6 +98,8 @@ def test_a_key_made_by_the_keystore_is_kept_as_keys_no_script_reads_and_exported
     assert made["kept"] == ["backup", "line", "openKey", "signKey", "version"]  # no seed beside the file
     assert made["kinds"] == ["Ed25519", "X25519"] and made["extractable"] == [False, False]
     assert made["exported"] == "InvalidAccessException"  # Node's name for the browsers' InvalidAccessError
+    assert made["healthy"] is True
+    assert made["syncOpen"] == "UsageError: a key the browser keeps opens only asynchronously (unsealAsync)"
     key = tmp_path / "id_ed25519"
     key.write_text(made["file"])
     key.chmod(0o600)
@@ -101,6 +110,12 @@ def test_a_key_made_by_the_keystore_is_kept_as_keys_no_script_reads_and_exported
     python = Identity.from_openssh(made["file"].encode(), PASS.encode())
     assert python.public.line() + " ann@browser" == made["line"]
     check_use(js, "new", python, random.Random(1))
+    changed = js.call(CHANGE, {"name": "new", "old": PASS, "new": "another"})
+    assert changed["line"] == made["line"]
+    assert Identity.from_openssh(changed["file"].encode(), b"another").seed == python.seed
+    with pytest.raises(JsError) as refused:
+        js.call(CHANGE, {"name": "new", "old": "not it", "new": "x"})
+    assert refused.value.kind == "WrongPassphrase"
 
 
 IMPORT_KEY = """
@@ -156,7 +171,7 @@ return key.where;
 """
 
 
-def test_where_the_browser_lacks_webcrypto_ed25519_the_kept_seed_signs_and_opens_the_same(js):
+def test_where_the_browser_lacks_webcrypto_ed25519_or_x25519_the_kept_seed_signs_and_opens_the_same(js):
     assert js.call(FALLBACK, {"seed": identity("ann").seed.hex()}) == "seed"
     check_use(js, "fallback", identity("ann"), random.Random(3))
 
@@ -191,7 +206,7 @@ const [fields, item, done] = arguments;
     kept: Object.keys(raw).sort(), isCryptoKey: [raw.signKey instanceof CryptoKey, raw.openKey instanceof CryptoKey],
     extractable: [raw.signKey.extractable, raw.openKey.extractable],
     exported: await crypto.subtle.exportKey('pkcs8', raw.signKey).then(() => 'exported', (e) => e.name),
-    kept_keys: await pbem.keptKeys() };
+    kept_keys: await pbem.keptKeys(), healthy: await pbem.signsAsItsPublicKey(key) };
 })().then(done, (e) => done({ error: `${e.name}: ${e.message}` }));
 """
 FORGET = """
@@ -233,6 +248,7 @@ def test_chromium_keeps_the_key_in_indexeddb_across_a_reload_and_signs_and_opens
         finally:
             browser.quit()
     assert used["line"] == made["line"] and used["where"] == "webcrypto" and used["kept_keys"] == ["table-1/ann"]
+    assert used["healthy"] is True
     assert used["kept"] == ["backup", "id", "line", "openKey", "signKey", "version"]  # no seed in IndexedDB
     assert used["isCryptoKey"] == [True, True] and used["extractable"] == [False, False]
     assert used["exported"] == "InvalidAccessError"
