@@ -89,8 +89,10 @@ def play(path: Path, name: str, actions: list[str] | None = None, key: str | Non
 def part_done(game: Replay, name: str) -> bool:
     """Whether NAME's part is done for now, so that what they signed goes to the others in one mail: they
     owe no move or choice now (their turn is complete, or another party must act first, as a referee's
-    reveal). A Sarcophagus turn's first coin is not: its second is owed at once."""
-    return owes(game, name, "move", "discard") is None
+    reveal). A turn of several acts (a Sarcophagus turn's two coins) is done only with its last."""
+    from engine.contract import TURN_DUTIES
+
+    return owes(game, name, *TURN_DUTIES) is None
 
 
 def referee(path: Path, name: str, key: str | None = None, out: Path | None = None) -> TurnResult:
@@ -140,8 +142,10 @@ def json_view(game: Replay, shown: dict[str, Any]) -> dict[str, Any]:
 
 def legal_moves(session: Session) -> list[Any]:
     """The moves and choices the session's player may make now, from the rules (empty when none is owed)."""
+    from engine.contract import TURN_DUTIES
+
     game = session.rep
-    if game.state is None or not owes(game, session.name, "move", "discard"):
+    if game.state is None or not owes(game, session.name, *TURN_DUTIES):
         return []
     return list(game.game.legal_actions(game.state, session.name, session.knowledge()))
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine import find_game
-from engine.contract import DEALER, Duty, NotationError, RuleError, UnknownGame
+from engine import GAMES, find_game
+from engine.contract import DEALER, TURN_DUTIES, Duty, NotationError, RuleError, UnknownGame
 from pbem.crypto import Identity, PublicKey
 from pbem.crypto.keyring import create_key, load_identity, read_public
 from pbem.errors import KeyProblem, UsageError
@@ -231,7 +231,7 @@ def act_in_session(session: Session, path: Path, head: str, notation: str | None
     if notation is not None:
         legal = rep.game.legal_actions(rep.state, session.name, session.knowledge()) if rep.state is not None else []
         action = next((a for a in legal if rep.game.format_action(a) == notation), None)
-        if action is None or not owes(rep, session.name, "move", "discard"):
+        if action is None or not owes(rep, session.name, *TURN_DUTIES):
             raise UsageError(f"{notation!r} is not a legal move for {session.name} now")
         events += session.act(action)
     events += session.automatic()
@@ -275,10 +275,11 @@ def maybe_behind(rep: Replay, name: str, exc: Exception) -> Exception:
 
 
 def split_moves(words: list[str]) -> list[str]:
-    """Moves as a shell passes them: `discard moon-4` arrives as two words and is one move."""
+    """Moves as a shell passes them: a word that is a duty's kind (engine.contract.TURN_DUTIES) begins a move
+    of two (`discard moon-4` arrives as two words and is one move)."""
     moves: list[str] = []
     for word in words:
-        if moves and moves[-1].strip().lower() == "discard":
+        if moves and moves[-1].strip().lower() in TURN_DUTIES:
             moves[-1] += " " + word
         else:
             moves.append(word)
@@ -286,29 +287,34 @@ def split_moves(words: list[str]) -> list[str]:
 
 
 def check_syntax(rep: Replay, text: str) -> None:
-    """NotationError unless `text` reads as a move (or, one word, as a trap's answer)."""
+    """NotationError unless `text` reads as a move (or, one word, as the answer to a duty: `parse_move`)."""
 
     try:
         rep.game.parse_action(text)
     except NotationError:
         if len(text.split()) != 1:
             raise
-        try:
-            rep.game.parse_action("discard " + text)
-        except NotationError:
-            rep.game.parse_action(text)  # the first error, as the user typed it
+        for kind in TURN_DUTIES:
+            try:
+                rep.game.parse_action(f"{kind} {text}")
+                return
+            except NotationError:
+                pass
+        rep.game.parse_action(text)  # the first error, as the user typed it
 
 
 def parse_move(rep: Replay, name: str, text: str) -> Any:
-    """A move as typed. When NAME owes a discard, what to discard alone answers it (`moon-4`, `5`)."""
+    """A move as typed. One word answers the duty NAME owes, read after the duty's kind (a discard owed:
+    `moon-4` or `5` for `discard moon-4`, `discard 5`; engine.contract.TURN_DUTIES)."""
 
     try:
         return rep.game.parse_action(text)
     except NotationError:
-        if len(text.split()) != 1 or not owes(rep, name, "discard"):
+        owed = owes(rep, name, *TURN_DUTIES)
+        if len(text.split()) != 1 or owed is None:
             raise
         try:
-            return rep.game.parse_action("discard " + text)
+            return rep.game.parse_action(f"{owed.what} {text}")
         except NotationError:
             pass
         raise
@@ -334,15 +340,16 @@ class DemoStep:
     events: list[object]
 
 
-def demo(game_name: str = "sarcophagus", players: int = 3, directory: Path | None = None, referee_mode: bool = False,
+def demo(game_name: str | None = None, players: int = 3, directory: Path | None = None, referee_mode: bool = False,
          bot: str = "greedy", think: float = 1.0, seed: int | None = None,
          iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
     """A whole game among computer players through the same files and functions as people use: the game
-    file's path, and the steps as they are played (the caller reads them; verify the file after)."""
+    file's path, and the steps as they are played (the caller reads them; verify the file after). The game
+    by its name, or the registry's first."""
     from pbem.protocol.bots import policy_for  # the searches: only bots need them
 
     try:
-        chosen = find_game(game_name)
+        chosen = find_game(game_name or next(iter(GAMES)))
     except UnknownGame as exc:
         raise UsageError(str(exc)) from None
     policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
