@@ -15,15 +15,14 @@ KEYS = HERE / "test-keys"
 
 def main() -> None:
     os.environ["PBEM_HOME"] = tempfile.mkdtemp(prefix="pbem-examples-")
-    from pbem.api import playing as gameplay
-    from pbem.crypto.keyring import create_key, key_dir
+    from pbem import api
 
     names = ["ann", "ben", "cat", "dan", "ref"]
     KEYS.mkdir(exist_ok=True)
     for name in names:
-        create_key(name, None)
+        api.create_key(name, None)
         for suffix in ("", ".pub"):
-            (KEYS / f"{name}{suffix}").write_bytes((key_dir() / f"{name}{suffix}").read_bytes())
+            (KEYS / f"{name}{suffix}").write_bytes((api.key_dir() / f"{name}{suffix}").read_bytes())
     four = ["ann", "ben", "cat", "dan"]
     games = [("sarcophagus", "table-3-players.json", ["ann", "ben", "cat"], None),
              ("sarcophagus", "referee-2-players.json", ["ann", "ben"], "ref"),
@@ -31,12 +30,12 @@ def main() -> None:
              ("path-of-pharaohs", "pharaohs-referee-4-players.json", four, "ref")]
     for game, filename, players, referee in games:
         path = HERE / filename
-        rep, _ = gameplay.create(game, path, referee or players[0], players, referee, [], None, None, force=True)
+        rep, _ = api.new_game(game, path, referee or players[0], players, referee, force=True)
         random.seed(filename)
         while rep.duties():
             duty = rep.duties()[0]
             who = duty.who if duty.who != "dealer" else (referee or players[0])
-            rep = gameplay.take_turn(path, who, [], bot="greedy").rep
+            rep = api.play(path, who, bot="greedy").rep
         print(f"{filename}: {rep.seq} entries")
 
 

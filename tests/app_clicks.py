@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pbem.api.playing import replay_file
+from pbem.api import open_game
 
 from app_support import App, Table
 
@@ -206,7 +206,7 @@ def check_finished(browser, people: Table, game_id: str, players: list[str]) -> 
     copies = {name: copy_bytes(people.apps[name], game_id) for name in players}
     assert len(set(copies.values())) == 1
     path = next((people.apps[players[0]].home / "games-files").glob(f"*-{game_id[:8]}.json"))
-    rep, _ = replay_file(path)
+    rep = open_game(path)
     assert rep.over
     for name in players:
         browser.get(f"{people.apps[name].base}/game/{game_id}")
@@ -240,4 +240,4 @@ def start_by_form(browser, people: Table, game: str, creator: str, players: list
     assert "Started" in text and "Sent to" in text, text
     short = re.search(r" ([0-9a-f]{8}) \(", text).group(1)
     copy = next((app.home / "games-files").glob(f"*-{short}.json"))
-    return str(replay_file(copy)[0].genesis.game_id)
+    return str(open_game(copy).genesis.game_id)

@@ -188,9 +188,9 @@ def sandbox(root: Path) -> Sandbox:
         return path
 
     def game_file(data: bytes) -> object:
-        from pbem.api.playing import replay_file
+        from pbem.api import open_game
 
-        return replay_file(write("game.json", data))
+        return open_game(write("game.json", data))
 
     def turn_block(data: bytes) -> object:
         found = turns.find_blocks(armor.wrap(turns.LABEL, data))

@@ -76,9 +76,9 @@ def mail_turn(game: Replay, name: str, path: Path | None = None, since: int | No
     game): to `server` by SMTP, else to an .eml file (`out`); `path`, the file the game was read from.
     Returns the line that says what was done."""
     from pbem.transport.copies import folder
-    from pbem.transport.mail import mail_turn as send_turn  # smtplib and email: only mail needs them
+    from pbem.transport.mail import deliver_turn  # smtplib and email: only mail needs them
 
-    return send_turn(game, name, folder(games), path, since, attach, out, server)
+    return deliver_turn(game, name, folder(games), path, since, attach, out, server)
 
 
 def send_mail(msg: EmailMessage, server: Server) -> None:

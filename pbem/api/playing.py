@@ -1,9 +1,9 @@
-"""Creating a game and taking a turn on a game file: the library under `pbem new` and `pbem play`
-(the demo and examples/make_examples.py call it too). The command line only parses and prints."""
+"""Making a game and acting on it: `pbem new`, `play`, `referee` and `absent` on a game file, the app's
+moves and games with a key held in memory, and the demo (examples/make_examples.py uses it too). The
+command line only parses and prints."""
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import random
@@ -13,134 +13,53 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from engine import GAMES, find_game
-from engine.contract import DEALER, TURN_DUTIES, Duty, NotationError, RuleError, UnknownGame
+from engine.contract import DEALER, TURN_DUTIES, NotationError, RuleError
+from pbem.api.games import did_you_mean, identity_for, owes, signer_for
 from pbem.crypto import Identity, PublicKey
-from pbem.crypto.keyring import create_key, load_identity, read_public
 from pbem.errors import KeyProblem, UsageError
-from pbem.presentation.games import presentation
-from pbem.protocol.genesis import new_game
 from pbem.protocol.replay import Replay
 from pbem.protocol.seen import check_not_stale, remember
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
-from pbem.record.canonical import parse_strict
-from pbem.record.deadlines import parse_policy
-from pbem.record.gamefile import read_bytes, save
+from pbem.record.gamefile import save
 from pbem.record.names import check_name
 from pbem.transport.saved import read as read_game
-from pbem.transport.status import parse_deadline
 
 
-def identity_for(name: str, key: str | None) -> Identity:
-    """The private key NAME signs with: the key file given, else NAME's key in the key directory."""
-
-    return load_identity(key or name)
-
-
-def signer_for(rep: Replay, name: str, key: str | None) -> Identity:
-    """NAME's key, once NAME is known to be in the game: a typo is named before any key is looked for."""
-
-    if name not in rep.roster:
-        raise UsageError(f"--as {name}: not in this game{did_you_mean(name, list(rep.roster))} (participants: "
-                         f"{', '.join(rep.roster)})")
-    return identity_for(name, key)
-
-
-def did_you_mean(name: str, names: list[str]) -> str:
-
-    close = difflib.get_close_matches(name, names, n=1)
-    return f": did you mean {close[0]}?" if close else ""
-
-
-def replay_file(path: Path) -> tuple[Replay, bool]:
-    """A game file (or a saved mail) read and verified from its first entry; and whether it was armored."""
-    rep, armored, _ = replay_source(path)
-    return rep, armored
-
-
-def replay_source(path: Path) -> tuple[Replay, bool, Path | None]:
-    """A game file or a saved mail read and verified; whether it was armored; the mail it came from."""
-    loaded = read_game(path)
-    return verify(loaded.record), loaded.armored, loaded.mail
-
-
-def named_keys(specs: list[str], what: str,
-               own: tuple[str, Callable[[], Identity]] | None = None) -> list[tuple[str, PublicKey]]:
-    """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
-    name, and a function giving the identity they sign with) the public half of that key."""
-
-    out = []
-    for spec in specs:
-        name, eq, key = spec.partition("=")
-        if not name:
-            raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
-        check_name(name, f"{what} name")
-        if own and not eq and name == own[0]:
-            out.append((name, own[1]().public))
-            continue
-        try:
-            out.append((name, read_public(key if eq else name)))
-        except KeyProblem as exc:
-            raise KeyProblem(f"--{what} {name}: {exc}") from None
-    return out
-
-
-def one_key_per_seat(people: list[tuple[str, PublicKey]]) -> None:
-    """The same key in two seats would let one person play both; refuse it before anything is signed."""
-
-    first_holder: dict[bytes, str] = {}
-    for name, key in people:
-        if name in first_holder.values():
-            raise UsageError(f"{name} is listed twice: give each participant once")
-        if key.raw in first_holder:
-            raise UsageError(f"{first_holder[key.raw]} and {name} are given the same key: each participant "
-                             "needs a key of their own")
-        first_holder[key.raw] = name
-
-
-def parse_options(specs: list[str]) -> dict[str, str]:
-
-    options = {}
-    for spec in specs:
-        key, eq, value = spec.partition("=")
-        if not eq or not key:
-            raise UsageError(f"option {spec!r}: write KEY=VALUE, e.g. two_player=seats")
-        options[key] = value
-    return options
-
-
-def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
-    """A chosen deal from a layout file, read by the game's own module (pbem/presentation/games/)."""
-
-    layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
-    return layout
-
-
-def create(game: str, out: Path, name: str, players: list[str], referee: str | None, options: list[str],
-           layout: Path | None, key: str | None, force: bool = False,
-           deadline: str | None = None, deadlines: str | None = None) -> tuple[Replay, list[object]]:
-    """`pbem new`, as a function the demo calls too."""
+def new_game(game: str, out: Path, creator: str, players: list[str], referee: str | None = None,
+             options: list[str] | None = None, layout: Path | None = None, key: str | None = None,
+             force: bool = False, deadline: str | None = None, deadlines: str | None = None,
+             ) -> tuple[Replay, list[object]]:
+    """Write a game's signed invitation. `players` and `referee` are NAME=PUBKEY (a key line, a .pub file,
+    a key name) or a bare key name; `options` KEY=VALUE; `deadline` e.g. 72h (who is late, shown only);
+    `deadlines` a deadline policy every join agrees to, after which absences can be recorded: `default`
+    or e.g. `turn=48,grace=24` (docs/deadlines.md). Returns the game and the events of the creator's
+    automatic acts."""
+    from pbem.protocol import genesis
+    from pbem.record.deadlines import parse_policy
+    from pbem.transport.status import parse_deadline
 
     if out.exists() and not force:
         raise UsageError(f"{out} already exists (use --force to replace it)")
     named = [spec.partition("=")[0] for spec in players + ([referee] if referee else [])]
-    if name not in named:
-        raise UsageError(f"--as {name}: you must be one of the players or the referee{did_you_mean(name, named)}")
-    signer = functools.cache(lambda: identity_for(name, key))  # loaded once, after the others' keys are read
-    roster = named_keys(players, "player", (name, signer))
-    ref = named_keys([referee], "referee", (name, signer))[0] if referee else None
+    if creator not in named:
+        raise UsageError(f"--as {creator}: you must be one of the players or the referee"
+                         f"{did_you_mean(creator, named)}")
+    signer = functools.cache(lambda: identity_for(creator, key))  # loaded once, after the others' keys are read
+    roster = named_keys(players, "player", (creator, signer))
+    ref = named_keys([referee], "referee", (creator, signer))[0] if referee else None
     identity = signer()
     one_key_per_seat(roster + ([ref] if ref else []))
     everyone = dict(roster + ([ref] if ref else []))
-    if not everyone[name].same_key(identity.public):
-        raise UsageError(f"the key for {name} given in the roster is not the key you are signing with")
+    if not everyone[creator].same_key(identity.public):
+        raise UsageError(f"the key for {creator} given in the roster is not the key you are signing with")
     dealt, first = read_layout(game, layout) if layout else (None, None)
 
     hours = parse_deadline(deadline) if deadline else None
     policy = parse_policy(game, deadlines) if deadlines else None
-    rep = new_game(game, parse_options(options), roster, name, identity, ref, dealt, first, hours, policy)
-    events = Session(rep, name, identity).automatic()
+    rep = genesis.new_game(game, parse_options(options or []), roster, creator, identity, ref, dealt, first, hours,
+                           policy)
+    events = Session(rep, creator, identity).automatic()
     save(out, rep.record)
 
     remember(rep, out)
@@ -160,18 +79,31 @@ class TurnResult(NamedTuple):
     """Where it was written: the file given, -o, or for a saved mail the local copy of the game."""
 
 
-def take_turn(path: Path, name: str, actions: list[str], key: str | None = None, bot: str | None = None,
-              out: Path | None = None, ask: Callable[[Session], list[object]] | None = None, referee_only: bool = False,
-              think: float = 1.0, seed: int | None = None, iterations: int | None = None,
-              message: str | None = None) -> TurnResult:
-    """`pbem play` as a function: do what NAME owes, write the file. Moves stop, and what was done is
-    written, when the next one has to wait for another participant (the referee's reveal).
-    A bot's search takes `think` seconds a move, or `iterations`; `seed` makes its choices repeatable."""
+def play(path: Path, name: str | None, actions: list[str] | None = None, key: str | None = None,
+         bot: str | None = None, out: Path | None = None, ask: Callable[[Session], list[object]] | None = None,
+         think: float = 1.0, seed: int | None = None, iterations: int | None = None, message: str | None = None,
+         referee_only: bool = False) -> TurnResult:
+    """Do what NAME owes (None: the one participant whose key this home holds): their join, the given
+    moves (notation), openings and table-mode deals; a bot's choice (`bot`: greedy, random, mcts) or `ask`
+    when no moves are given. Moves stop, and what was done is written, when the next one has to wait for
+    another participant (the referee's reveal). Writes the file (in place, or `out`; for a saved mail, the
+    local copy) when anything was signed; the file is read and verified once. A bot's search takes
+    `think` seconds a move, or `iterations`; `seed` makes its choices repeatable. `message`: a note to the
+    table, signed into the first entry written. `referee_only`: `referee()`."""
     from pbem.protocol.bots import bot_turn, policy_for  # the searches: only bots need them
 
+    loaded = None
+    if name is None:
+        if key:
+            raise UsageError("--key FILE needs --as NAME: the name you play under")
+        from pbem.transport.advice import only_name
+
+        loaded = read_game(path)
+        name = only_name(loaded.record, path)
     if message is not None and not (0 < len(message) <= 500 and message.isprintable()):
         raise UsageError("--message: one line of 1 to 500 printable characters")
-    rep, armored, mail = replay_source(path)
+    loaded = loaded or read_game(path)
+    rep, armored, mail = verify(loaded.record), loaded.armored, loaded.mail
     policy = policy_for(rep.game, bot, think, iterations) if bot else None
     check_not_stale(rep, path if mail is None else None)
     remember(rep)
@@ -182,7 +114,7 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     session.note = message  # signed into the first entry this turn writes
     before = rep.seq
     events = session.automatic()
-    moves = split_moves(actions)
+    moves = split_moves(actions or [])
     for text in moves:  # a typo is an error before anything is signed, even a move that would have to wait
         check_syntax(rep, text)
     joined = any(e.action == "join" and e.author == name for e in rep.entries[before:])
@@ -205,22 +137,34 @@ def take_turn(path: Path, name: str, actions: list[str], key: str | None = None,
     return TurnResult(rep, events, rep.seq - before, moves, session, target)
 
 
-def local_copy(rep: Replay) -> Path:
-    """Where this machine keeps its copy of the game (the folder of local copies)."""
-    from pbem.transport import copies
+def referee(path: Path, name: str, key: str | None = None, out: Path | None = None) -> TurnResult:
+    """The referee's duties: its join, the deal, reveals, deals, reshuffles, a Thief's pick, openings,
+    the audit, and a verdict on any secret its player did not hold."""
+    return play(path, name, key=key, out=out, referee_only=True)
 
-    return copies.path_for(copies.folder(), rep.genesis)
+
+def absent(path: Path, party: str, name: str, key: str | None = None,
+           at: int | None = None) -> tuple[Replay, list[object]]:
+    """NAME records PARTY absent from the duty they answer for, once its deadline and grace have passed
+    by the signed times; the game's rule then applies. Writes the file. `at`: the time to sign at."""
+    loaded = read_game(path)
+    game = verify(loaded.record)
+    check_not_stale(game, path)
+    session = Session(game, name, signer_for(game, name, key))
+    events = session.record_absence(party, at)
+    events += session.automatic()
+    save(path, game.record, loaded.armored)
+    remember(game)
+    return game, events
 
 
-def act_in_session(session: Session, path: Path, head: str, notation: str | None) -> tuple[list[object], int]:
-    """Play with a key already in memory (a front end that stays open): on the game as it stood at `head`
-    (the last entry's hash the player saw), one of the player's legal moves by its notation (None: only
-    what needs no decision), then what needs no decision after it; write the file. MovedOn when the
-    game has moved on from `head`, UsageError for a move that is not legal now: nothing written.
-    Returns the events and the number of entries written."""
-    from pbem.errors import MovedOn, UsageError
-    from pbem.protocol.seen import check_not_stale, remember
-    from pbem.record.gamefile import save
+def act(session: Session, path: Path, head: str, notation: str | None) -> tuple[list[object], int]:
+    """With a key in memory (a front end that stays open): on the game as it stood at `head` (the last
+    entry's hash the player saw), one legal move by its notation (None: only what needs no decision), then
+    what needs no decision after it; the file written. MovedOn when the game has moved on from `head`,
+    UsageError for a move that is not legal now: nothing written. Returns the events and the number of
+    entries written."""
+    from pbem.errors import MovedOn
 
     rep = session.rep
     if rep.head != head:
@@ -241,33 +185,148 @@ def act_in_session(session: Session, path: Path, head: str, notation: str | None
     return events, rep.seq - before
 
 
-def create_signed(game: str, me: str, identity: Identity, players: list[tuple[str, PublicKey]],
-                  referee: tuple[str, PublicKey] | None, options: list[str], deadline: str | None,
-                  games: Path) -> tuple[Replay, Path]:
-    """`pbem new` with the creator's key already in memory (the app), the others' keys as given: the
-    invitation signed, the creator's automatic acts, kept as their copy in the folder `games`."""
-    from pbem.errors import UsageError
-    from pbem.protocol.genesis import new_game
+def start_game(game: str, creator: str, identity: Identity, players: list[tuple[str, str]],
+               referee: tuple[str, str] | None = None, options: list[str] | None = None, deadline: str | None = None,
+               games: Path | None = None) -> tuple[Replay, Path]:
+    """`pbem new` with the creator's key in memory (the app): the invitation signed, the creator's
+    automatic acts, kept as the creator's copy in the folder of copies; the others' keys as key lines (the
+    creator's own may be empty). Mail it with `mail_turn`."""
+    from pbem.protocol import genesis
+    from pbem.transport import copies
     from pbem.transport.status import parse_deadline
     from pbem.transport.store import Copies
 
-    everyone = players + ([referee] if referee else [])
-    if me not in [name for name, _ in everyone]:
-        raise UsageError(f"you ({me}) must be one of the players or the referee")
+    def key(name: str, line: str) -> PublicKey:
+        return identity.public if name == creator and not line else PublicKey.parse(line)
+
+    roster = [(name, key(name, line)) for name, line in players]
+    ref = (referee[0], key(*referee)) if referee else None
+    everyone = roster + ([ref] if ref else [])
+    if creator not in [name for name, _ in everyone]:
+        raise UsageError(f"you ({creator}) must be one of the players or the referee")
     one_key_per_seat(everyone)
-    if not dict(everyone)[me].same_key(identity.public):
-        raise UsageError(f"the key for {me} in the roster is not the key you sign with")
+    if not dict(everyone)[creator].same_key(identity.public):
+        raise UsageError(f"the key for {creator} in the roster is not the key you sign with")
     hours = parse_deadline(deadline) if deadline else None
-    rep = new_game(game, parse_options(options), players, me, identity, referee, None, None, hours)
-    Session(rep, me, identity).automatic()
-    return rep, Copies(games).put(rep)
+    rep = genesis.new_game(game, parse_options(options or []), roster, creator, identity, ref, None, None, hours)
+    Session(rep, creator, identity).automatic()
+    return rep, Copies(copies.folder(games)).put(rep)
+
+
+@dataclass
+class DemoStep:
+    """One run of `play` in the demo: the game after it, and what happened."""
+
+    game: Replay
+    events: list[object]
+
+
+def demo(game_name: str | None = None, players: int = 3, directory: Path | None = None, referee_mode: bool = False,
+         bot: str = "greedy", think: float = 1.0, seed: int | None = None,
+         iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
+    """A whole game among computer players through the same files and functions as people use: the game
+    file's path, and the steps as they are played (the caller reads them; verify the file after). The game
+    by its name, or the registry's first."""
+    from engine import GAMES, find_game
+    from engine.contract import UnknownGame
+    from pbem.crypto.keyring import create_key
+    from pbem.protocol.bots import policy_for  # the searches: only bots need them
+
+    try:
+        chosen = find_game(game_name or next(iter(GAMES)))
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+    policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
+    base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    base.mkdir(parents=True, exist_ok=True)
+    os.environ["PBEM_HOME"] = str(base / "home")
+    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
+    for person in names + (["ref"] if referee_mode else []):
+        if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
+            create_key(person, None)
+    path = base / "game.json"
+    creator = "ref" if referee_mode else names[0]
+    game, _ = new_game(chosen.name, path, creator, names, "ref" if referee_mode else None, force=True)
+
+    def steps() -> Iterator[DemoStep]:
+        current, turns = game, 0
+        while current.duties():
+            who = current.duties()[0].who
+            if who == DEALER:
+                who = current.dealer_signer or names[0]
+            turn = play(path, who, bot=bot, think=think, iterations=iterations,
+                        seed=None if seed is None else seed + turns)
+            turns += 1
+            current = turn.rep
+            yield DemoStep(current, turn.events)
+
+    return path, steps()
+
+
+def named_keys(specs: list[str], what: str,
+               own: tuple[str, Callable[[], Identity]] | None = None) -> list[tuple[str, PublicKey]]:
+    """NAME=PUBKEY specs as (name, public key); a bare NAME is a key name, or for `own` (the creator's
+    name, and a function giving the identity they sign with) the public half of that key."""
+    from pbem.crypto.keyring import read_public
+
+    out = []
+    for spec in specs:
+        name, eq, key = spec.partition("=")
+        if not name:
+            raise UsageError(f"{what} {spec!r}: write NAME=PUBKEY (a key line, a .pub file or a key name)")
+        check_name(name, f"{what} name")
+        if own and not eq and name == own[0]:
+            out.append((name, own[1]().public))
+            continue
+        try:
+            out.append((name, read_public(key if eq else name)))
+        except KeyProblem as exc:
+            raise KeyProblem(f"--{what} {name}: {exc}") from None
+    return out
+
+
+def one_key_per_seat(people: list[tuple[str, PublicKey]]) -> None:
+    """The same key in two seats would let one person play both; refuse it before anything is signed."""
+    first_holder: dict[bytes, str] = {}
+    for name, key in people:
+        if name in first_holder.values():
+            raise UsageError(f"{name} is listed twice: give each participant once")
+        if key.raw in first_holder:
+            raise UsageError(f"{first_holder[key.raw]} and {name} are given the same key: each participant "
+                             "needs a key of their own")
+        first_holder[key.raw] = name
+
+
+def parse_options(specs: list[str]) -> dict[str, str]:
+    options = {}
+    for spec in specs:
+        key, eq, value = spec.partition("=")
+        if not eq or not key:
+            raise UsageError(f"option {spec!r}: write KEY=VALUE, e.g. two_player=seats")
+        options[key] = value
+    return options
+
+
+def read_layout(game: str, path: Path) -> tuple[dict[str, str], Any]:
+    """A chosen deal from a layout file, read by the game's own module (pbem/presentation/games/)."""
+    from pbem.presentation.games import presentation
+    from pbem.record.canonical import parse_strict
+    from pbem.record.gamefile import read_bytes
+
+    layout: tuple[dict[str, str], Any] = presentation(game).read_layout(parse_strict(read_bytes(path)), str(path))
+    return layout
+
+
+def local_copy(rep: Replay) -> Path:
+    """Where this machine keeps its copy of the game (the folder of local copies)."""
+    from pbem.transport import copies
+
+    return copies.path_for(copies.folder(), rep.genesis)
 
 
 def maybe_behind(rep: Replay, name: str, exc: Exception) -> Exception:
     """A move refused because someone else must act first: if they already did, this copy is old (a git
     clone not pulled, a mail not read). Say so, with what to do."""
-    from pbem.errors import UsageError
-
     if any(d.who == name for d in rep.duties()):
         return exc
     hint = " (if that was done already, this copy is old: git pull, or pbem inbox)"
@@ -288,7 +347,6 @@ def split_moves(words: list[str]) -> list[str]:
 
 def check_syntax(rep: Replay, text: str) -> None:
     """NotationError unless `text` reads as a move (or, one word, as the answer to a duty: `parse_move`)."""
-
     try:
         rep.game.parse_action(text)
     except NotationError:
@@ -306,7 +364,6 @@ def check_syntax(rep: Replay, text: str) -> None:
 def parse_move(rep: Replay, name: str, text: str) -> Any:
     """A move as typed. One word answers the duty NAME owes, read after the duty's kind (a discard owed:
     `moon-4` or `5` for `discard moon-4`, `discard 5`; engine.contract.TURN_DUTIES)."""
-
     try:
         return rep.game.parse_action(text)
     except NotationError:
@@ -320,60 +377,8 @@ def parse_move(rep: Replay, name: str, text: str) -> Any:
         raise
 
 
-def owes(rep: Replay, name: str, *kinds: str) -> Duty | None:
-    """The first duty of one of these kinds that NAME owes now, or None."""
-    return next((d for d in rep.duties() if d.who == name and d.what in kinds), None)
-
-
 def waiting_for_others(rep: Replay, name: str, joined: bool = False) -> bool:
     """NAME owes nothing until the dealer acts (a referee's reveal, deal or Thief's pick) or someone opens
     (then NAME may owe a move again), or, having just joined, until the player the deal drew first has moved."""
     duties = rep.duties()
     return bool(duties) and all(d.who != name and (joined or d.who == DEALER or d.what == "open") for d in duties)
-
-
-@dataclass
-class DemoStep:
-    """One run of `play` in the demo: the game after it, and what happened."""
-
-    game: Replay
-    events: list[object]
-
-
-def demo(game_name: str | None = None, players: int = 3, directory: Path | None = None, referee_mode: bool = False,
-         bot: str = "greedy", think: float = 1.0, seed: int | None = None,
-         iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
-    """A whole game among computer players through the same files and functions as people use: the game
-    file's path, and the steps as they are played (the caller reads them; verify the file after). The game
-    by its name, or the registry's first."""
-    from pbem.protocol.bots import policy_for  # the searches: only bots need them
-
-    try:
-        chosen = find_game(game_name or next(iter(GAMES)))
-    except UnknownGame as exc:
-        raise UsageError(str(exc)) from None
-    policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
-    base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
-    base.mkdir(parents=True, exist_ok=True)
-    os.environ["PBEM_HOME"] = str(base / "home")
-    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
-    for person in names + (["ref"] if referee_mode else []):
-        if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
-            create_key(person, None)
-    path = base / "game.json"
-    creator = "ref" if referee_mode else names[0]
-    game, _ = create(chosen.name, path, creator, names, "ref" if referee_mode else None, [], None, None, force=True)
-
-    def steps() -> Iterator[DemoStep]:
-        current, turns = game, 0
-        while current.duties():
-            who = current.duties()[0].who
-            if who == DEALER:
-                who = current.dealer_signer or names[0]
-            turn = take_turn(path, who, [], bot=bot, think=think, iterations=iterations,
-                             seed=None if seed is None else seed + turns)
-            turns += 1
-            current = turn.rep
-            yield DemoStep(current, turn.events)
-
-    return path, steps()

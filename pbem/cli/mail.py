@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-def mail_turn(rep: api.Replay, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
-              smtp: str | None, user: str | None, security: str, games: Path | None = None,
-              path: Path | None = None) -> None:
+def mail_and_say(rep: api.Replay, name: str, out: Path | None, send: bool, attach: bool, since: int | None,
+                 smtp: str | None, user: str | None, security: str, games: Path | None = None,
+                 path: Path | None = None) -> None:
     """Mail what the others lack, to a file or (`send`) by SMTP, and say what was done."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
@@ -50,7 +50,7 @@ def mail_command(
 
     path = api.game_path(path, games)
     rep = api.open_game(path)
-    mail_turn(rep, api.my_name(path, name),  out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
+    mail_and_say(rep, api.my_name(path, name), out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
 
 
 @app.command("inbox")

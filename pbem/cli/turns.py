@@ -21,7 +21,7 @@ from pbem.cli.common import (
     handled,
     warn,
 )
-from pbem.cli.mail import mail_turn
+from pbem.cli.mail import mail_and_say
 from pbem.errors import PbemError, UsageError
 
 if TYPE_CHECKING:
@@ -121,10 +121,10 @@ def play(path: GameFileArg, name: MyName = None,
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
     typed, path = path, api.game_path(path)
-    name = api.my_name(path, name, key)
     interactive = sys.stdin.isatty()
     turn = api.play(path, name, actions, key, bot, out, ask=_prompt_turn if interactive else None, think=think,
-                    seed=seed, iterations=iterations, message=message)
+                    seed=seed, iterations=iterations, message=message)  # the file read and verified once
+    name = turn.session.name
     dest = turn.path or out or path
     named = str(typed) if dest == path else str(dest)  # a game named by its id's start: the same words again
     by_default = api.sends_by_default()
@@ -141,7 +141,7 @@ def play(path: GameFileArg, name: MyName = None,
     _report(turn, dest)
     done = api.part_done(turn.rep, name)
     if turn.written and (mail or send) and done:
-        mail_turn(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
+        mail_and_say(turn.rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"),
                   os.environ.get("PBEM_SMTP_USER"), os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=dest)
     elif turn.written and (mail or send):  # one mail a turn: the rest of it goes in the same mail
         typer.echo(f"Not {'sent' if send else 'mailed'} yet: {name}'s turn is not complete; the others get all of "
@@ -217,7 +217,7 @@ def absent(path: GameFileArg,
     typer.echo(api.next_line(rep))
     send = api.sends_by_default() if send is None else send
     if (mail or send) and api.part_done(rep, name):
-        mail_turn(rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"), os.environ.get("PBEM_SMTP_USER"),
+        mail_and_say(rep, name, None, send, False, None, os.environ.get("PBEM_SMTP"), os.environ.get("PBEM_SMTP_USER"),
                   os.environ.get("PBEM_SMTP_SECURITY", "starttls"), path=path)
     elif mail or send:
         owed = api.owes(rep, name, *TURN_DUTIES)
@@ -257,4 +257,4 @@ def dearmor_file(path: GameFileArg,
     """Print the game as plain JSON: the reverse of armor (reads a saved email too)."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    _emit(api.to_json(api.load(api.game_path(path))[0]), out)
+    _emit(api.to_json(api.load(api.game_path(path))), out)

@@ -332,7 +332,7 @@ def _duties(game: Game, key: Path, identity: library.Identity, log: list[str]) -
             name = library.referee_name(copy, identity.public)
             if name is None:
                 return None
-            turn = library.referee_duties(copy, name, key)
+            turn = library.referee(copy, name, str(key))
         except library.PbemError as exc:
             log.append(f"error {shown(game.path)}: {exc}")
             return None

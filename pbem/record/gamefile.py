@@ -60,7 +60,11 @@ def read_bytes(path: Path) -> bytes:
 
 def load(path: Path) -> tuple[GameFile, bool]:
     """The record in a file, and whether it was armored."""
-    data = read_bytes(path)
+    return parse(path, read_bytes(path))
+
+
+def parse(path: Path, data: bytes) -> tuple[GameFile, bool]:
+    """The record in a file's bytes already read (`path` names it in an error), and whether it was armored."""
     armored = is_armored(data)
     try:
         return from_json(dearmor(data) if armored else data), armored

@@ -29,7 +29,7 @@ from pbem.errors import PbemError, UsageError
 from pbem.presentation.style import Style
 from pbem.presentation.terminal import next_line, result_text
 from pbem.protocol.replay import Replay
-from pbem.record.models import to_json
+from pbem.record.models import GameFile, to_json
 from pbem.transport import contacts, copies, turns
 from pbem.transport.contacts import address
 
@@ -203,8 +203,8 @@ class Server:
     password: str | None = field(default=None, repr=False)
 
 
-def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since: int | None, attach: bool,
-              out: Path | None, server: Server | None) -> str:
+def deliver_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since: int | None, attach: bool,
+                 out: Path | None, server: Server | None) -> str:
     """Mail what the others lack of a verified game (to a file, or by SMTP); keep the local copy and the
     shared mark. Returns the line that says what was done."""
     from pbem.protocol.verify import compare
@@ -216,8 +216,10 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
     game_id = rep.genesis.game_id
     store = Copies(folder)
     kept = store.find(game_id)
-    local = rep if kept and game_path and kept.resolve() == game_path.resolve() else store.get(game_id)
-    if local is not None:
+    copy = rep.record if kept and game_path and kept.resolve() == game_path.resolve() else store.record(game_id)
+    if copy is not None and not begins(rep.record, copy):
+        local = store.get(game_id)  # a copy that forks or runs ahead, verified: what it proves holds
+        assert local is not None
         compare(local.record, rep.record)  # never mail a history that forks from the copy kept here
         if local.seq > rep.seq:
             raise UsageError(f"this file stops at entry {rep.seq}, but the copy in {kept} has entry {local.seq}: "
@@ -237,10 +239,17 @@ def mail_turn(rep: Replay, me: str, folder: Path, game_path: Path | None, since:
         target = out or Path(f"{rep.genesis.game}-{copies.short_id(game_id)}-{rep.seq}.eml")
         write_atomic(target, bytes(msg))
         done = f"Wrote {target} to {recipients}"
-    if local is None or rep.seq > local.seq:
+    if copy is None or rep.seq > len(copy.entries):
         store.put(rep)
     copies.mark_shared(game_id, rep.seq)
     return f"{done}: {msg['Subject']}"
+
+
+def begins(record: GameFile, start: GameFile) -> bool:
+    """Whether `start` is, entry for entry, the beginning of `record`: a copy that a verified game extends
+    is verified with it (its every entry was checked), so it need not be read as a game again."""
+    kept = len(start.entries)
+    return kept <= len(record.entries) and start.genesis == record.genesis and start.entries == record.entries[:kept]
 
 
 @functools.cache

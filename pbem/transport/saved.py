@@ -12,11 +12,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pbem.errors import PbemError, RecordError
-from pbem.protocol.verify import verify
-from pbem.record.gamefile import is_armored, load, read_bytes
+from pbem.record.gamefile import is_armored, parse, read_bytes
 from pbem.record.models import GameFile
-from pbem.transport import copies, turns
-from pbem.transport.store import Copies
 
 _HEADER = re.compile(rb"^(From |[A-Za-z][A-Za-z0-9-]*:[ \t])")
 
@@ -38,9 +35,12 @@ def read(path: Path, folder: Path | None = None) -> Loaded:
     """The record in a game file or a saved mail; a mail's turn block on top of the local copy."""
     data = read_bytes(path)
     if not is_mail(data) or is_armored(data):
-        record, armored = load(path)
+        record, armored = parse(path, data)
         return Loaded(record, armored, None)
+    from pbem.protocol.verify import verify  # a mail: its turns are applied to the local copy
+    from pbem.transport import copies, turns
     from pbem.transport.mailbox import items
+    from pbem.transport.store import Copies
 
     found = items(str(path), data)
     games = [f.item for f in found if isinstance(f.item, GameFile)]
@@ -70,6 +70,8 @@ def read(path: Path, folder: Path | None = None) -> Loaded:
 
 def resend_hint(game_id: str | None, sender: str | None, have: int) -> str:
     """How to ask for a mail again: the command its sender types (the game by its short id)."""
+    from pbem.transport import copies
+
     if not game_id:
         return ": ask the sender to mail the turn again"
     who = sender or "SENDER"
