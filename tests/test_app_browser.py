@@ -17,8 +17,7 @@ import time
 
 import pytest
 
-from pbem.api import compose_mail
-from pbem.api.playing import replay_file
+from pbem.api import compose_mail, open_game
 from pbem.crypto import Identity
 
 from app_support import at_a_trap, deliver, fetch_all, near_the_end, table
@@ -222,7 +221,7 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
     browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
     browser.find_element(By.CSS_SELECTOR, "#options button.option").click()  # chosen, not yet signed
     browser.switch_to.window(first)
-    before = replay_file(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")))[0].seq
+    before = open_game(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json"))).seq
     browser.find_elements(By.CSS_SELECTOR, "#options button.option, .target")[0].click()
     browser.find_element(By.CSS_SELECTOR, "#options button.option").click()
     browser.find_element(By.ID, "sign").click()
@@ -235,7 +234,7 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
     assert "the game has moved on" in wait_message(browser, "has moved on:", "Signed")
     assert browser.find_element(By.ID, "message").get_attribute("class") == "bad"
     assert copy_bytes(app, game_id) == written
-    assert replay_file(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json")))[0].seq > before
+    assert open_game(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json"))).seq > before
     browser.close()
     browser.switch_to.window(first)
 
@@ -346,7 +345,7 @@ def test_a_game_started_from_the_form_seats_them_in_the_order_chosen_and_shows_o
     assert fetch_mail(browser) == "No new mail."
     browser.find_element(By.CSS_SELECTOR, link).click()
     assert browser.find_element(By.ID, "next").text.startswith("Next: ")
-    rep, _ = replay_file(next((ben.home / "games-files").glob(f"*-{game_id[:8]}.json")))
+    rep = open_game(next((ben.home / "games-files").glob(f"*-{game_id[:8]}.json")))
     assert rep.players == ["ann", "cat", "ben"]
     assert any(e.action == "join" and e.author == "ben" for e in rep.entries)
 

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from pbem.api.playing import replay_file
+from pbem.api import open_game
 from pbem.crypto import Identity
 from pbem.record.files import write_atomic
 from pbem.record.gamefile import save
@@ -52,7 +52,7 @@ def test_a_turn_of_a_game_in_a_git_repository_is_written_and_the_commit_to_make_
                in answer["message"], answer
         said = answer["message"]  # the act that ends the turn: a coin, or a tile given up to a trap (by the deal)
         assert (" placed a coin on " in said or " to the trap." in said) and ". Signed and wrote entr" in said
-        assert replay_file(game)[0].seq > rep.seq
+        assert open_game(game).seq > rep.seq
         assert app.game_data(rep.genesis.game_id)["unsent"] == 0
     finally:
         app.stop()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem.api.playing import replay_file
+from pbem.api import open_game
 from pbem.cli import app
 from pbem.presentation.style import Style, terminal_style
 from pbem.presentation.terminal import board
@@ -135,7 +135,7 @@ def test_suit_colours_only_on_a_terminal_and_never_under_no_color(game, monkeypa
     monkeypatch.setenv("NO_COLOR", "1")
     assert not terminal_style(Tty()).colour
     assert "\x1b[" not in pbem("show", game).output  # not a terminal
-    rep, _ = replay_file(game)
+    rep = open_game(game)
     coloured = board(rep, rep.game.view(rep.state, None), Style(colour=True))
     assert "a[\x1b[31m\x1b[1mS3\x1b[0m1]" in coloured  # a red sun
     assert "b[\x1b[34m\x1b[1mA4\x1b[0m·]" in coloured and "a[\x1b[1mM4\x1b[0m1]" in coloured  # blue arms, moon
