@@ -5,10 +5,10 @@ committed; and what it then records (new items, drawn cards, openings, a reshuff
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.contract import DEALER, Secrets
+from engine.contract import DEALER, Secrets, Value
 from pbem.errors import BadOpening, IllegalMove
 from pbem.protocol.commitments import Item, Seeded, addressed, commit
 from pbem.protocol.dealing import stock_key
@@ -30,8 +30,29 @@ def _sealed_to(rep: Replay, blob: str, readers: Sequence[str], what: str, seq: i
 
 
 def check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, seq: int) -> None:
-    """Commitments, sealed values and openings: exactly what the action's secrets need, each matching."""
-    author, g = entry.author, rep.genesis
+    """Commitments, sealed values and openings: exactly what the action's secrets need, each matching;
+    then what they commit, seal and open is recorded."""
+    _record(rep, entry, secrets, actor, seq, _checked(rep, entry, secrets, actor, seq))
+
+
+@dataclass(frozen=True)
+class _Attached:
+    """An entry's attachments as checked, with what `_record` needs of the checking."""
+
+    commitments: dict[str, Any]
+    sealed: dict[str, Any]
+    drawn: list[str]
+    """The stock's keys drawn (dealt privately, then shown), top first."""
+    shown: list[tuple[str, Value]]
+    restock: int
+    """The number of the reshuffle this entry commits (if it does)."""
+    restock_keys: list[str]
+    readers: tuple[str, ...]
+    """Who reads what the actor commits: the actor, and a referee."""
+
+
+def _checked(rep: Replay, entry: Entry, secrets: Secrets, actor: str, seq: int) -> _Attached:
+    author = entry.author
     if (secrets.draws or secrets.shows) and len(rep.stock) < len(secrets.draws) + len(secrets.shows):
         raise IllegalMove(f"{entry.action}: the dealer's stock holds only {len(rep.stock)} items", seq, author)
     if secrets.restock and rep.seed_commitment is None:
@@ -64,24 +85,30 @@ def check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, s
         _sealed_to(rep, sealed[key], (player,), f"the item dealt as {key}", seq, author)
     for key, player in secrets.gives:
         _sealed_to(rep, sealed[key], (player,), f"the item given as {key}", seq, author)
-    # the checks are done: record what the entry commits, seals and opens (new Items, never changed in place:
-    # a copy of the replay that shares them stays as it was, turns.extend)
+    return _Attached(commitments, sealed, drawn, shown, number, restock_keys, readers)
+
+
+def _record(rep: Replay, entry: Entry, secrets: Secrets, actor: str, seq: int, checked: _Attached) -> None:
+    """What the entry commits, seals and opens, recorded: new Items, never changed in place (a copy of the
+    replay that shares them stays as it was, turns.extend)."""
+    author, commitments, sealed = entry.author, checked.commitments, checked.sealed
     for key, _ in secrets.commits:
-        rep.items[key] = Item(commitments[key], rep.genesis_hash, rep.roster[actor].raw.hex(), key, readers,
+        rep.items[key] = Item(commitments[key], rep.genesis_hash, rep.roster[actor].raw.hex(), key, checked.readers,
                               sealed[key], author)
-    for (key, player), source in zip(secrets.draws, drawn):
+    for (key, player), source in zip(secrets.draws, checked.drawn):
         rep.items[key] = replace(rep.items.pop(source), readers=(player,), sealed=sealed[key], sealed_by=author)
     for key, player in secrets.gives:
         rep.items[key] = replace(rep.items[key], readers=(player,), sealed=sealed[key], sealed_by=author)
-    for key, value in list(secrets.opens) + shown:
+    for key, value in list(secrets.opens) + checked.shown:
         rep.items[key] = replace(rep.items[key], value=value)
-    del rep.stock[:len(drawn)]
+    del rep.stock[:len(checked.drawn)]
     if secrets.restock:
+        number, keys = checked.restock, checked.restock_keys
         rep.restocks = number
-        rep.seeded.append(Seeded(seq, author, f"reshuffle {number}", [commitments[k] for k in restock_keys],
+        rep.seeded.append(Seeded(seq, author, f"reshuffle {number}", [commitments[k] for k in keys],
                                  (number, tuple(secrets.restock))))
-        rep.items.update({k: Item(commitments[k], g.nonce, DEALER, k) for k in restock_keys})
-        rep.stock += restock_keys
+        rep.items.update({k: Item(commitments[k], rep.genesis.nonce, DEALER, k) for k in keys})
+        rep.stock += keys
 
 
 def _committed(rep: Replay, item: Item) -> str:
