@@ -80,3 +80,34 @@ def test_pbem_plays_it_once_plugged_in_and_forgets_it_after(tmp_path):
     gone = runner.invoke(app, ["verify", str(tmp_path / "d" / "game.json")], env=env)
     assert gone.exit_code == 1
     assert "unknown game 'closest' (known: path-of-pharaohs, sarcophagus)" in gone.output
+
+
+def test_pbem_names_no_game_outside_the_games_presentations():
+    """What lets a third game touch nothing else in pbem/ (docs/adding-a-game.md): outside each game's own
+    presentation module, no code of pbem/ imports a game's package or writes a game's name or title, and the
+    duty kinds of a turn come from engine.contract.TURN_DUTIES, not "move" and "discard" written out.
+    Docstrings and comments may name the games, as examples."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    names = {word for game in GAMES.values() for word in (game.name, game.name.replace("-", "_"), game.title.lower())}
+    shown = root / "pbem" / "presentation" / "games"
+    found = []
+    for path in sorted((root / "pbem").rglob("*.py")):
+        if path.is_relative_to(shown) and path.relative_to(shown).parts[0].removesuffix(".py") in names:
+            continue
+        tree = ast.parse(path.read_text())
+        said = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # docstrings
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[:2] in [["engine", n] for n in names]:
+                found.append(f"{where} imports {node.module}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in said:
+                if any(name in node.value.lower() for name in names) or node.value == "discard":
+                    found.append(f"{where} {node.value[:60]!r}")
+            elif isinstance(node, (ast.Tuple, ast.Call)):
+                words = [c.value for c in ast.iter_child_nodes(node) if isinstance(c, ast.Constant)]
+                if "move" in words and "discard" in words:
+                    found.append(f"{where} 'move', 'discard'")
+    assert found == []
