@@ -80,7 +80,7 @@ def test_an_outbox_mail_is_claimed_by_one_judge_and_marked_once_sent(url, tmp_pa
     taken = one.claim_unsent(11.0)
     assert [about for _, _, about, _ in taken] == ["the first", "the second"]
     assert two.claim_unsent(12.0) == []
-    one.delivered(taken[0][0], 13.0)
+    one.delivered([taken[0][0]], 13.0)
     one.undelivered(taken[1][0], "the server said no")
     assert [about for _, _, about, _ in two.claim_unsent(14.0)] == ["the second"]
     assert one.unsent_count() == 1

@@ -212,18 +212,22 @@ class Judge(Mailroom):
         unsent = self.store.claim_unsent(self.clock())
         if not unsent:
             return
-        with library.smtp_connection(smtp.server, smtp.security, smtp.user) as connection:
-            for mail_id, game_id, about, data in unsent:
-                msg = message_from_bytes(data, policy=default_policy)
-                assert isinstance(msg, EmailMessage)
-                try:
-                    connection.send(msg)
-                except library.PbemError as exc:
-                    self.store.undelivered(mail_id, str(exc))
-                    self._once(f"deliver {mail_id} {exc}", f"error mailing {library.short_id(game_id)}: {exc}")
-                    continue
-                self.store.delivered(mail_id, self.clock())
-                self.log(f"mailed {about}")
+        sent: list[int] = []
+        try:
+            with library.smtp_connection(smtp.server, smtp.security, smtp.user) as connection:
+                for mail_id, game_id, about, data in unsent:
+                    msg = message_from_bytes(data, policy=default_policy)
+                    assert isinstance(msg, EmailMessage)
+                    try:
+                        connection.send(msg)
+                    except library.PbemError as exc:
+                        self.store.undelivered(mail_id, str(exc))
+                        self._once(f"deliver {mail_id} {exc}", f"error mailing {library.short_id(game_id)}: {exc}")
+                        continue
+                    sent.append(mail_id)
+                    self.log(f"mailed {about}")
+        finally:  # marked in one transaction (a crash before it: those are sent again, with their Message-IDs)
+            self.store.delivered(sent, self.clock())
 
     def once(self) -> None:
         """One pass: fetch, read, referee every game that changed (and every game, on the first pass), and

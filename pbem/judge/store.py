@@ -213,9 +213,13 @@ class Store:
                 tx.run("UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ?", (self.owner, now, row[0]))
         return [(int(r[0]), str(r[1]), str(r[2]), bytes(r[3])) for r in rows]
 
-    def delivered(self, mail_id: int, now: float) -> None:
+    def delivered(self, mail_ids: list[int], now: float) -> None:
+        """Mark the mails the SMTP server took, all in one transaction."""
+        if not mail_ids:
+            return
         with self.db.transaction() as tx:
-            tx.run("UPDATE outbox SET sent = ?, tries = tries + 1, error = NULL WHERE id = ?", (now, mail_id))
+            for mail_id in mail_ids:
+                tx.run("UPDATE outbox SET sent = ?, tries = tries + 1, error = NULL WHERE id = ?", (now, mail_id))
 
     def undelivered(self, mail_id: int, error: str) -> None:
         with self.db.transaction() as tx:
