@@ -84,6 +84,7 @@ def test_every_game_has_a_presentation_that_keeps_the_protocol(name):
     assert all(static(shown.HTML_STATIC + suffix) is not None for suffix in (".js", ".css", ".svg"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["table", "referee"])
 def test_a_whole_game_by_mail_then_pbem_verify(name, mode, tmp_path, monkeypatch):
     """Each participant with their own home and Maildir plays only through `pbem mail`, `pbem inbox` and
