@@ -141,10 +141,11 @@ def read_one(where: str, data: bytes, games: Path) -> MailRead:
 
 
 
-def record_parts(record: GameFile) -> tuple[bytes, list[bytes]]:
-    """A record as the judge's database keeps it: its genesis and each entry as JSON."""
+def record_parts(record: GameFile, start: int = 0) -> tuple[bytes, list[bytes]]:
+    """A record as the judge's database keeps it: its genesis and each entry from `start` on, as JSON
+    (a turn writes only the entries it adds: the cost of a turn stays flat in the game's length)."""
     genesis = json.dumps(record.genesis.model_dump(exclude_none=True), sort_keys=True).encode()
-    return genesis, [json.dumps(e.model_dump(exclude_none=True), sort_keys=True).encode() for e in record.entries]
+    return genesis, [json.dumps(e.model_dump(exclude_none=True), sort_keys=True).encode() for e in record.entries[start:]]
 
 
 def record_of(genesis: bytes, entries: list[bytes]) -> GameFile:

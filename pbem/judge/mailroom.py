@@ -92,8 +92,9 @@ class Mailroom:
                 read = library.apply_mail(parsed, self.config.games)
                 ready = []
                 for game_id, (copy, _, last) in read.updated.items():
-                    self.store.save(tx, copy, now)
-                    self.store.checkpoint(tx, library.open_game(copy))  # verified just now: remembered
+                    game = library.open_game(copy)  # verified just now: remembered
+                    self.store.save(tx, copy, now, game)
+                    self.store.checkpoint(tx, game)
                     ready += self.store.ready(tx, game_id, last)
                 if read.updated:
                     self._learn(tx, data, {game_id: copy for game_id, (copy, _, _) in read.updated.items()})

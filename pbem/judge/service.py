@@ -177,7 +177,7 @@ class Judge(Mailroom):
         rep = turn.rep
         now = self.clock()
         if turn.written:
-            self.store.save(tx, path, now)
+            self.store.save(tx, path, now, rep)
             first = rep.seq - turn.written + 1
             self.store.sign(tx, game_id, {seq: rep.hashes[seq] for seq in range(first, rep.seq + 1)}, now)
             self.store.checkpoint(tx, rep)

@@ -104,33 +104,35 @@ class Store:
         """After a transaction that failed: the local copy may hold what the database does not."""
         self._cached.pop(game_id, None)
 
-    def save(self, tx: Tx, path: Path, now: float) -> tuple[int, int]:
-        """The local copy's entries the database lacks, written to it with the mark of what was mailed.
-        Returns (entries the database had, entries it has). StoreError if the copy does not extend what
-        the database holds (another judge's entry at a place this copy fills otherwise)."""
-        record = library.load(path)
+    def save(self, tx: Tx, path: Path, now: float, game: library.Replay | None = None) -> tuple[int, int]:
+        """The local copy's entries the database lacks, written to it with the mark of what was mailed
+        (`game`: the copy as just verified, not read again). Returns (entries the database had, entries it
+        has). StoreError if the copy does not extend what the database holds (another judge's entry at a
+        place this copy fills otherwise)."""
+        record = game.record if game is not None else library.load(path)
         game_id = record.genesis.game_id
-        hashes = library.hash_chain(record)
+        hashes = game.hashes if game is not None else library.hash_chain(record)
         held = self.held(tx, game_id)
         start = 0 if held is None else held.seq
         if held is not None and (held.seq >= len(hashes) or hashes[held.seq] != held.last_hash):
             raise StoreError(f"game {library.short_id(game_id)}: the copy here does not extend what the database "
                              f"holds (entry {held.seq}): another judge moved it on")
-        genesis, bodies = library.record_parts(record)
+        genesis, bodies = library.record_parts(record, start)
+        count = len(record.entries)
         mailed = library.mailed_up_to(game_id)
         if held is None:
             tx.run("INSERT INTO games (game_id, game, genesis, seq, last_hash, mailed, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (game_id, record.genesis.game, genesis, len(bodies), hashes[-1], mailed, now))
+                   (game_id, record.genesis.game, genesis, count, hashes[-1], mailed, now))
         else:
             tx.run("UPDATE games SET seq = ?, last_hash = ?, mailed = ?, updated = ? WHERE game_id = ?",
-                   (len(bodies), hashes[-1], _later(held.mailed, mailed), now, game_id))
-        for seq in range(start, len(bodies)):
+                   (count, hashes[-1], _later(held.mailed, mailed), now, game_id))
+        for seq, body in enumerate(bodies, start):
             tx.run("INSERT INTO entries (game_id, seq, body, hash, received) VALUES (?, ?, ?, ?, ?)",
-                   (game_id, seq + 1, bodies[seq], hashes[seq + 1], now))
-        if len(bodies) > start:
+                   (game_id, seq + 1, body, hashes[seq + 1], now))
+        if count > start:
             tx.run("UPDATE games SET next_due = NULL WHERE game_id = ?", (game_id,))  # worked out again
-        self._cached[game_id] = (len(bodies), hashes[-1])
-        return start, len(bodies)
+        self._cached[game_id] = (count, hashes[-1])
+        return start, count
 
     def checkpoint(self, tx: Tx, game: library.Replay, every: int = CHECKPOINT_EVERY) -> bool:
         """Keep the verified game to go on from (when the last kept is `every` entries behind or more).
