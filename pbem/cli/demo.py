@@ -28,7 +28,7 @@ def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many compu
     """Play a whole game among computer players through the same files and commands, then verify it."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast
 
-    game, steps = api.demo(game_name or api.game_names()[0], players, directory, referee_mode, bot, think, seed, iterations)
+    game, steps = api.demo(game_name, players, directory, referee_mode, bot, think, seed, iterations)
     rep = api.open_game(game)
     if not quiet:
         with_referee = " with a referee bot" if referee_mode else ""
