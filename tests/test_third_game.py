@@ -8,7 +8,7 @@ from engine import GAMES
 from engine.contract import DEALER, Absent, IllegalAction, NotationError, Secrets
 from pbem.cli import app
 
-from third_game import plugged_in
+from third_game import plugged_in, presentation
 from third_game.closest import GAME
 from third_game.closest.actions import Open, Reveal, Seal
 from third_game.closest.rules import Finished, State
@@ -28,6 +28,7 @@ def test_a_game_from_the_seals_to_the_nearest_guess():
         s, events = GAME.apply(s, who, Open(who, guess))
     assert [str(e) for e in events] == ["ann guessed 6", "final scores: ann 8, ben 5, cat 8; ann and cat share the win"]
     assert GAME.outcome(s).winners == ("ann", "cat")
+    assert presentation.score_lines(s, GAME.outcome(s)) == ["ann: 8 (wins)", "cat: 8 (wins)", "ben: 5"]  # the app's
 
 
 def test_only_the_player_whose_turn_it_is_seals_and_a_guess_is_1_to_9():
