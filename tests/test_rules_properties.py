@@ -22,8 +22,9 @@ CONFIGS = [
     (2, Options("pooled", False)), (2, Options("seats", False)), (3, Options(bottom_edge_free=False)),
     (4, Options(bottom_edge_free=False)),
 ]
-GAMES_PER_CONFIG = 60
-"""Games per configuration here; `benchmarks/engine_playouts.py --soak 300` is the long run."""
+GAMES_PER_CONFIG = 30
+"""Games per configuration here (240 in all, every view checked); `benchmarks/engine_playouts.py --soak 300` is
+the long run."""
 
 
 def check_invariants(game: FullInformation, look_at_views: bool) -> None:
@@ -91,10 +92,10 @@ def play_checked(n_players, options, seed, policy, look_at_views=True) -> FullIn
 @pytest.mark.slow
 def test_random_games_keep_every_invariant(n_players, options):
     for seed in range(GAMES_PER_CONFIG):
-        play_checked(n_players, options, seed, random_policy, look_at_views=seed < 30)
+        play_checked(n_players, options, seed, random_policy, look_at_views=True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(CONFIGS), st.sampled_from([random_policy, greedy_policy]))
 @pytest.mark.slow
 def test_any_seed_and_policy_plays_to_an_audited_end(seed, config, policy):
@@ -104,12 +105,12 @@ def test_any_seed_and_policy_plays_to_an_audited_end(seed, config, policy):
 @pytest.mark.slow
 def test_greedy_beats_random_more_often_than_not():
     wins = 0
-    for seed in range(200):
+    for seed in range(100):
         rng = random.Random(seed)
         game = FullInformation(Options(), ["greedy", "random"], deal(rng), rng.choice(["greedy", "random"]))
         game.play({"greedy": greedy_policy, "random": random_policy}, rng)
         wins += "greedy" in outcome(game.state).winners
-    assert wins > 120
+    assert wins > 60  # 87 of these 100 seeded games
 
 
 @pytest.mark.slow
@@ -120,7 +121,7 @@ def test_legal_actions_are_exactly_the_placements_check_accepts():
     from engine.sarcophagus.rules import check, legal_actions
 
     compared = 0
-    for seed in range(40):
+    for seed in range(20):
         rng = random.Random(seed)
         players = PLAYERS[2 + seed % 3]
         options = Options("pooled" if seed % 2 else "seats")
@@ -143,7 +144,7 @@ def test_legal_actions_are_exactly_the_placements_check_accepts():
                 assert listed[-1] == list(listed)[-1] and listed[-len(listed)] == listed[0]
                 compared += 1
             game.step(policies, rng)
-    assert compared > 2000
+    assert compared > 1000
 
 
 def test_placements_are_a_full_sequence():
