@@ -116,7 +116,9 @@ def smtp_login_without_password() -> str | None:
 
 
 @dataclass
-class Held:
+class LoadedGame:
+    """A game file read into the app's memory: its file's stamp when read, the replay, a session per key."""
+
     path: Path
     stamp: tuple[int, int]
     game: Replay
@@ -134,7 +136,7 @@ class Played:
 class Library:
     """The games of this home, each verified once and kept while its file is unchanged; one writer at a time."""
 
-    held: dict[str, Held] = field(default_factory=dict)
+    held: dict[str, LoadedGame] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     """Held by every reader and writer of the games in memory: a page is never drawn from a half-applied move."""
     smtp_password: str | None = field(default=None, repr=False)
@@ -150,7 +152,7 @@ class Library:
         stamp = _stamp(path)
         held = self.held.get(game_id)
         if held is None or held.stamp != stamp or held.path != path:
-            held = self.held[game_id] = Held(path, stamp, api.open_game(path))
+            held = self.held[game_id] = LoadedGame(path, stamp, api.open_game(path))
         return held.path, held.game
 
     def session(self, game_id: str, name: str, identity: Identity) -> Session:

@@ -204,7 +204,7 @@ def _verifies(version: Version) -> bool:
 
 
 @dataclass
-class Game:
+class BranchGame:
     """A game's one file on the branch, verified."""
 
     path: str
@@ -252,14 +252,14 @@ def _tip(repo: Path, branch: str) -> str | None:
 
 
 def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Path, games: str,
-          log: list[str], signed: Callable[[str, dict[int, str]], None] | None = None) -> dict[str, Game]:
+          log: list[str], signed: Callable[[str, dict[int, str]], None] | None = None) -> dict[str, BranchGame]:
     """path -> the game file to commit: the entries already signed and waiting, else the duties owed now."""
-    found: dict[str, Game] = {}
+    found: dict[str, BranchGame] = {}
     for game_id, game in _branch_games(repo, tip, games, log).items():
         library.remember(game.rep)  # on the branch: seen
         waiting = _pending(home, game_id, log)
         if waiting is not None and _proper_prefix(game.rep.hashes, waiting.rep.hashes):
-            found[game.path] = Game(game.path, waiting.data, waiting.rep)  # the very bytes signed before
+            found[game.path] = BranchGame(game.path, waiting.data, waiting.rep)  # the very bytes signed before
             log.append(f"committing {shown(game.path)} entries {game.rep.seq + 1}-{waiting.rep.seq}, signed before")
             continue
         if waiting is not None:
@@ -280,7 +280,7 @@ def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Pat
     return found
 
 
-def _fork(one: Game, other: Game) -> int:
+def _fork(one: BranchGame, other: BranchGame) -> int:
     return next(seq for seq, (a, b) in enumerate(zip(one.rep.hashes, other.rep.hashes)) if a != b)
 
 
@@ -288,9 +288,9 @@ def _proper_prefix(short: list[str], long: list[str]) -> bool:
     return len(short) < len(long) and long[:len(short)] == short
 
 
-def _branch_games(repo: Path, tip: str, games: str, log: list[str]) -> dict[str, Game]:
+def _branch_games(repo: Path, tip: str, games: str, log: list[str]) -> dict[str, BranchGame]:
     """game id -> its file on the branch, verified; a game in two files is acted on in neither."""
-    found: dict[str, Game] = {}
+    found: dict[str, BranchGame] = {}
     twice: set[str] = set()
     for path, sha in sorted(game_files(repo, tip, games).items()):
         try:
@@ -303,7 +303,7 @@ def _branch_games(repo: Path, tip: str, games: str, log: list[str]) -> dict[str,
         if game_id in found:
             twice.add(game_id)
             log.append(f"error {shown(path)}: the game is in {shown(found[game_id].path)} too: the judge acts on neither")
-        found[game_id] = Game(path, data, rep)
+        found[game_id] = BranchGame(path, data, rep)
     return {game_id: game for game_id, game in found.items() if game_id not in twice}
 
 
@@ -323,7 +323,7 @@ def scratch_home() -> Iterator[Path]:
                 os.environ["PBEM_HOME"] = before
 
 
-def _duties(game: Game, key: Path, identity: library.Identity, log: list[str]) -> Game | None:
+def _duties(game: BranchGame, key: Path, identity: library.Identity, log: list[str]) -> BranchGame | None:
     """The game file with every duty the judge owes now signed (None: it is not the referee, or owes nothing)."""
     with scratch_home() as scratch:
         copy = scratch / "game.json"
@@ -339,7 +339,7 @@ def _duties(game: Game, key: Path, identity: library.Identity, log: list[str]) -
         if not turn.written:
             return None
         log.append(f"signed {shown(game.path)} entries {turn.rep.seq - turn.written + 1}-{turn.rep.seq} as {name}")
-        return Game(game.path, copy.read_bytes(), turn.rep)
+        return BranchGame(game.path, copy.read_bytes(), turn.rep)
 
 
 def _pending_path(home: Path, game_id: str) -> Path:
@@ -353,14 +353,14 @@ def _pending_games(home: Path) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
 
 
-def _pending(home: Path, game_id: str, log: list[str]) -> Game | None:
+def _pending(home: Path, game_id: str, log: list[str]) -> BranchGame | None:
     """The game file with the entries signed for this game and not yet on the branch, if any."""
     path = home / PENDING / f"{game_id}.json"
     if not path.exists():
         return None
     try:
         data = library.read_file(path, "the judge's entries waiting for a commit", MAX_BLOB)
-        return Game(path.name, data, library.verify_record(library.read_record(data)))
+        return BranchGame(path.name, data, library.verify_record(library.read_record(data)))
     except library.PbemError as exc:
         log.append(f"error: the judge's waiting entries of game {library.short_id(game_id)} cannot be read ({exc}): "
                    "dropped; they were never on the branch")

@@ -17,7 +17,7 @@ from pbem.judge.git import (
     GAMES,
     REGULAR,
     ZERO,
-    Game,
+    BranchGame,
     GitError,
     Version,
     _duties,
@@ -146,10 +146,10 @@ def ci_referee(repo: Path, key: Path, games: str = GAMES, log: list[str] | None 
         raise GitError("refused to act: " + "; ".join(problems))
     log = log if log is not None else []
     identity = library.load_identity(str(key))
-    signed: dict[str, Game] = {}
+    signed: dict[str, BranchGame] = {}
     for path, sha in sorted(game_files(repo, "HEAD", games).items()):
         data = blob(repo, sha)
-        head = Game(path, data, library.verify_record(library.read_record(data)))
+        head = BranchGame(path, data, library.verify_record(library.read_record(data)))
         duties = _duties(head, key, identity, log)
         if duties is not None:
             problems += _signed_elsewhere(repo, games, head, duties)
@@ -176,7 +176,7 @@ def _ref_tips(repo: Path) -> list[str]:
     return tips
 
 
-def _signed_elsewhere(repo: Path, games: str, head: Game, now: Game) -> list[str]:
+def _signed_elsewhere(repo: Path, games: str, head: BranchGame, now: BranchGame) -> list[str]:
     """The places where the judge is about to sign while an entry by its key at that place, a different
     one, is on some ref: it never signs two entries for one place."""
     referee = head.rep.referee
