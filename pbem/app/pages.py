@@ -81,7 +81,7 @@ def new_game_form(invite: dict[str, Any]) -> str:
 <fieldset><legend>The other players, in seat order after you (their keys: from earlier games, or paste them)</legend>
 {people}</fieldset>
 <p><label>Referee <select id="new-referee"><option value="">none: table mode</option>{referees}</select></label>
-<label>Options <input type="text" id="new-options" placeholder="e.g. two_player=seats"></label>
+<label>Options <input type="text" id="new-options" placeholder="KEY=VALUE, the game's own"></label>
 <label>Deadline <input type="text" id="new-deadline" placeholder="e.g. 72h or 3d" size="8"></label></p>
 <p><button type="button" id="new-start">Sign the invitation and send it</button></p>
 </details>"""

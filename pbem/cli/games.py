@@ -26,7 +26,8 @@ def new(game: Annotated[str, typer.Argument(help="The game, by name (a name pbem
         player: Annotated[list[str], typer.Option("--player", help="NAME=PUBKEY, in seat order; PUBKEY is a "
                                                   "key line, a .pub file or a key name. Repeat per player.")],
         referee: Annotated[str | None, typer.Option(help="NAME=PUBKEY of a referee: referee mode.")] = None,
-        option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, e.g. two_player=seats.")] = [],  # noqa: B006 (typer copies it)
+        option: Annotated[list[str], typer.Option("--option", help="KEY=VALUE, one of the game's options (an unknown key is "
+                                                  "answered with the game's list).")] = [],  # noqa: B006 (typer copies it)
         layout: Annotated[Path | None, typer.Option(help="A fixed deal (JSON), for tests, tutorials and duplicate "
                                                     "tournaments; the record says the deal was chosen by you.")] = None,
         key: KeyOption = None,

@@ -98,8 +98,9 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: s
                             "must act first): one mail a turn.")
 @handled
 def play(path: GameFileArg, name: MyName = None,
-         actions: Annotated[list[str] | None, typer.Argument(help="Your moves, e.g. 4 then 2@3b; "
-                                                                "discard moon-4. None: a prompt on a terminal.")] = None,
+         actions: Annotated[list[str] | None, typer.Argument(help="Your moves, in the game's notation "
+                                                                "(as pbem log writes them; one word answers a "
+                                                                "discard owed). None: a prompt on a terminal.")] = None,
          key: KeyOption = None,
          bot: BotOption = None,
          think: ThinkOption = 1.0,
