@@ -37,7 +37,10 @@ MODULES = (
     "engine.sarcophagus.deal", "engine.sarcophagus.rules", "engine.sarcophagus.playout", "engine.sarcophagus.driver",
     "engine.sarcophagus.search",
     "engine.path_of_pharaohs.cards", "engine.path_of_pharaohs.state", "engine.path_of_pharaohs.actions",
-    "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.playout",
+    "engine.path_of_pharaohs.events", "engine.path_of_pharaohs.knowledge", "engine.path_of_pharaohs.board",
+    "engine.path_of_pharaohs.duties", "engine.path_of_pharaohs.legality", "engine.path_of_pharaohs.builds",
+    "engine.path_of_pharaohs.choices", "engine.path_of_pharaohs.legal_acts", "engine.path_of_pharaohs.play",
+    "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.playout",
     "engine.path_of_pharaohs.lean_game", "engine.path_of_pharaohs.lean", "engine.path_of_pharaohs.lean_greedy",
 )
 """The modules that playouts and the search bot spend their time in, for both games (an interpreted

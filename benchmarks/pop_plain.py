@@ -1,6 +1,6 @@
 """A plain model of Path of Pharaohs: the yardstick of benchmarks/pop_playouts.py (issue 26).
 
-The same rules (docs/rules/path-of-pharaohs.md, as engine/path_of_pharaohs/rules.py reads them) written
+The same rules (docs/rules/path-of-pharaohs.md, as engine/path_of_pharaohs/ reads them) written
 the straightforward way one would for a simulation: one mutable game object, lists changed in place,
 every legal move listed in full at each choice, no caches, no events, no public/secret split. It plays
 the random games the engine plays, from the same draws of the same generator (so the benchmark can

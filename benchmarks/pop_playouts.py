@@ -53,10 +53,11 @@ if "--pure" in sys.argv[1:]:
     prefer_pure_engine()  # before the engine's first import
 
 from engine.path_of_pharaohs.actions import Action
+from engine.path_of_pharaohs.board import card_total
 from engine.path_of_pharaohs.driver import FullInformation, Policy, greedy_policy, random_policy, shuffled_deck
 from engine.path_of_pharaohs.lean import random_winners
 from engine.path_of_pharaohs.lean_greedy import greedy_playout
-from engine.path_of_pharaohs.rules import apply, card_total, duties, outcome
+from engine.path_of_pharaohs.rules import apply, duties, outcome
 from engine.path_of_pharaohs.search import World, play_out
 from engine.path_of_pharaohs.state import Options, State
 

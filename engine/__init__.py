@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # mypy holds each game to the contract with its own types
     from . import path_of_pharaohs, sarcophagus
     from .contract import Game
     from .path_of_pharaohs.actions import Action as PathAction
-    from .path_of_pharaohs.rules import DealerKnowledge
+    from .path_of_pharaohs.knowledge import DealerKnowledge
     from .sarcophagus.actions import Action as SarcophagusAction
 
     _FIRST: Game[sarcophagus.Options, sarcophagus.State, SarcophagusAction, Mapping[int, int]] = _SARCOPHAGUS

@@ -10,10 +10,10 @@ from engine.contract import ABSENCES_OUT, DEALER, IllegalAction, NotYourDuty
 from engine.path_of_pharaohs import absence as pop_absence
 from engine.path_of_pharaohs.actions import Discard as PopDiscard
 from engine.path_of_pharaohs.actions import Stop
+from engine.path_of_pharaohs.board import card_total
 from engine.path_of_pharaohs.driver import FullInformation as PopGame
 from engine.path_of_pharaohs.driver import random_policy as pop_random
 from engine.path_of_pharaohs.driver import shuffled_deck
-from engine.path_of_pharaohs.rules import card_total
 from engine.path_of_pharaohs.state import OVER
 from engine.path_of_pharaohs.state import Options as PopOptions
 from engine.sarcophagus import absence

@@ -10,7 +10,7 @@ from clock_support import clocked
 from typer.testing import CliRunner
 
 from engine.path_of_pharaohs.actions import Discard
-from engine.path_of_pharaohs.rules import HAND_LIMIT
+from engine.path_of_pharaohs.cards import HAND_LIMIT
 from pbem.cli import app
 from pbem.crypto.keyring import load_identity
 from pbem.errors import BadOpening, IllegalMove

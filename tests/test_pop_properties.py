@@ -8,9 +8,10 @@ import pytest
 
 from engine.contract import DEALER, IllegalAction
 from engine.path_of_pharaohs.actions import Build, Discard, Sandstorm, Steal, Stop, Thief, Zero
+from engine.path_of_pharaohs.board import card_total, fillable
 from engine.path_of_pharaohs.cards import ALEXANDRIA, DOUBLE, MUMMIES, SANDSTORM, WILD, B
 from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, random_policy, shuffled_deck
-from engine.path_of_pharaohs.rules import card_total, check, duties, fillable, legal_actions, outcome
+from engine.path_of_pharaohs.rules import check, duties, legal_actions, outcome
 from engine.path_of_pharaohs.state import DISCARD, DRAW, OVER, Options, cards_on
 from engine.path_of_pharaohs.views import view
 
@@ -195,17 +196,17 @@ def test_the_dealer_deals_exactly_what_the_deck_holds():
 
 
 def test_a_discard_found_by_its_index_is_the_one_listed_at_that_index():
-    """Discards counts the choices and makes only the one taken (`_nth_choice`); listed in full
-    (`_card_choices`), they come in the same order, for hands of every shape."""
-    from engine.path_of_pharaohs.rules import _card_choices, _choice_count, _nth_choice
+    """Discards counts the choices and makes only the one taken (`nth_choice`); listed in full
+    (`card_choices`), they come in the same order, for hands of every shape."""
+    from engine.path_of_pharaohs.choices import card_choices, choice_count, nth_choice
 
     rng = random.Random(3)
     for _ in range(400):
         k = rng.randint(0, 6)
         held = tuple((card, min(rng.randint(1, 4), k)) for card in sorted(rng.sample(range(14), rng.randint(0, 8))))
-        listed = _card_choices(held, k)
-        assert _choice_count(held, k) == len(listed)
-        assert [_nth_choice(held, k, i) for i in range(len(listed))] == list(listed)
+        listed = card_choices(held, k)
+        assert choice_count(held, k) == len(listed)
+        assert [nth_choice(held, k, i) for i in range(len(listed))] == list(listed)
 
 
 def test_the_ways_to_bridge_a_value_are_every_pair_and_triple_tried_in_order():
@@ -219,15 +220,15 @@ def test_the_ways_to_bridge_a_value_are_every_pair_and_triple_tried_in_order():
     sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
     from pop_plain import fillings
 
-    from engine.path_of_pharaohs import rules
+    from engine.path_of_pharaohs import builds
 
     rng = random.Random(5)
     for _ in range(500):
         held = sorted(rng.choice([*range(10), WILD, WILD]) for _ in range(rng.randint(0, 9)))
         counts = [held.count(card) for card in range(14)]
         need = rng.randint(0, 9)
-        rules._BRIDGES.clear()
-        assert list(rules.bridge_fillings(need, rules.hand_key(counts))) == fillings(need, counts), (need, held)
+        builds._BRIDGES.clear()
+        assert list(builds.bridge_fillings(need, builds.hand_key(counts))) == fillings(need, counts), (need, held)
 
 
 @pytest.mark.slow
@@ -243,7 +244,7 @@ def test_the_ways_remembered_by_a_packed_hand_are_the_plain_models():
     sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
     from pop_plain import fillings
 
-    from engine.path_of_pharaohs.rules import bridge_fillings, hand_key, middle_fillings
+    from engine.path_of_pharaohs.builds import bridge_fillings, hand_key, middle_fillings
 
     rng = random.Random(8)
     for _ in range(1500):

@@ -7,10 +7,12 @@ import pytest
 from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, NotYourDuty
 from engine.path_of_pharaohs import GAME
 from engine.path_of_pharaohs.actions import Build, Deal, Discard, Reveal, Steal, Stop
+from engine.path_of_pharaohs.board import card_total
 from engine.path_of_pharaohs.cards import SANDSTORM, THIEF, WILD, A, B, parse_card, parse_pos
 from engine.path_of_pharaohs.driver import FullInformation
+from engine.path_of_pharaohs.knowledge import DealerKnowledge
 from engine.path_of_pharaohs.notation import parse_action
-from engine.path_of_pharaohs.rules import DealerKnowledge, card_total, duties, legal_actions, make_table, outcome, setup
+from engine.path_of_pharaohs.rules import duties, legal_actions, make_table, outcome, setup
 from engine.path_of_pharaohs.state import PLAY, Options, State
 
 ABC = ("ann", "ben", "cat")

@@ -8,9 +8,10 @@ import pytest
 from engine.contract import DEALER
 from engine.path_of_pharaohs import GAME
 from engine.path_of_pharaohs.actions import Build, Deal, Reveal, Shuffle, Stop, public
+from engine.path_of_pharaohs.board import public_counts
 from engine.path_of_pharaohs.cards import full_deck
 from engine.path_of_pharaohs.driver import FullInformation, greedy_policy, shuffled_deck
-from engine.path_of_pharaohs.rules import duties, legal_actions, public_counts
+from engine.path_of_pharaohs.rules import duties, legal_actions
 from engine.path_of_pharaohs.search import SearchPolicy, choose, determinize
 from engine.path_of_pharaohs.state import Options
 

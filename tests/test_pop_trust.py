@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.contract import DEALER
+from engine.path_of_pharaohs.board import card_total
 from engine.path_of_pharaohs.cards import card_name, full_deck
-from engine.path_of_pharaohs.rules import card_total
 from pbem import crypto
 from pbem.cli import app
 from pbem.errors import BadOpening, IllegalMove, NotOwed, SealError

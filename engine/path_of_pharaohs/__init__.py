@@ -32,7 +32,8 @@ verifier replays the public record with no secret at all.
 from engine.contract import Pace, Policy
 
 from . import absence, actions, driver, hidden, notation, rules, views
-from .rules import DealerKnowledge, Outcome
+from .knowledge import DealerKnowledge
+from .rules import Outcome
 from .state import Options, State
 
 

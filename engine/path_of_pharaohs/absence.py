@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from engine.contract import ABSENCES_OUT, DEALER, Absent, Duty, IllegalAction, NotYourDuty, winners_text
 
 from .actions import Action, Discard, Stop
-from .cards import card_name
-from .rules import HAND_LIMIT, DealerKnowledge, apply, duties
+from .cards import HAND_LIMIT, card_name
+from .duties import duties
+from .knowledge import DealerKnowledge
+from .rules import apply
 from .state import OVER, State
 
 

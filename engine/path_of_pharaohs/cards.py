@@ -1,5 +1,6 @@
 """The pieces of Path of Pharaohs and their names as players write them: cards, the six pyramid
-positions, the path of 13 locations (docs/rules/path-of-pharaohs.md)."""
+positions, the path of 13 locations; and the counts of cards a hand takes and gives
+(docs/rules/path-of-pharaohs.md)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def deck_counts(actions: tuple[int, int, int, int]) -> tuple[int, ...]:
 def full_deck(actions: tuple[int, int, int, int]) -> list[int]:
     """Every card of the deck, in kind order (the dealer shuffles it)."""
     return [card for card, n in enumerate(deck_counts(actions)) for _ in range(n)]
+
+
+FIRST_HAND = 5
+"""Cards dealt to each player at the start."""
+DRAW_COUNT = 3
+"""Cards drawn at the end of a turn."""
+HAND_LIMIT = 7
+"""Cards a hand keeps after drawing: a mover holding more discards down to it."""
+STEAL_COUNT = 2
+"""Cards a Thief takes, at random (all of them from a smaller hand)."""
 
 
 # ---------------------------------------------------------------- a player's pyramid

@@ -12,8 +12,12 @@ from engine.shuffle import shuffle
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import ACTION_CARDS, L3, POINTS, WILD, full_deck
+from .duties import duties
+from .knowledge import DealerKnowledge
+from .legal_acts import legal_actions
+from .play import Play
 from .playout import play_out
-from .rules import DealerKnowledge, Play, apply, apply_checked, duties, legal_actions, setup
+from .rules import apply, apply_checked, setup
 from .state import Options, State
 
 
@@ -133,7 +137,7 @@ class FullInformation:
     def play(self, policies: Mapping[str, Policy], rng: random.Random, limit: int = 100_000,
              report: bool = True) -> list[object]:
         """Play to the end; what happened, if `report`. Each act as `step` does it (the duty, the legal
-        acts, the choice, then what apply_checked does: a rules.Play performs it on a copy of the state
+        acts, the choice, then what apply_checked does: a play.Play performs it on a copy of the state
         and settles), but tuned, for this loop is the benchmarks' full rules: one Play is carried
         through the game, a player's act copies the state (so that a state a policy was shown never
         changes), and the dealer's acts that follow change that copy in place, since nobody sees the

@@ -19,7 +19,8 @@ from engine.contract import DEALER, Dealt, Randomness, Secrets, Value
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Thief, Zero
 from .cards import SANDSTORM, THIEF, ZERO, card_name, full_deck, parse_card
-from .rules import DealerKnowledge, PlayerKnowledge, duties
+from .duties import duties
+from .knowledge import DealerKnowledge, PlayerKnowledge
 from .state import Options, State
 
 _DEALER_ACTIONS = (Reveal, Deal, Shuffle, Steal)

@@ -51,7 +51,7 @@ class RandomGame(LeanGame):
     __slots__ = ()
 
     def _moves(self, built: bool) -> bool:
-        """The mover's acts, each drawn at random among the legal ones in the order rules.Moves lists
+        """The mover's acts, each drawn at random among the legal ones in the order legal_acts.Moves lists
         them (builds by position: the level-1 middle, 2l, 2r, 3; Zero Block Values, Thieves,
         Sandstorms; stop), until they stop or hold no card; whether they built."""
         me = self.turn
@@ -86,8 +86,8 @@ class RandomGame(LeanGame):
         return built
 
     def _discard_choice(self, held: tuple[tuple[int, int], ...], k: int, ways: tuple[tuple[int, ...], ...]) -> int:
-        """The index of the discard chosen among rules.Discards' (of `k` cards from `held`, (card,
-        copies) pairs; `ways` their _choice_ways): at random."""
+        """The index of the discard chosen among legal_acts.Discards' (of `k` cards from `held`, (card,
+        copies) pairs; `ways` their choice_ways): at random."""
         return int(self.rng.random() * ways[0][k])
 
 

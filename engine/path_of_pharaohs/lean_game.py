@@ -21,12 +21,15 @@ from engine.contract import DEALER
 from engine.shuffle import shuffle
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
+from .builds import CARD_BITS, Fillings, bridge_fillings, card_bit, hand_key, middle_fillings
 from .cards import (
     ALEXANDRIA,
     BUMP_BACK,
     CARD_KINDS,
     COMPLETION_BONUS,
     DOUBLE,
+    DRAW_COUNT,
+    HAND_LIMIT,
     L1_LEFT,
     L1_RIGHT,
     L3,
@@ -34,31 +37,20 @@ from .cards import (
     POINTS,
     SANDS_TO_WAKE,
     SANDSTORM,
+    STEAL_COUNT,
     THIEF,
     ZERO,
     A,
     B,
 )
-from .rules import (
-    CARD_BITS,
-    DRAW_COUNT,
-    HAND_LIMIT,
-    STEAL_COUNT,
-    Fillings,
-    _choice_ways,
-    _nth_choice,
-    bridge_fillings,
-    card_bit,
-    hand_key,
-    middle_fillings,
-    owed_kind,
-)
+from .choices import choice_ways, nth_choice
+from .duties import owed_kind
 from .state import DISCARD, PLAY, SETUP, State, Term
 
 Trace = list[tuple[str, Action]]
 _BITS = tuple(card_bit(card) for card in CARD_KINDS)
 _MASKS = tuple(bit * ((1 << CARD_BITS) - 1) for bit in _BITS)
-"""Where a packed hand (rules.hand_key) counts each card."""
+"""Where a packed hand (builds.hand_key) counts each card."""
 _ACTION_CARDS = _MASKS[ZERO] | _MASKS[THIEF] | _MASKS[SANDSTORM]
 _NO_ACTS: list[tuple[int, int, int]] = []
 NONE = -1
@@ -73,7 +65,7 @@ def lean_start(s: State) -> bool:
 
 def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings, Fillings]:
     """The ways to fill the level-1 middle, 2l, 2r and 3 of a pyramid (its `values`) from the hand
-    `held` packs, as rules.Moves lists them (rules.builds_for: middle_fillings and bridge_fillings over
+    `held` packs, as legal_acts.Moves lists them (builds.builds_for: middle_fillings and bridge_fillings over
     the values; none where a position cannot be filled now)."""
     left, middle, right, upper_left, upper_right, top = values
     return (middle_fillings(held) if middle == NONE else (),
@@ -86,7 +78,7 @@ def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings
 
 class LeanGame:
     """One game to its end over lists changed in place (see the module's docstring).
-    Tuned for speed, as rules.Play is not: the hot loops read their lists into locals once; a hand
+    Tuned for speed, as play.Play is not: the hot loops read their lists into locals once; a hand
     is a list of cards (`hands`) beside the list of their slots (`slots`), both in slot order, so
     that finding the lowest slot holding a card (the one an act names) is `list.index`; and its
     counts by card are packed in one int (`packed`), the key its ways to fill a position are
@@ -113,7 +105,7 @@ class LeanGame:
         self.slots = [sorted(hand) for hand in s.hands]
         self.hands = [[cards[slot] for slot in slots] for slots in self.slots]
         self.packed = [hand_key([hand.count(card) for card in CARD_KINDS]) for hand in self.hands]
-        """How many of each card each hand holds, packed in one int (rules.hand_key)."""
+        """How many of each card each hand holds, packed in one int (builds.hand_key)."""
         self.next_slot = len(s.slot_card)
         self.values = [[NONE if filled is None else filled[0] for filled in pyramid] for pyramid in s.pyramids]
         self.terms: list[list[tuple[Term, ...]]] = [[() if filled is None else filled[1] for filled in pyramid]
@@ -190,7 +182,7 @@ class LeanGame:
 
     def _moves(self, built: bool) -> bool:
         """The mover's acts until they stop or hold no card; whether they built (each playout's own
-        choices, in the order rules.Moves lists the acts)."""
+        choices, in the order legal_acts.Moves lists the acts)."""
         raise NotImplementedError
 
     def _stop(self) -> None:
@@ -221,7 +213,7 @@ class LeanGame:
         return self._action_cards(held) if held & _ACTION_CARDS else _NO_ACTS
 
     def _action_cards(self, held: int) -> list[tuple[int, int, int]]:
-        """(card, opponent, position) of each action card the mover can play, as rules._action_cards
+        """(card, opponent, position) of each action card the mover can play, as legal_acts._action_cards
         lists them."""
         me, n = self.turn, self.n
         out: list[tuple[int, int, int]] = []
@@ -283,7 +275,7 @@ class LeanGame:
             self._deal_base(me, L1_RIGHT)
 
     def _steal(self, victim: int) -> None:
-        """The dealer's steal after a Thief: rules.Steals' choice at random (the pairs of the victim's
+        """The dealer's steal after a Thief: legal_acts.Steals' choice at random (the pairs of the victim's
         slots in order), found by its index."""
         me = self.turn
         cards, slots = self.hands[victim], self.slots[victim]
@@ -311,21 +303,21 @@ class LeanGame:
             self.trace.append((DEALER, Steal(tuple(slot for slot, _ in stolen), tuple(card for _, card in stolen))))
 
     def _discard(self) -> None:
-        """Down to the hand limit: the choice among rules.Discards' that `_discard_choice` makes."""
+        """Down to the hand limit: the choice among legal_acts.Discards' that `_discard_choice` makes."""
         me = self.turn
         hand = self.hands[me]
         k = len(hand) - HAND_LIMIT
         held = tuple([(card, min(hand.count(card), k)) for card in sorted(set(hand))])
-        ways = _choice_ways(tuple([n for _, n in held]), k)
-        cards = _nth_choice(held, k, self._discard_choice(held, k, ways), ways)
+        ways = choice_ways(tuple([n for _, n in held]), k)
+        cards = nth_choice(held, k, self._discard_choice(held, k, ways), ways)
         slots = tuple([self._play(card) for card in cards])
         if self.trace is not None:
             self.trace.append((self.names[me], Discard(cards, slots)))
         self.discards += cards
 
     def _discard_choice(self, held: tuple[tuple[int, int], ...], k: int, ways: tuple[tuple[int, ...], ...]) -> int:
-        """The index of the discard chosen among rules.Discards' (of `k` cards from `held`, (card,
-        copies) pairs; `ways` their _choice_ways): each playout's own choice."""
+        """The index of the discard chosen among legal_acts.Discards' (of `k` cards from `held`, (card,
+        copies) pairs; `ways` their choice_ways): each playout's own choice."""
         raise NotImplementedError
 
     # -- the dealer
@@ -405,7 +397,7 @@ class LeanGame:
                 self._fall_back(p, location - 1)
 
     def _free_space(self, location: int) -> int:
-        """rules.free_space: A before B, NONE if full."""
+        """board.free_space: A before B, NONE if full."""
         a = b = False
         for loc, space in zip(self.location, self.space):
             if loc == location:

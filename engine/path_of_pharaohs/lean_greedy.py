@@ -17,9 +17,10 @@ import functools
 import random
 from collections.abc import Mapping, Sequence
 
+from .builds import KEPT, Fillings
 from .cards import L1_MIDDLE, L2_LEFT, L2_RIGHT, L3, POINTS, THIEF, WILD, ZERO
+from .choices import card_choices
 from .lean_game import NONE, LeanGame, Trace, fillings, lean_start
-from .rules import _KEPT, Fillings, _card_choices
 from .state import State, Term
 
 _PLACES = (L1_MIDDLE, L2_LEFT, L2_RIGHT, L3)
@@ -51,7 +52,7 @@ class GreedyGame(LeanGame):
 
     def _moves(self, built: bool) -> bool:
         """The mover's acts, each the first of the best rated among the legal ones in the order
-        rules.Moves lists them (greedy_rating: a build by the points it moves and the cards it
+        legal_acts.Moves lists them (greedy_rating: a build by the points it moves and the cards it
         spends, an action card by its target, stop 0), until they stop or hold no card."""
         hand = self.hands[self.turn]
         others, build = self._others(), self._best_build()
@@ -79,7 +80,7 @@ class GreedyGame(LeanGame):
         return built
 
     def _best_build(self) -> tuple[int, int, tuple[Term, ...]]:
-        """greedy_rating's best build now, the first of the best in the order rules.Moves lists them:
+        """greedy_rating's best build now, the first of the best in the order legal_acts.Moves lists them:
         (its rating, position, terms), or a rating below any act's if none can be made."""
         me = self.turn
         zeros = self.zeros[me]
@@ -122,7 +123,7 @@ def _cheapest(fillings: Fillings) -> tuple[int, tuple[Term, ...]]:
     entry = _CHEAPEST.get(id(fillings))
     if entry is not None:
         return entry[1]
-    if len(_CHEAPEST) >= _KEPT:
+    if len(_CHEAPEST) >= KEPT:
         _CHEAPEST.clear()
     best, found = 10, fillings[0]
     for terms in fillings:
@@ -141,11 +142,11 @@ _CHEAPEST: dict[int, tuple[Fillings, tuple[int, tuple[Term, ...]]]] = {}
 @functools.lru_cache(maxsize=1 << 12)
 def _fewest_action_cards(copies: tuple[int, ...], values: int, k: int) -> tuple[int, tuple[int, ...]]:
     """Of the choices of `k` cards from a hand whose kinds are held in these numbers of `copies`
-    (value cards first, `values` kinds of them, then action cards), in rules._card_choices' order:
+    (value cards first, `values` kinds of them, then action cards), in choices.card_choices' order:
     the fewest action cards a choice holds, and the index of every choice that holds that few.
     Remembered by the hand's shape (a few hundred)."""
     held = tuple(enumerate(copies))
-    counts = [sum(kind >= values for kind in choice) for choice in _card_choices(held, k)]
+    counts = [sum(kind >= values for kind in choice) for choice in card_choices(held, k)]
     fewest = min(counts)
     return fewest, tuple(i for i, n in enumerate(counts) if n == fewest)
 

@@ -18,7 +18,10 @@ from engine.contract import DEALER
 from engine.shuffle import shuffle
 
 from .actions import Action, Reveal, Shuffle
-from .rules import HAND_LIMIT, Discards, Moves, Play, Steals, dealt, owed_kind
+from .cards import HAND_LIMIT
+from .duties import owed_kind
+from .legal_acts import Discards, Moves, Steals, dealt
+from .play import Play
 from .state import State
 
 

@@ -51,10 +51,14 @@ from engine.ismcts import EXPLORATION, Node, Result, credit, credit_rewards, sea
 from engine.shuffle import shuffle
 
 from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Thief, Zero
+from .board import public_counts
 from .driver import greedy_policy, greedy_rating
+from .duties import duties
+from .knowledge import DealerKnowledge
 from .lean import random_winners
 from .lean_greedy import greedy_playout
-from .rules import DealerKnowledge, apply_checked, duties, legal_actions, outcome, public_counts
+from .legal_acts import legal_actions
+from .rules import apply_checked, outcome
 from .state import State
 
 FILLINGS = 2

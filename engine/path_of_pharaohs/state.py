@@ -55,7 +55,7 @@ class Table:
 class State:
     """Treated as immutable, not frozen (a frozen __init__ is slow): the rules never change a State once
     `apply` has returned it; `apply` fills in a fresh `copy` and returns it settled. `cached_duties`
-    memoizes rules.duties, filled in the first time it is asked of a returned state (a copy starts
+    memoizes duties.duties, filled in the first time it is asked of a returned state (a copy starts
     without it); equality ignores it."""
 
     table: Table
@@ -93,7 +93,7 @@ class State:
     """Turns in a row in which nobody placed a card or drew one."""
     winners: tuple[int, ...] = ()
     cached_duties: tuple[Duty, ...] | None = field(default=None, repr=False)
-    """rules.duties, worked out once per state."""
+    """duties.duties, worked out once per state."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(

@@ -8,8 +8,10 @@ from typing import Any
 from engine.contract import DEALER
 
 from .cards import MUMMIES, POSITION_NAMES, card_name
+from .duties import duties
+from .knowledge import DealerKnowledge, PlayerKnowledge
 from .notation import format_terms
-from .rules import DealerKnowledge, PlayerKnowledge, duties, outcome
+from .rules import outcome
 from .state import Pyramid, State
 
 
