@@ -1,6 +1,6 @@
 """How each game is shown, found by the game's name: pbem's generic screens (the terminal board's frame,
 the HTML replay's shell, the prompt, the demo) ask `presentation(name)` and know no game themselves. A
-game's presentation is the module named after it here (path-of-pharaohs: path_of_pharaohs.py) that
+game's presentation is the module named after it here (path-of-pharaohs: path_of_pharaohs/, a package) that
 satisfies `Presentation` (a game kept outside pbem/ brings its own: `plug_in`); a game without one is shown
 by `generic`, its view as text."""
 
