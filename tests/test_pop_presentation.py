@@ -20,7 +20,7 @@ from engine.contract import DEALER
 from engine.path_of_pharaohs import GAME
 from engine.path_of_pharaohs.cards import MUMMIES, POSITION_NAMES, card_name
 from engine.path_of_pharaohs.driver import FullInformation, random_policy, shuffled_deck
-from engine.path_of_pharaohs.events import Built, Completed, Dealt, Finished, MummyWakes, Settled
+from engine.path_of_pharaohs.events import Built, CardsDealt, Completed, Finished, MummyWakes, Settled
 from engine.path_of_pharaohs.notation import parse_action
 from engine.path_of_pharaohs.rules import duties, legal_actions
 from engine.path_of_pharaohs.state import Options
@@ -226,7 +226,7 @@ def test_the_demo_tells_completions_mummies_and_the_finish_not_every_card():
         progress.append(pop.progress(GAME.view(state, None)))
     kinds = {type(e) for e in told}
     assert {Completed, MummyWakes, Finished} <= kinds
-    assert not kinds & {Built, Dealt, Settled} and len(told) < len(seen) / 5
+    assert not kinds & {Built, CardsDealt, Settled} and len(told) < len(seen) / 5
     assert all(0 <= p <= 1 for p in progress) and progress[-1] == 1.0 and min(progress) == 0
 
 

@@ -44,7 +44,7 @@ class BaseLeftEmpty:
 
 
 @dataclass(slots=True)
-class Dealt:
+class CardsDealt:
     player: str
     count: int
 

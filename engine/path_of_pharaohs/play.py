@@ -33,8 +33,8 @@ from .events import (
     BaseLeftEmpty,
     BaseRejected,
     Built,
+    CardsDealt,
     Completed,
-    Dealt,
     Discarded,
     Finished,
     Moved,
@@ -206,7 +206,7 @@ class Play:
         if s.phase == DRAW:
             s.drew = True
         if self.events is not None:
-            self.events.append(Dealt(self.names[player], k))
+            self.events.append(CardsDealt(self.names[player], k))
 
     # -- the Sands of Time and the path
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from engine.path_of_pharaohs.cards import ACTION_NAMES, ALEXANDRIA, DOUBLE, MUMMIES, SANDS_TO_WAKE, card_name
 from engine.path_of_pharaohs.events import (
     BaseLeftEmpty,
+    CardsDealt,
     Completed,
-    Dealt,
     Finished,
     MummyWakes,
     Retreated,
@@ -318,7 +318,7 @@ def hidden_item_name(events: Sequence[object], key: str) -> str | None:
     """A card sealed in a deal or a theft, by whom it went to ("a card dealt to ann"), never by its number,
     which could read as its value."""
     for event in events:
-        if isinstance(event, Dealt):
+        if isinstance(event, CardsDealt):
             return f"a card dealt to {event.player}"
         if isinstance(event, Stolen):
             return f"a card {event.player} took from {event.target}"
