@@ -77,6 +77,11 @@ def test_pbem_plays_it_once_plugged_in_and_forgets_it_after(tmp_path):
         shown = runner.invoke(app, ["show", str(tmp_path / "d" / "game.json")], env=env)
         assert shown.exit_code == 0, shown.output
         assert "Target: " in shown.output and "Guesses: ann 5, ben 5." in shown.output
+        page = runner.invoke(app, ["html", str(tmp_path / "d" / "game.json"), "--as", "ann", "-o",
+                                   str(tmp_path / "page.html")], env={**env, "PBEM_HOME": str(tmp_path / "d" / "home")})
+        assert page.exit_code == 0, page.output
+        html = (tmp_path / "page.html").read_text()
+        assert "<title>Closest" in html and '"yours":5' in html  # the generic drawing, with ann's own guess
     assert "closest" not in GAMES
     gone = runner.invoke(app, ["verify", str(tmp_path / "d" / "game.json")], env=env)
     assert gone.exit_code == 1
