@@ -114,3 +114,22 @@ def test_the_judges_files_a_power_cut_damaged_are_made_again_from_its_database(b
     now = json.loads(copy.read_text())["entries"]
     assert now[:len(kept)] == kept and len(now) > len(kept)
     assert json.loads(history.read_text())["seq"] == len(now)
+
+
+def test_a_judge_started_again_referees_the_games_a_stop_left_undone_and_opens_no_other(base, hosted):
+    """At start, the judge does its duties in the games changed since it last did them (a mail applied,
+    then the judge stopped before its referee step): not in every game it hosts, which cost a judge of
+    1,000 games minutes at each start."""
+    config, port = hosted.config, hosted.port
+    judge = Judge(judge_config.load(config), log=lambda line: None)
+    judge.once()  # the invitation: applied, refereed
+    assert Judge(judge_config.load(config), log=lambda line: None).pending == set()
+    seen: dict[str, int] = {}
+    players_act(base, port, PLAYERS, seen)  # the joins
+    judge.read()  # applied, and the judge stops before its referee step
+    lines: list[str] = []
+    again = Judge(judge_config.load(config), log=lines.append)
+    assert again.pending == {hosted.game_id}
+    again.once()
+    assert any(" signed " in line for line in lines), lines  # the deal, owed once everyone joined
+    assert Judge(judge_config.load(config), log=lambda line: None).pending == set()

@@ -87,7 +87,7 @@ class Judge(Mailroom):
         if not pub.exists() or library.read_file(pub, "a public key file", 16 * 1024).decode(errors="replace").strip() \
                 != self.identity.public.line():
             library.write_file(pub, (self.identity.public.line() + "\n").encode())
-        self.pending: set[str] = set(self.store.game_ids())  # at start: every game, once
+        self.pending: set[str] = set(self.store.unrefereed())  # at start: what a stop left undone, not every game
         self.errors_logged: set[str] = set()
         self.stopping = False
         self._imap: Any = None

@@ -177,6 +177,12 @@ class Store:
             return [str(r[0]) for r in tx.all("SELECT game_id FROM games WHERE next_due IS NULL OR next_due <= ? "
                                                "ORDER BY game_id", (now,))]
 
+    def unrefereed(self) -> list[str]:
+        """The games changed since the referee last did its duties in them (a judge stopped in between):
+        a mail's transaction leaves next_due unset, the referee's sets it."""
+        with self.db.transaction() as tx:
+            return [str(r[0]) for r in tx.all("SELECT game_id FROM games WHERE next_due IS NULL ORDER BY game_id")]
+
     def received(self, tx: Tx, game_id: str, seq: int) -> float | None:
         """When the judge received (or signed) entry `seq` of a game (None: before it kept the time)."""
         row = tx.one("SELECT received FROM entries WHERE game_id = ? AND seq = ?", (game_id, seq))
