@@ -24,7 +24,7 @@ from pbem.judge import library, web_tables
 from pbem.judge.config import Config
 from pbem.judge.database import Tx
 from pbem.judge.service import Judge
-from pbem.judge.web_tables import REFEREE, Table
+from pbem.judge.web_tables import REFEREE, HostedTable
 
 BROWSER_DOMAIN = "browser.invalid"
 """The placeholder address of a browser seat in the game's own mail (RFC 2606: never delivered)."""
@@ -123,14 +123,14 @@ class WebJudge(Judge):
                 raise library.PbemError("no such game here")
             return library.open_game(path)
 
-    def page(self, table: Table, seat: str) -> dict[str, Any]:
+    def page(self, table: HostedTable, seat: str) -> dict[str, Any]:
         """What `seat`'s page shows: the game from the seat's view and the entries it may sign."""
         assert table.game_id is not None
         with self.lock:
             rep = self.game(table.game_id)
             return browser.page_data(rep, seat, browser.referee_session(rep, self.identity))
 
-    def post(self, table: Table, seat: str, entry: dict[str, Any]) -> int:
+    def post(self, table: HostedTable, seat: str, entry: dict[str, Any]) -> int:
         """Apply an entry a seat's page signed, as a mail turn; then the duties after it. Returns the game's
         length after it. Refused (with the reason a mail's sender would read) when it is not applied."""
         game_id = table.game_id
@@ -199,7 +199,7 @@ class WebJudge(Judge):
                                  self.clock())
                 self.store.note_deadline(tx, game_id, item)
 
-    def _notice(self, rep: library.Replay, table: Table, seat: str, address: str) -> EmailMessage:
+    def _notice(self, rep: library.Replay, table: HostedTable, seat: str, address: str) -> EmailMessage:
         msg = EmailMessage()
         msg["From"] = Address(REFEREE, addr_spec=self.config.address)
         msg["To"] = Address(seat, addr_spec=address)

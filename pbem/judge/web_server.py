@@ -36,7 +36,7 @@ from pbem.judge.config import Config
 from pbem.judge.web_assets import Assets
 from pbem.judge.web_guard import WebGuard, cookie_of, session_cookie
 from pbem.judge.web_judge import Refused, WebJudge
-from pbem.judge.web_tables import Table
+from pbem.judge.web_tables import HostedTable
 
 MAX_REQUEST_BYTES = 1 << 20
 """An entry with every coin of a game sealed is some kilobytes; more is an attack."""
@@ -146,7 +146,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
             await run_in_threadpool(judge.make_game, table.table_id)
         return JSONResponse({"ok": True, "play": f"/play/{table.table_id}/{seat}"}, headers=NO_STORE)
 
-    async def seat_of(request: Request) -> tuple[Table, str] | Response:
+    async def seat_of(request: Request) -> tuple[HostedTable, str] | Response:
         """The table and seat of a /play address, when this request's session holds the seat."""
         table_id, seat = request.path_params["table"], request.path_params["seat"]
         value = cookie_of({k.lower(): v for k, v in request.headers.items()})
@@ -274,7 +274,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
                     lambda value: locked(web_tables.csrf_of, judge.store, value))
 
 
-def _title(table: Table) -> str:
+def _title(table: HostedTable) -> str:
     return f"{api.game_title(table.game)} ({', '.join(s.name for s in table.seats)})"
 
 

@@ -29,7 +29,9 @@ def digest(secret: str) -> str:
 
 
 @dataclass(frozen=True)
-class Seat:
+class HostedSeat:
+    """A place at a table the judge hosts (engine's Seat is a place in a Sarcophagus game)."""
+
     name: str
     key: str | None
     """Its public key line: given for a player by mail, registered by the browser for a seat by link."""
@@ -38,10 +40,12 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class Table:
+class HostedTable:
+    """A game the judge hosts, as its seats fill (a browser's by an invitation link, a player's by mail)."""
+
     table_id: str
     game: str
-    seats: tuple[Seat, ...]
+    seats: tuple[HostedSeat, ...]
     options: tuple[str, ...]
     deadlines: str | None
     game_id: str | None
@@ -50,12 +54,12 @@ class Table:
     def full(self) -> bool:
         return all(seat.key for seat in self.seats)
 
-    def seat(self, name: str) -> Seat | None:
+    def seat(self, name: str) -> HostedSeat | None:
         return next((s for s in self.seats if s.name == name), None)
 
 
 def new_table(store: Store, game: str, seats: list[tuple[str, str | None, str | None]], options: list[str],
-              deadlines: str | None, now: float) -> tuple[Table, dict[str, str]]:
+              deadlines: str | None, now: float) -> tuple[HostedTable, dict[str, str]]:
     """A table for `game` whose seats are (name, key line or None for a browser seat, address or None); the
     capability of each browser seat, by name (shown once, kept hashed)."""
     names = [name for name, _, _ in seats]
@@ -84,7 +88,7 @@ def new_table(store: Store, game: str, seats: list[tuple[str, str | None, str | 
     return found, tokens
 
 
-def table(store: Store, table_id: str, tx: Tx | None = None) -> Table | None:
+def table(store: Store, table_id: str, tx: Tx | None = None) -> HostedTable | None:
     if tx is None:
         with store.db.transaction() as own:
             return table(store, table_id, own)
@@ -98,12 +102,12 @@ def table(store: Store, table_id: str, tx: Tx | None = None) -> Table | None:
     for seat in roster["seats"]:
         key, address = claimed.get(seat["name"], (seat["key"], seat["address"])) if seat["browser"] else \
             (seat["key"], seat["address"])
-        seats.append(Seat(seat["name"], key, address, seat["browser"]))
-    return Table(table_id, str(row[0]), tuple(seats), tuple(roster["options"]), roster["deadlines"],
+        seats.append(HostedSeat(seat["name"], key, address, seat["browser"]))
+    return HostedTable(table_id, str(row[0]), tuple(seats), tuple(roster["options"]), roster["deadlines"],
                  None if row[2] is None else str(row[2]))
 
 
-def invitation(store: Store, token: str) -> tuple[Table, str, bool] | None:
+def invitation(store: Store, token: str) -> tuple[HostedTable, str, bool] | None:
     """The table and seat a link's capability is for, and whether it was used; None: no such link."""
     with store.db.transaction() as tx:
         row = tx.one("SELECT table_id, name, used FROM web_seats WHERE token_hash = ?", (digest(token),))
@@ -114,7 +118,7 @@ def invitation(store: Store, token: str) -> tuple[Table, str, bool] | None:
     return found, str(row[1]), row[2] is not None
 
 
-def claim(store: Store, token: str, key: str, address: str | None, session: str, now: float) -> Table:
+def claim(store: Store, token: str, key: str, address: str | None, session: str, now: float) -> HostedTable:
     """Take the seat of a link's capability for the browser whose key this is: once only."""
     parsed = PublicKey.parse(key)
     if address is not None:
@@ -143,7 +147,7 @@ def set_game(tx: Tx, table_id: str, game_id: str) -> None:
     tx.run("UPDATE web_tables SET game_id = ? WHERE table_id = ?", (game_id, table_id))
 
 
-def table_of_game(store: Store, game_id: str, tx: Tx | None = None) -> Table | None:
+def table_of_game(store: Store, game_id: str, tx: Tx | None = None) -> HostedTable | None:
     if tx is None:
         with store.db.transaction() as own:
             return table_of_game(store, game_id, own)
