@@ -89,6 +89,8 @@ class Judge(Mailroom):
             library.write_file(pub, (self.identity.public.line() + "\n").encode())
         self.pending: set[str] = set(self.store.unrefereed())  # at start: what a stop left undone, not every game
         self.errors_logged: set[str] = set()
+        self.names: dict[str, str | None] = {}
+        """game id -> the judge's name in it, when it referees it."""
         self.stopping = False
         self._imap: Any = None
         self.last_sweep = float("-inf")
@@ -165,11 +167,17 @@ class Judge(Mailroom):
             self._once(f"referee {game_id} {exc}", f"error {short}: unexpected {type(exc).__name__}: {exc}")
             return True  # tried again when the game changes, not on every pass
 
+    def _referee_name(self, game_id: str, path: Path) -> str | None:
+        """The judge's name in a game, if it referees it: read once (a game's invitation never changes)."""
+        if game_id not in self.names:
+            self.names[game_id] = library.referee_name(path, self.identity.public)
+        return self.names[game_id]
+
     def _referee(self, tx: Any, game_id: str) -> None:
         path = self.store.sync(tx, game_id)
         if path is None:
             return
-        name = library.referee_name(path, self.identity.public)
+        name = self._referee_name(game_id, path)
         if name is None:
             self.log(f"skipped {path.name}: the judge is not its referee")
             return
@@ -279,7 +287,7 @@ class Judge(Mailroom):
 
     def _deadlines(self, tx: Any, game_id: str, now: int) -> None:
         path = self.store.sync(tx, game_id)
-        name = library.referee_name(path, self.identity.public) if path is not None else None
+        name = self._referee_name(game_id, path) if path is not None else None
         if path is None or name is None or not library.has_deadlines(path):
             self.store.set_next_due(tx, game_id, None)
             return
