@@ -61,7 +61,9 @@ export async function keyRecord(identity, passphrase, { rounds = DEFAULT_KDF_ROU
   const signKey = globalThis.crypto?.subtle ? await signingKey(identity, seed) : null;
   const openKey = (await hasWebCryptoX25519()) ? await importX25519Scalar(scalar) : null;
   const record = { version: 1, line: identity.public.line(), backup, signKey, openKey };
+  scalar.fill(0);
   if (!signKey || !openKey) record.seed = seed;
+  else seed.fill(0); // the copy this function made; the Identity it was given is the caller's to drop
   return record;
 }
 
