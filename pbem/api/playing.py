@@ -222,11 +222,11 @@ class DemoStep:
 
 
 def demo(game_name: str | None = None, players: int = 3, directory: Path | None = None, referee_mode: bool = False,
-         bot: str = "greedy", think: float = 1.0, seed: int | None = None,
+         bot: str | None = None, think: float = 1.0, seed: int | None = None,
          iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
     """A whole game among computer players through the same files and functions as people use: the game
     file's path, and the steps as they are played (the caller reads them; verify the file after). The game
-    by its name, or the registry's first."""
+    by its name, or the registry's first; its bot by name, or the game's first."""
     from engine import GAMES, find_game
     from engine.contract import UnknownGame
     from pbem.crypto.keyring import create_key
@@ -236,6 +236,7 @@ def demo(game_name: str | None = None, players: int = 3, directory: Path | None 
         chosen = find_game(game_name or next(iter(GAMES)))
     except UnknownGame as exc:
         raise UsageError(str(exc)) from None
+    bot = bot or chosen.bots[0]
     policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
     base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     base.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,8 @@ def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many compu
                                                            "(default: a new temporary directory).")] = None,
          referee_mode: Annotated[bool, typer.Option("--referee", help="Add a referee bot (referee mode).")] = False,
          quiet: Annotated[bool, typer.Option(help="Print only the result.")] = False,
-         bot: Annotated[str, typer.Option(help="The computer players: greedy, random or mcts.")] = "greedy",
+         bot: Annotated[str | None, typer.Option(help="The computer players, by name (default: the game's "
+                                                      "first; an unknown name lists the game's).")] = None,
          think: ThinkOption = 1.0, seed: SeedOption = None, iterations: IterationsOption = None) -> None:
     """Play a whole game among computer players through the same files and commands, then verify it."""
     from pbem import api  # loaded when a command runs, so --help and option errors stay fast

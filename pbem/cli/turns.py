@@ -86,7 +86,7 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: s
     example = api.example_move(turn.session)
     return (f"{name} owes a {owed.what} now ({owed.detail}): give it on the command line, e.g. "
             f"'pbem play {named} --as {name} {example}{flag}', or run pbem play on a terminal to be asked, or add "
-            "--bot greedy")
+            f"--bot {rep.game.bots[0]}")
 
 
 @app.command("play", epilog="Exit status: 0 done: NAME owes nothing more now (or left the prompt without a "

@@ -17,11 +17,12 @@ def policy_for(game: AnyGame, bot: str, think: float = 1.0, iterations: int | No
     return game.policy(bot, think, iterations)
 
 
-def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Random | None = None) -> list[object]:
-    """Do everything this participant owes now: automatic duties, and choices by the policy."""
+def bot_turn(session: Session, policy: str | Policy | None = None, rng: random.Random | None = None) -> list[object]:
+    """Do everything this participant owes now: automatic duties, and choices by the policy (a bot of the
+    game's by name; by default its first)."""
     rng = rng or random.Random()
     rep = session.rep
-    choose = policy_for(rep.game, policy) if isinstance(policy, str) else policy
+    choose = policy_for(rep.game, policy or rep.game.bots[0]) if policy is None or isinstance(policy, str) else policy
     events = session.automatic()
     while True:
         owed = [d for d in rep.duties() if d.who == session.name and d.what in TURN_DUTIES]
@@ -33,7 +34,7 @@ def bot_turn(session: Session, policy: str | Policy = "greedy", rng: random.Rand
         events += session.automatic()
 
 
-def play_out(sessions: dict[str, Session], policy: str | Policy = "greedy", rng: random.Random | None = None,
+def play_out(sessions: dict[str, Session], policy: str | Policy | None = None, rng: random.Random | None = None,
              limit: int = 5000) -> None:
     """Play until nobody owes anything, each participant acting through their own session."""
     rng = rng or random.Random()
