@@ -143,6 +143,7 @@ def test_buttons_keys_and_the_slider_step_through_the_game(browser, finished):
     assert read(browser)["entry"] == len(positions) - 1 and browser.current_url.endswith(f"#entry={len(positions) - 1}")
 
 
+@pytest.mark.slow
 def test_a_link_opens_the_entry_it_names_and_the_board_matches_the_engine(browser, finished):
     rep, url, positions = finished
     ties = [seq for seq, event in rep.events if type(event).__name__ == "TieBreak"]

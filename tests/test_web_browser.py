@@ -46,6 +46,7 @@ def owed(browser, pages) -> tuple[str | None, int]:
     return owing[0] if owing else (None, found[0][1])
 
 
+@pytest.mark.slow
 def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, base, monkeypatch):
     fast_cli(monkeypatch)
     links = judge.invite("sarcophagus", *NAMES)

@@ -154,6 +154,7 @@ return input.map((value) => { try { return pbem.b64(pbem.canonical(value)); } ca
 """
 
 
+@pytest.mark.slow
 def test_canonical_json_is_byte_identical_to_pythons_over_entries_of_both_games(js):
     values = random_entries(random.Random(36), 1200)
     values += [payload(played(game, mode).genesis) for game, mode in GAMES]
@@ -195,6 +196,7 @@ return out;
 """.replace("NOBLE_EVERY", str(NOBLE_EVERY))
 
 
+@pytest.mark.slow
 def test_entries_the_javascript_signs_are_accepted_by_pythons_verifier(js):
     bodies = random_entries(random.Random(25519), 1200)
     requests = [{"seed": seed_of(b["author"]), "fields": b} for b in bodies]
@@ -223,6 +225,7 @@ return input.map(({ key, message, signature }) => {
 """
 
 
+@pytest.mark.slow
 def test_the_javascript_checks_pythons_signatures_and_refuses_altered_ones(js):
     cases = []
     for entry in real_entries()[::4]:
@@ -273,6 +276,7 @@ return Promise.all(input.cases.map((c, i) => {
 """.replace("NOBLE_EVERY", str(NOBLE_EVERY))
 
 
+@pytest.mark.slow
 def test_values_the_javascript_seals_open_in_python(js):
     cases = sealing_cases(random.Random(7748), 1000)
     lines = {name: identity(name).public.line() for name in NAMES}
@@ -303,6 +307,7 @@ return Promise.all(input.map(({ seed, table, item, genesisHash, noble }) => {
 """
 
 
+@pytest.mark.slow
 def test_values_python_seals_open_in_the_javascript_against_their_commitments(js):
     cases = sealing_cases(random.Random(8439), 1000)
     requests = []
@@ -366,6 +371,7 @@ def test_the_javascript_refuses_a_tampered_sealed_blob_as_python_does(js):
 COMMITS = "return input.map((c) => pbem.commit(c.binding, c.owner, c.slot, c.value, c.salt));"
 
 
+@pytest.mark.slow
 def test_commitments_are_equal(js):
     rng = random.Random(32)
     values = game_values()
@@ -476,6 +482,7 @@ def game_with_a_browser_player(js: Node, game: str, mode: str) -> tuple[Replay, 
 
 
 @pytest.mark.parametrize(("game", "mode"), GAMES)
+@pytest.mark.slow
 def test_a_whole_game_with_one_player_in_javascript_verifies(js, game, mode):
     """ann's program is the web client (at a table it also deals: the table key, the seed and every card it
     seals are opened and sealed in JavaScript); everyone else's is pbem's Python. Every entry is checked as it
@@ -580,6 +587,7 @@ return { line: id.public.line(), signature: pbem.b64(await id.sign(pbem.utf8('a 
 """
 
 
+@pytest.mark.slow
 def test_ssh_keygen_reads_the_key_file_the_javascript_writes(js, tmp_path):
     keygen = tool("ssh-keygen")
     made = js.call(JS_EXPORT, {"seed": None, "comment": "ann@browser", "passphrase": "correct horse ☃", "rounds": 16})
@@ -601,6 +609,7 @@ def test_ssh_keygen_reads_the_key_file_the_javascript_writes(js, tmp_path):
 
 @pytest.mark.parametrize(("passphrase", "cipher"), [("hunter2", None), ("pässwörd", "aes128-ctr"),
                                                     ("cbc too", "aes256-cbc"), ("", None)])
+@pytest.mark.slow
 def test_the_javascript_reads_a_key_file_ssh_keygen_writes(js, tmp_path, passphrase, cipher):
     keygen = tool("ssh-keygen")
     key = tmp_path / "id_ed25519"
@@ -620,6 +629,7 @@ def test_the_javascript_reads_a_key_file_ssh_keygen_writes(js, tmp_path, passphr
             assert refused.value.kind == kind
 
 
+@pytest.mark.slow
 def test_the_javascript_and_pbem_read_each_others_key_files(js):
     python_file = identity("cat").to_openssh(b"pbem pass").decode()
     assert js.call(JS_IMPORT, {"file": python_file, "passphrase": "pbem pass"})["line"].startswith(
@@ -815,6 +825,7 @@ return { vectors, dh, iterated };
 """
 
 
+@pytest.mark.slow
 def test_rfc7748_x25519_vectors(js):
     base = (Path(vendor.__file__).parent / "static" / "pbem-crypto.js").as_uri()
     got = js.call(JS_X25519, {"base": base, "vectors": RFC7748, "alice": RFC7748_DH["alice"][0],

@@ -91,6 +91,7 @@ return { line: key.public.line(), file: key.exportKeyFile() };
 """
 
 
+@pytest.mark.slow
 def test_a_key_made_by_the_keystore_is_kept_as_keys_no_script_reads_and_exported_as_a_file_ssh_keygen_reads(js, tmp_path):
     keygen = tool("ssh-keygen")
     made = js.call(NEW_KEY, {"name": "new", "passphrase": PASS, "comment": "ann@browser"})
@@ -127,6 +128,7 @@ return { line: key.public.line(), where: key.where, file: key.exportKeyFile(),
 """
 
 
+@pytest.mark.slow
 def test_a_key_ssh_keygen_made_imports_signs_as_ssh_keygen_checks_and_exports_under_a_new_passphrase(js, tmp_path):
     keygen = tool("ssh-keygen")
     key = tmp_path / "id_ed25519"
@@ -219,6 +221,7 @@ const done = arguments[arguments.length - 1];
 """
 
 
+@pytest.mark.slow
 def test_chromium_keeps_the_key_in_indexeddb_across_a_reload_and_signs_and_opens_with_it(tmp_path):
     if not (CHROMIUM and DRIVER):
         pytest.skip("no browser: Debian's chromium and chromium-driver run this test")
