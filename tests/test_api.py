@@ -36,6 +36,7 @@ def names_used() -> set[str]:
     return {name for name in used - modules if not name.startswith("__")}  # modules: `from pbem.api import browser`
 
 
+@pytest.mark.slow
 def test_all_is_what_the_front_ends_and_the_doc_use():
     assert sorted(api.__all__) == sorted(names_used())
     for name in api.__all__:

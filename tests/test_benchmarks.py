@@ -97,6 +97,7 @@ def test_engine_instructions_counts_its_own_playouts_under_callgrind(tmp_path):
     assert missing.stderr == "Error: valgrind is not installed (Debian: apt install valgrind)\n"
 
 
+@pytest.mark.slow
 def test_bot_strength_prints_a_win_share_with_its_interval():
     lines = run("bot_strength.py", "--games", "2", "--iterations", "3", "--players", "2").splitlines()
     assert lines[0] == "search bot vs greedy, 2 games each, 3 iterations a move, seed 1"
@@ -107,6 +108,7 @@ def test_bot_strength_prints_a_win_share_with_its_interval():
     assert dash == "-" and float(rate) > 0 and float(minutes) >= 0
 
 
+@pytest.mark.slow
 def test_bot_strength_adds_up_the_games_of_runs_split_over_processes(tmp_path):
     logs = []
     for seed in ("1", "2"):

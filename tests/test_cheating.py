@@ -60,6 +60,7 @@ def play_with_a_cheat(rep, cheat: str, value: int = 5, limit: int = 400):
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_false_coins_in_table_mode_end_in_a_verdict_signed_by_the_cheater_themselves():
     rep = played_game("table", players=("ann", "ben"), finish=False)
     play_with_a_cheat(rep, "ann")
@@ -221,6 +222,7 @@ def test_a_false_deal_is_convicted_by_the_next_players_program():
         apply_entry(honest, sessions_for(honest)["ann"].sign({"action": "verdict deal", "openings": {"seed": seed}}))
 
 
+@pytest.mark.slow
 def test_the_deal_is_the_specified_shuffle_of_the_seed_and_every_join():
     rep = played_game("table", players=("ann", "ben", "cat"))
     seed = next(e for e in rep.entries if e.action == "audit").openings["seed"]
@@ -288,6 +290,7 @@ def test_a_referee_with_a_memory_refuses_a_rolled_back_game(tmp_path, monkeypatc
     assert not any(e.author == "ref" and e.seq > 6 for e in from_json((tmp_path / "g.json").read_bytes()).entries)
 
 
+@pytest.mark.slow
 def test_a_convicted_game_as_the_commands_show_it(tmp_path, monkeypatch):
     rep = played_game("table", players=("ann", "ben"), finish=False)
     play_with_a_cheat(rep, "ben", value=4)

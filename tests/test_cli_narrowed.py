@@ -37,6 +37,7 @@ def test_help_and_unknown_names_get_the_whole_command_line():
     assert "Did you mean 'show'?" in runner.invoke(app, ["sho"]).output
 
 
+@pytest.mark.slow
 def test_the_pbem_command_is_narrowed_and_says_the_same(tmp_path):
     env = {**os.environ, "PBEM_HOME": str(tmp_path / "home")}
     game = str(ROOT / "examples" / "table-3-players.json")

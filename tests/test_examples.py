@@ -20,6 +20,7 @@ FOUR = ["ann", "ben", "cat", "dan"]
     ("referee-2-players.json", "sarcophagus", ["ann", "ben"], "referee"),
     ("pharaohs-table-4-players.json", "path-of-pharaohs", FOUR, "table"),
     ("pharaohs-referee-4-players.json", "path-of-pharaohs", FOUR, "referee")])
+@pytest.mark.slow
 def test_example_games_are_finished_and_verify(name, game, players, mode):
     rep = verify(load(EXAMPLES / name)[0])
     assert rep.genesis.game == game and rep.players == players and rep.mode == mode

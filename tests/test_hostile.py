@@ -281,6 +281,7 @@ def test_a_hand_edited_address_book_with_a_line_break_is_one_clear_error(table, 
 
 # ---------------------------------------------------------------- the judge reads through the same gate
 
+@pytest.mark.slow
 def test_the_judge_sets_hostile_mail_aside_and_plays_the_good_game(tmp_path, monkeypatch):
     from pbem.judge import config as judge_config
     from pbem.judge.service import Judge

@@ -82,6 +82,7 @@ def in_progress():
     return rep, sessions
 
 
+@pytest.mark.slow
 def test_every_frame_is_the_engines_view_for_that_observer(in_progress):
     rep, sessions = in_progress
     drawing = presentation("sarcophagus")

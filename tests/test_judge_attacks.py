@@ -301,6 +301,7 @@ def test_a_player_cannot_claim_another_players_address_in_a_game_before_its_invi
 # ---------------------------------------------------------------- (a) a stranger's flood of forged mail
 
 
+@pytest.mark.slow
 def test_a_flood_of_forged_bad_mail_earns_one_answer_an_hour_to_a_participant_and_none_to_anyone_else(
         base, hosted):
     """Twenty damaged turns forged From: a participant, twenty from strangers, twenty from the participant

@@ -58,11 +58,13 @@ actions = st.one_of(
 
 
 @given(actions)
+@pytest.mark.slow
 def test_format_then_parse_is_identity(action):
     assert parse_action(format_action(action)) == action
 
 
 @given(st.text(max_size=40))
+@pytest.mark.slow
 def test_any_text_parses_or_raises_a_notation_error(text):
     try:
         parse_action(text)

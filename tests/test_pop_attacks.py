@@ -152,6 +152,7 @@ def test_the_stock_is_opened_top_first(mode):
 # ---------------------------------------------------------------- a Thief's steal
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.slow
 def test_a_steal_moves_unopened_cards_of_the_victim_picked_among_chances_choices(mode):
     rep, sessions, dealer = at(mode, "steal")
     thief, victim = rep.state.mover, rep.players[rep.state.victim]
@@ -209,6 +210,7 @@ def test_a_reshuffle_commits_exactly_the_discards_under_the_next_number(mode):
                               "sealed": {keys[0]: "AAAA"}}), IllegalMove, "this action carries sealed values for exactly: none")
 
 
+@pytest.mark.slow
 def test_a_referee_that_stacks_a_reshuffle_convicts_itself_in_the_audit():
     """The referee posts the discards in an order of its choosing and deals from it consistently: nothing
     shows until the end, when the audit's seed gives another order."""

@@ -70,6 +70,7 @@ def test_the_engine_of_issue_26s_day_plays_beside_todays_and_the_aims_are_printe
         assert 0 < low <= median <= high
 
 
+@pytest.mark.slow
 def test_a_commit_that_does_not_exist_is_one_error_line_before_any_figure():
     done = subprocess.run([sys.executable, str(SCRIPT), "--then", "no-such-commit"], capture_output=True, text=True,
                           timeout=60)
@@ -95,6 +96,7 @@ def test_the_plain_model_plays_the_engines_games():
                 list(engine.state.location), list(engine.state.winners), len(engine.log))
 
 
+@pytest.mark.slow
 def test_pop_soak_plays_checked_games_to_their_end():
     done = subprocess.run([sys.executable, str(SCRIPT), "--soak", "2"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -106,6 +108,7 @@ def test_pop_soak_plays_checked_games_to_their_end():
         assert games == 2 and won + stalled == 2 and longest > 50
 
 
+@pytest.mark.slow
 def test_pop_bot_strength_prints_a_win_share_with_its_interval():
     script = Path(__file__).parent.parent / "benchmarks" / "pop_bot_strength.py"
     done = subprocess.run([sys.executable, str(script), "--games", "2", "--iterations", "3", "--players", "3"],

@@ -76,6 +76,7 @@ def seeded_values(rep) -> dict:
 
 
 @pytest.mark.parametrize("mode", ["table", "referee"])
+@pytest.mark.slow
 def test_a_whole_game_verifies_and_its_audit_accounts_for_all_80_cards(mode):
     rep, _ = pop_game(mode)
     checked = verify(from_json(to_json(rep.record).encode()))
@@ -168,6 +169,7 @@ def test_a_thief_who_picks_the_cards_is_convicted_by_the_next_program():
     assert verify(from_json(to_json(rep.record).encode())).verdict == rep.verdict
 
 
+@pytest.mark.slow
 def test_a_reshuffle_in_an_order_the_seed_does_not_give_is_convicted():
     rep, sessions = _table_game_until("shuffle")
     dealer = sessions[rep.state.mover]

@@ -45,6 +45,7 @@ def test_a_whole_game_verifies_and_reproduces_its_scores(finished):
     assert not rep.duties()
 
 
+@pytest.mark.slow
 def test_referee_mode_reveals_come_from_the_referee_only():
     rep = played_game("referee")
     dealers = {e.author for e in rep.entries if e.action.startswith("reveal")}
@@ -53,6 +54,7 @@ def test_referee_mode_reveals_come_from_the_referee_only():
     assert {e.author for e in table.entries if e.action.startswith("reveal")} <= {"ann", "ben", "cat"}
 
 
+@pytest.mark.slow
 def test_the_public_record_holds_no_coin_value_or_tile_in_clear_before_openings(finished):
     upto = next(i for i, e in enumerate(finished.entries) if e.action.startswith("open"))
     prefix = finished.record.model_copy(update={"entries": finished.entries[:upto]})
@@ -224,6 +226,7 @@ def test_equivocation_and_forks_are_reported():
         compare(fork_a.record, forged)
 
 
+@pytest.mark.slow
 def test_a_referee_opens_a_whole_tie_break_and_the_audit_in_one_entry_each():
     import random
 
@@ -259,6 +262,7 @@ def finished_owner(rep, entry):
 @pytest.mark.parametrize("mode", ["table", "referee"])
 @pytest.mark.parametrize("options,players", [({"two_player": "seats"}, ("ann", "ben")),
                                              ({"bottom_edge_free": "false"}, ("ann", "ben", "cat", "dan"))])
+@pytest.mark.slow
 def test_every_option_plays_to_a_verified_end_through_the_protocol(mode, options, players):
     rep = played_game(mode, players=players, options=options)
     verified = verify(from_json(to_json(rep.record).encode()))

@@ -381,6 +381,7 @@ def _vandalize(rep: Replay) -> list[str]:
 
 
 @pytest.mark.parametrize("game", ["table-3-players.json", "pharaohs-table-4-players.json"])
+@pytest.mark.slow
 def test_a_caller_that_changes_the_replay_it_was_handed_changes_no_verdict_after(game, monkeypatch):
     """A front end (the app's request thread, the judge, a library user) wrecks the replay verify handed
     it; the same record and a longer one are then verified as a fresh process verifies them. Items are
@@ -496,6 +497,7 @@ def test_a_hostile_sender_cannot_make_the_process_keep_more_than_so_many_bytes(m
     assert outcome(raw) == "valid, 127 entries"
 
 
+@pytest.mark.slow
 def test_a_caller_that_changes_an_entry_it_holds_changes_no_record_verified_after(monkeypatch):
     """Entries are frozen models whose dicts (sealed, commitments, openings) are not: a caller changes one in
     the record it verified and one in the replay it was handed (both the objects kept). The honest file,

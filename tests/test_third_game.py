@@ -88,6 +88,7 @@ def test_pbem_plays_it_once_plugged_in_and_forgets_it_after(tmp_path):
     assert "unknown game 'closest' (known: path-of-pharaohs, sarcophagus)" in gone.output
 
 
+@pytest.mark.slow
 def test_pbem_names_no_game_outside_the_games_presentations():
     """What lets a third game touch nothing else in pbem/ (docs/adding-a-game.md): outside each game's own
     presentation module, no code of pbem/ imports a game's package or writes a game's name or title, and the
