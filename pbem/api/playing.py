@@ -303,7 +303,7 @@ def parse_options(specs: list[str]) -> dict[str, str]:
     for spec in specs:
         key, eq, value = spec.partition("=")
         if not eq or not key:
-            raise UsageError(f"option {spec!r}: write KEY=VALUE, e.g. two_player=seats")
+            raise UsageError(f"option {spec!r}: write KEY=VALUE (an unknown KEY is answered with the game's options)")
         options[key] = value
     return options
 
