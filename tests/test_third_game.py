@@ -104,7 +104,10 @@ def test_pbem_names_no_game_outside_the_games_presentations():
     for path in sorted((root / "pbem").rglob("*.py")):
         if path.is_relative_to(shown) and path.relative_to(shown).parts[0].removesuffix(".py") in names:
             continue
-        tree = ast.parse(path.read_text())
+        text = path.read_text()
+        if not any(word in text.lower() for word in (*names, "discard", "engine.")):
+            continue  # nothing to look at closer: most files
+        tree = ast.parse(text)
         said = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # docstrings
         for node in ast.walk(tree):
             where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
