@@ -146,7 +146,7 @@ def test_a_strangers_turns_of_games_not_hosted_here_are_set_aside_at_once_and_ne
     lines.clear()
     judge.once()
     assert len(reads) == 8 and not list((box / "new").iterdir()), lines
-    parked = sorted(p.name for p in (base / "judge-home" / "unhosted").iterdir())
+    parked = sorted(p.name for p in (base / "mail" / "judge" / "unhosted").iterdir())
     assert parked == [f"{i:032x}.0{i}.stranger" for i in range(8)], lines
     assert sum(" set aside mail " in line for line in lines) == 8
     assert not answers(server)  # a game not hosted here: nobody is answered
@@ -172,7 +172,7 @@ def test_a_turn_that_came_before_its_games_invitation_is_read_again_when_the_inv
     assert said[1].startswith(f"applied {game_id[:8]} the invitation"), said
     assert said[2] == f"read again the turns of {game_id[:8]} that came before its invitation"
     assert said[3].startswith("refused mail 0.early: refused a turn: entry 1: this turn belongs to another game"), said
-    assert not any((base / "judge-home" / "unhosted").iterdir()) and not any((box / "new").iterdir())
+    assert not any((base / "mail" / "judge" / "unhosted").iterdir()) and not any((box / "new").iterdir())
 
 
 @pytest.mark.slow

@@ -5,8 +5,10 @@
   never on every pass).
 - `cur/`: read and done with (applied, known, refused, nothing of pbem), as a mail program marks a mail
   read. Nothing is deleted.
-- home/`unhosted/`: turns of games the judge does not host, set aside at once by game id and never parsed
-  again, unless that game's invitation arrives after them (mail is not always delivered in order).
+- `unhosted/` beside new/ and cur/ (mail programs read only those): turns of games the judge does not
+  host, set aside at once by game id and never parsed again, unless that game's invitation arrives after
+  them (mail is not always delivered in order). In the mailbox, not in one judge's home: of several
+  judges reading one mailbox, whichever applies the invitation reads them again.
 - home/`quarantine/`: mails whose reading raised an error nobody foresaw, or during which the judge
   stopped `MAX_TRIES` times, each beside a `.why` file for the operator.
 
@@ -33,10 +35,11 @@ _GAME_ID = re.compile(r"^[0-9a-f]{32}$")
 class Spool:
     def __init__(self, maildir: Path, home: Path, store: Store):
         self.new, self.cur = maildir / "new", maildir / "cur"
-        self.unhosted, self.quarantined = home / "unhosted", home / "quarantine"
+        self.unhosted, self.quarantined = maildir / "unhosted", home / "quarantine"
         for folder in (maildir / "tmp", self.new, self.cur, self.unhosted, self.quarantined):
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.store = store
+        _move_in(home / "unhosted", self.unhosted)  # where a judge kept them before judges shared a mailbox
 
     # ------------------------------------------------------------ what is there to read
 
@@ -90,3 +93,13 @@ def _move(path: Path, target: Path) -> None:
         os.replace(path, target)
     except FileNotFoundError:
         pass  # moved already (another reader of the Maildir, or a run before a crash)
+
+
+def _move_in(old: Path, new: Path) -> None:
+    if old.is_dir() and old != new:
+        for path in old.iterdir():
+            _move(path, new / path.name)
+        try:
+            old.rmdir()
+        except OSError:
+            pass  # something else was put there: left for the operator
