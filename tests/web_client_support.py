@@ -77,6 +77,8 @@ class WebJudge:
                 return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
         except urllib.error.HTTPError as exc:
             return exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read()
+        except urllib.error.URLError as exc:
+            raise AssertionError(f"{exc} from pbem judge web; its log:\n{self.log.read_text()[-3000:]}") from None
 
 
 def chromium(width: int = 1300, height: int = 1000) -> Any:
@@ -125,14 +127,24 @@ def ready(browser: Any) -> dict[str, Any]:
 
 
 def sign(browser: Any, index: int = 0, note: str | None = None) -> str:
-    """Click the index-th offer, then Sign and send; the page's message once the judge answered."""
+    """Click the index-th offer, then Sign and send; the page's message once the judge answered. A click that
+    a live redraw of the page swallowed (the game moved on under it) is made again, as a person would."""
+    from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    options = browser.find_elements(By.CSS_SELECTOR, "#options .option")
-    options[index % len(options)].click()
-    if note:
-        browser.find_element(By.ID, "note").send_keys(note)
-    browser.find_element(By.ID, "sign").click()
+    for attempt in range(3):
+        try:
+            options = browser.find_elements(By.CSS_SELECTOR, "#options .option")
+            options[index % len(options)].click()
+            if note:
+                browser.find_element(By.ID, "note").send_keys(note)
+            browser.find_element(By.ID, "sign").click()
+            break
+        except (StaleElementReferenceException, ElementNotInteractableException):
+            if attempt == 2:
+                raise
+            time.sleep(0.2)
+            ready(browser)
     wait(browser, lambda b: any(w in text_of(b, "message") for w in ("accepted by the judge", "did not apply",
                                                                      "Nothing was sent", "refused")))
     return text_of(browser, "message")

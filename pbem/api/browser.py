@@ -151,6 +151,14 @@ def holds_key(line: str, message: bytes, signature: str) -> bool:
     return True
 
 
+def not_shared_beyond(game_id: str, seq: int | None) -> None:
+    """Put back the mark of what every party has had by mail (None: nothing yet): a posted entry is read as
+    a mail turn, and a mail turn went to every party, but a page posts to the judge alone, who mails it on."""
+    from pbem.transport.copies import set_shared
+
+    set_shared(game_id, seq)
+
+
 def turn_mail_body(game: Replay, entry: dict[str, Any]) -> str:
     """One posted entry as the turn block a mail would carry after the game's last entry (the judge reads it
     as it reads any mail turn: it is checked there, not here)."""

@@ -170,7 +170,9 @@ class WebJudge(Judge):
         mail["Subject"] = f"{rep.genesis.game} {library.short_id(game_id)}: an entry posted in a browser"
         mail["X-Pbem-Game"] = game_id
         mail.set_content(body, cte="7bit")
+        shared = library.mailed_up_to(game_id)
         read = library.apply_mail(library.parse_mail(where, bytes(mail)), self.config.games)
+        browser.not_shared_beyond(game_id, shared)  # the other parties have not had it: the judge mails it on
         for copy, _, _ in read.updated.values():
             self.store.save(tx, copy, self.clock())
             self.store.checkpoint(tx, library.open_game(copy))
@@ -179,7 +181,8 @@ class WebJudge(Judge):
     # ------------------------------------------------------------ notices to browser seats
 
     def notify(self, game_id: str) -> None:
-        """A short mail to each browser seat that gave an address and owes something now (once a place)."""
+        """A short mail to each browser seat that gave an address and owes something now: once a turn (not
+        again until the seat has acted since)."""
         table = web_tables.table_of_game(self.store, game_id)
         if table is None:
             return
@@ -194,6 +197,9 @@ class WebJudge(Judge):
                 item = f"web-notice:{seat.name}:{rep.seq}"
                 if not seat.browser or not seat.address or seat.name not in owing or item in done:
                     continue
+                told = max((int(i.rsplit(":", 1)[1]) for i in done if i.startswith(f"web-notice:{seat.name}:")), default=-1)
+                if told >= 0 and not any(e.author == seat.name for e in rep.entries[told:]):
+                    continue  # told already, and has not acted since: one notice a turn
                 msg = self._notice(rep, table, seat.name, seat.address)
                 self.store.queue(tx, game_id, None, bytes(msg), f"a notice to {seat.name} at entry {rep.seq}",
                                  self.clock())
