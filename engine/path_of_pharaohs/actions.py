@@ -5,6 +5,7 @@ one sealed to the receiver; `public` strips them for the record."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .state import Term
@@ -110,8 +111,7 @@ _set_build_pos, _set_build_terms, _set_build_slots = (vars(Build)[name].__set__ 
 _set_deal_player, _set_deal_slots, _set_deal_cards = (vars(Deal)[name].__set__ for name in ("player", "slots", "cards"))
 
 
-def new_build(pos: int, terms: tuple[Term, ...], slots: tuple[int, ...]) -> Build:
-    """Build(pos, terms, slots), made cheaply (above)."""
+def _cheap_build(pos: int, terms: tuple[Term, ...], slots: tuple[int, ...]) -> Build:
     act: Build = _new(Build)
     _set_build_pos(act, pos)
     _set_build_terms(act, terms)
@@ -119,10 +119,25 @@ def new_build(pos: int, terms: tuple[Term, ...], slots: tuple[int, ...]) -> Buil
     return act
 
 
-def new_deal(player: str, slots: tuple[int, ...], cards: tuple[int, ...] | None) -> Deal:
-    """Deal(player, slots, cards), made cheaply (above)."""
+def _cheap_deal(player: str, slots: tuple[int, ...], cards: tuple[int, ...] | None) -> Deal:
     act: Deal = _new(Deal)
     _set_deal_player(act, player)
     _set_deal_slots(act, slots)
     _set_deal_cards(act, cards)
     return act
+
+
+def _compiled() -> bool:
+    """Whether mypyc compiled these classes (benchmarks/compile_engine.py): a compiled class refuses
+    object.__new__, and its own constructor is cheap."""
+    try:
+        _new(Build)
+    except TypeError:
+        return True
+    return False
+
+
+new_build: Callable[[int, tuple[Term, ...], tuple[int, ...]], Build] = Build if _compiled() else _cheap_build
+"""Build(pos, terms, slots), made cheaply (above)."""
+new_deal: Callable[[str, tuple[int, ...], tuple[int, ...] | None], Deal] = Deal if _compiled() else _cheap_deal
+"""Deal(player, slots, cards), made cheaply (above)."""
