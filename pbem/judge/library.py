@@ -5,7 +5,7 @@ of what was mailed, the seen-store, reading and checking game files, IMAP."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -123,6 +123,8 @@ class MailRead:
 
     outcome: MailOutcome
     updated: dict[str, tuple[Path, int, int]]
+    games: dict[str, Replay] = field(default_factory=dict)
+    """Each game it brought on, as verified when its copy was written: read and verified once a mail."""
 
 
 
@@ -131,7 +133,8 @@ def apply_mail(parsed: Any, games: Path) -> MailRead:
     """Apply one parsed mail's turns and game files to the copies (as `pbem inbox` does) and say what
     became of it."""
     report = api.read_mails([parsed], games)
-    return MailRead(report.outcomes.get(parsed.where, MailOutcome(parsed.where, Fate.IGNORED)), report.updated)
+    return MailRead(report.outcomes.get(parsed.where, MailOutcome(parsed.where, Fate.IGNORED)), report.updated,
+                    report.games)
 
 
 def read_one(where: str, data: bytes, games: Path) -> MailRead:
@@ -162,9 +165,8 @@ def referee_name(path: Path, key: PublicKey) -> str | None:
     return referee.name if referee is not None and PublicKey.parse(referee.key).same_key(key) else None
 
 
-def participants(path: Path) -> set[str]:
-    """Every name a game's genesis gives a part: its players and its referee (read, not verified: cheap)."""
-    record = api.load(path)
+def participants(record: GameFile) -> set[str]:
+    """Every name a game's genesis gives a part: its players and its referee."""
     referee = record.genesis.dealer.referee
     return {p.name for p in record.genesis.players} | ({referee.name} if referee is not None else set())
 

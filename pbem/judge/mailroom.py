@@ -92,12 +92,12 @@ class Mailroom:
                 read = library.apply_mail(parsed, self.config.games)
                 ready = []
                 for game_id, (copy, _, last) in read.updated.items():
-                    game = library.open_game(copy)  # verified just now: remembered
+                    game = read.games[game_id]  # as verified on the way in
                     self.store.save(tx, copy, now, game)
                     self.store.checkpoint(tx, game)
                     ready += self.store.ready(tx, game_id, last)
                 if read.updated:
-                    self._learn(tx, data, {game_id: copy for game_id, (copy, _, _) in read.updated.items()})
+                    self._learn(tx, data, read.games)
                 read = self._keep_mail(tx, path, read)
             except BaseException:
                 for game_id in parsed.games:
@@ -190,9 +190,9 @@ class Mailroom:
         self.store.note_answer(sender.address, now)
         self.log(f"answered {sender.address}: why {name} was refused")
 
-    def _learn(self, tx: Any, data: bytes, games: dict[str, Path]) -> None:
+    def _learn(self, tx: Any, data: bytes, games: dict[str, library.Replay]) -> None:
         """Each participant's address, from the headers of a mail that brought on their game (`games`: the
-        games the mail applied to, each with its copy): pbem mail names everyone by their name in the game.
+        games the mail applied to): pbem mail names everyone by their name in the game.
         Only the game's own participants are learned, and the first address learned for a name stays (a game
         is hosted from its invitation on, so its creator's mail names them first). In the mail's transaction:
         a judge killed after it has learned them too."""
@@ -201,11 +201,8 @@ class Mailroom:
             pairs = email.utils.getaddresses([str(headers.get(h, "")) for h in ("From", "To", "Cc")])
         except (ValueError, TypeError, IndexError, LookupError, AttributeError):
             return
-        for game, copy in games.items():
-            try:
-                members = library.participants(copy)
-            except library.PbemError:
-                continue
+        for game, replay in games.items():
+            members = library.participants(replay.record)
             for name, addr in pairs:
                 if name in members and addr and addr != self.config.address:
                     try:

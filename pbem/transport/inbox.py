@@ -33,6 +33,8 @@ class Report:
     mails: int = 0
     updated: dict[str, tuple[Path, int, int]] = field(default_factory=dict)
     """game_id -> (copy, first new entry, last entry)"""
+    games: dict[str, Replay] = field(default_factory=dict)
+    """game_id -> the copy written, as verified on the way (for a caller that goes on with it: the judge)"""
     known: int = 0
     problems: list[str] = field(default_factory=list)
     forks: list[str] = field(default_factory=list)
@@ -46,6 +48,7 @@ def _note(report: Report, store: Copies, before: int, rep: Replay, verified_here
     path = store.put(rep, verified_here)
     first = report.updated.get(rep.genesis.game_id, (path, before + 1, 0))[1]
     report.updated[rep.genesis.game_id] = (path, first, rep.seq)
+    report.games[rep.genesis.game_id] = rep
 
 
 def _mine(rep: Replay) -> bool:
