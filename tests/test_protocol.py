@@ -2,6 +2,7 @@
 
 import base64
 import json
+import typing
 
 import pytest
 
@@ -23,6 +24,8 @@ from pbem.errors import (
     UnknownSigner,
     WrongGame,
 )
+from pbem.protocol.act_handlers import HANDLERS
+from pbem.protocol.acts import Act
 from pbem.protocol.entries import apply_entry, replay
 from pbem.protocol.session import Session
 from pbem.protocol.verify import compare, verify
@@ -193,6 +196,10 @@ def test_a_replaced_sealed_blob_is_a_signature_failure_and_does_not_open(game):
     other_blob = base64.b64encode(crypto.seal(b"{}", [identity(entry.author).public])).decode()
     with pytest.raises(BadSignature):
         replay_with(game, i, entry.model_copy(update={"sealed": {key: other_blob}}))
+
+
+def test_every_act_has_its_handler():
+    assert set(HANDLERS) == set(typing.get_args(Act))
 
 
 @pytest.mark.parametrize("act", ["audit", "deal first=ann"])
