@@ -75,7 +75,7 @@ def check_use(js: Node, name: str, python: Identity, rng: random.Random) -> None
 
 
 NEW_KEY = """
-const key = await pbem.generateKey(input.passphrase, input.comment);
+const key = await pbem.generateKey(input.passphrase, input.comment, { rounds: 4 });
 (state.keys ??= {})[input.name] = key;
 const { signKey, openKey } = key.record;
 return { line: key.public.line(), where: key.where, file: key.exportKeyFile(), kept: Object.keys(key.record).sort(),
@@ -186,7 +186,7 @@ MAKE_AND_KEEP = """
 const done = arguments[arguments.length - 1];
 (async () => {
   const pbem = await import('/static/pbem-crypto.js');
-  const key = await pbem.generateKey(arguments[0], 'ann@chromium');
+  const key = await pbem.generateKey(arguments[0], 'ann@chromium', { rounds: 4 });
   await pbem.keepKey('table-1/ann', key);
   return { line: key.public.line(), where: key.where };
 })().then(done, (e) => done({ error: `${e.name}: ${e.message}` }));
