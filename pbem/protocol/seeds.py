@@ -4,6 +4,7 @@ the dealer opens it at the end audit or when a player proves the dealer posted s
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 
 from engine.contract import (
@@ -33,7 +34,29 @@ def deal_shape(rep: Replay) -> Dealt:
 
 def seeded_deal(rep: Replay, seed: str) -> tuple[Dealt, dict[str, Value], dict[str, str]]:
     """What a joint deal's seed gives: the deal, every hidden item's value by key, and the commitment
-    to every item that the `deal` entry must post."""
+    to every item that the `deal` entry must post. Worked out once a process for a game's deal (the
+    genesis fixes the game, its options and players; the seed and the contributions the rest): a
+    referee's every turn and every check for a cheat asked it again, a commitment an item each time,
+    about a third of a judge's time a turn."""
+    key = (rep.genesis_hash, seed, tuple(rep.contributions))
+    with _DEALS_LOCK:  # a web judge's threads share it
+        found = _DEALS.pop(key, None)
+    if found is None:
+        found = _deal_from_seed(rep, seed)
+    with _DEALS_LOCK:
+        _DEALS[key] = found  # the newest last: the oldest is forgotten first
+        while len(_DEALS) > DEALS_KEPT:
+            del _DEALS[next(iter(_DEALS))]
+    dealt, values, commitments = found
+    return dealt, dict(values), dict(commitments)  # the caller's own dicts: the kept ones stay as worked out
+
+
+DEALS_KEPT = 256
+_DEALS_LOCK = threading.Lock()
+_DEALS: dict[tuple[str, str, tuple[str, ...]], tuple[Dealt, dict[str, Value], dict[str, str]]] = {}
+
+
+def _deal_from_seed(rep: Replay, seed: str) -> tuple[Dealt, dict[str, Value], dict[str, str]]:
     game = rep.game
     dealt = game.deal(game.parse_options(rep.genesis.options), rep.players,
                       deal_random(rep.genesis_hash, seed, rep.contributions))
