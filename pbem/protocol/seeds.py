@@ -51,7 +51,7 @@ def seeded_deal(rep: Replay, seed: str) -> tuple[Dealt, dict[str, Value], dict[s
     return dealt, dict(values), dict(commitments)  # the caller's own dicts: the kept ones stay as worked out
 
 
-DEALS_KEPT = 256
+DEALS_KEPT = 1024
 _DEALS_LOCK = threading.Lock()
 _DEALS: dict[tuple[str, str, tuple[str, ...]], tuple[Dealt, dict[str, Value], dict[str, str]]] = {}
 
