@@ -1,6 +1,8 @@
 """pbem judge web in real Chromium (Debian's chromium and chromedriver through Selenium): three players who
 have only a browser take their seats by the links `pbem judge invite` printed, and play a whole game of
-Sarcophagus by clicking; every entry is signed in their browser, and the judge's record verifies."""
+Sarcophagus by clicking; every entry is signed in their browser, and the judge's record verifies. Then ann
+exports her key to a passphrase-protected OpenSSH file (ssh-keygen reads it) and plays on from another
+browser that imports it. One game per module: a whole game is the fixture of everything checked here."""
 
 from __future__ import annotations
 
@@ -98,3 +100,48 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
     assert "valid, finished" in verified and "wins" in verified
     record = copies[0].read_text()
     assert NOTE.replace('"', '\\"') in record  # the note is in the signed record as typed
+    export_and_import(browser, base, pages["ann"][0])
+
+
+def export_and_import(browser, base, ann: str) -> None:
+    """ann exports her key, ssh-keygen reads the file with its passphrase, and a second browser (nothing of
+    ann's in it) holds her seat once it imports the file."""
+    import shutil
+    import subprocess
+
+    from selenium.webdriver.common.by import By
+
+    browser.switch_to.window(ann)
+    page = browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "#export-box summary").click()
+    browser.find_element(By.ID, "export-pass").send_keys("correct horse")
+    browser.find_element(By.ID, "export").click()
+    wait(browser, lambda b: "BEGIN OPENSSH PRIVATE KEY" in b.find_element(By.ID, "exported").get_attribute("value"))
+    exported = browser.find_element(By.ID, "exported").get_attribute("value")
+    line = browser.execute_script("return document.getElementById('key-state').textContent")
+    key_file = base / "ann-exported"
+    key_file.write_text(exported)
+    key_file.chmod(0o600)
+    if shutil.which("ssh-keygen"):
+        public = subprocess.run(["ssh-keygen", "-y", "-P", "correct horse", "-f", str(key_file)], capture_output=True,
+                                text=True, check=True).stdout.split()
+        fingerprint = subprocess.run(["ssh-keygen", "-l", "-f", "-"], input=" ".join(public), capture_output=True,
+                                     text=True, check=True).stdout.split()[1]
+        assert fingerprint in line  # the page named the key it holds by the same fingerprint
+    other = chromium()
+    try:
+        other.get(page)
+        wait(other, lambda b: text_of(b, "turn-title") == "Import your key to play here")
+        assert other.execute_script("return document.getElementById('board').children.length") == 0  # nothing shown
+        other.find_element(By.ID, "import-text").send_keys(exported)
+        other.find_element(By.ID, "import-pass").send_keys("wrong")
+        other.find_element(By.ID, "import").click()
+        wait(other, lambda b: "Not imported: wrong passphrase" in text_of(b, "message"))
+        other.find_element(By.ID, "import-pass").clear()
+        other.find_element(By.ID, "import-pass").send_keys("correct horse")
+        other.find_element(By.ID, "import").click()
+        wait(other, lambda b: text_of(b, "message") == "Imported: this browser now holds ann's key.")
+        wait(other, lambda b: text_of(b, "turn-title") == "Game over")
+        assert "This browser holds ann's key" in text_of(other, "key-state")
+    finally:
+        other.quit()
