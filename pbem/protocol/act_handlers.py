@@ -4,7 +4,7 @@ applies it; absences have their own module (pbem.protocol.absent_acts)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from typing import Any
 
 from engine.contract import DEALER, Value
@@ -48,8 +48,8 @@ def apply_act(rep: Replay, entry: Entry, seq: int) -> list[object]:
     return HANDLERS[type(act)](rep, entry, act, seq)
 
 
-def _carries(entry: Entry, seq: int, commitments: frozenset[str] | set[str] = frozenset(),
-             sealed: frozenset[str] | set[str] = frozenset(), openings: frozenset[str] | set[str] = frozenset()) -> None:
+def _carries(entry: Entry, seq: int, commitments: Set[str] = frozenset(), sealed: Set[str] = frozenset(),
+             openings: Set[str] = frozenset()) -> None:
     """The act's attachments are exactly these keys (none, unless named)."""
     for what, wanted in (("commitments", commitments), ("sealed", sealed), ("openings", openings)):
         expect_keys(getattr(entry, what), set(wanted), what, seq, entry.author)
@@ -60,8 +60,9 @@ def _join(rep: Replay, entry: Entry, act: Join, seq: int) -> list[object]:
     if not rep.awaiting_join or rep.awaiting_join[0] != author:
         waiting = f"waiting for {rep.awaiting_join[0]} to join" if rep.awaiting_join else "everyone has joined"
         raise NotOwed(f"join: {author} may not join now ({waiting})", seq, author)
-    seed = {SEED} if author == rep.referee and rep.genesis.deal == "joint" else set()  # the referee commits the
-    _carries(entry, seq, commitments=seed, sealed=seed)                                # seed it deals from
+    # the referee of a joint deal commits the seed it deals from, sealed to itself
+    seed = {SEED} if author == rep.referee and rep.genesis.deal == "joint" else set()
+    _carries(entry, seq, commitments=seed, sealed=seed)
     if entry.sealed and not addressed(entry.sealed[SEED], [rep.roster[author]]):
         raise IllegalMove("the referee's seed must be sealed to the referee alone", seq, author)
     rep.contributions.append(entry.contribution or "")
