@@ -109,7 +109,8 @@ def play_pop(workload: str, games: int, rng: random.Random) -> None:
             random_winners(game.state, game.cards, game.deck, rng)
 
 
-def instructions(workload: str, games: int, pure: bool) -> int:
+def instructions(workload: str, games: int, pure: bool) -> tuple[int, str]:
+    """The instructions of a run, and the engine it imported (engine_build's words, which it prints)."""
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
         + ["--pure"] * pure + ["--play", workload, str(games)],
@@ -117,7 +118,7 @@ def instructions(workload: str, games: int, pure: bool) -> int:
     found = re.search(r"Collected : (\d+)", run.stderr)
     if not found:
         sys.exit(f"Error: no instruction count in valgrind's output:\n{run.stderr[-2000:]}")
-    return int(found.group(1))
+    return int(found.group(1)), run.stdout.strip()
 
 
 def main() -> None:
@@ -129,14 +130,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.play is not None:
         play(args.play[0], int(args.play[1]))
+        print(engine_build())  # this process imported the engine: the parent did not
         return
     if not shutil.which("valgrind"):
         sys.exit("Error: valgrind is not installed (Debian: apt install valgrind)")
     for workload, name in WORKLOADS.items():
         if args.only is None or workload in args.only:
-            per_game = (instructions(workload, args.games, args.pure) - instructions(workload, 0, args.pure)) / args.games
+            (played, engine), (empty, _) = instructions(workload, args.games, args.pure), instructions(workload, 0, args.pure)
+            per_game = (played - empty) / args.games
             unit = "iteration" if workload in PER_ITERATION else "game"
-            print(f"{name}, {engine_build()}: {per_game / 1e6:.2f} million instructions per {unit} "
+            print(f"{name}, {engine}: {per_game / 1e6:.2f} million instructions per {unit} "
                   f"({args.games} {unit}s, seed 4)", flush=True)
 
 
