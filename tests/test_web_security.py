@@ -154,3 +154,30 @@ def test_names_cannot_carry_markup(judge, monkeypatch):
                  '<img src=x onerror="alert(1)">', "cat", "--url", judge.url)
     assert result.exit_code == 1
     assert result.output.startswith("Error: '<img src=x onerror=\"alert(1)\">' is not a name pbem takes")
+
+
+def test_a_judge_that_alters_a_browser_players_entry_or_signs_for_them_is_caught(judge, table, base):
+    """The judge holds the record, so it could change what a browser posted, or sign in a player's name: the
+    signature is the player's key's, made in their browser, and pbem verify refuses either file."""
+    from pbem.api import load_identity
+    from pbem.protocol.commitments import b64
+    from pbem.record.canonical import canonical
+
+    _, clients, plays = table
+    state = clients["ann"].state(plays["ann"])
+    if state["seq"] == 0:  # ann's join, signed with her key (the stolen-session test posts it when run first)
+        good = entry_for(clients["ann"].keys["ann"], state, state["offers"][0])
+        assert clients["ann"].post("/api" + plays["ann"] + "/entry", {"entry": good})[0] == 200
+    copy = next(path for path in judge.export() if path.name.startswith("sarcophagus-"))
+    assert ": valid, in progress, " in cli(base / "anyone", 0, "verify", copy).output
+    record = json.loads(copy.read_text())
+    ann = record["entries"][0]
+    assert ann["author"] == "ann" and ann["action"] == "join"
+    altered = {**ann, "contribution": "0" * 64}  # the judge changes ann's share of the deal's randomness
+    signed = {k: v for k, v in altered.items() if k != "signature"}
+    forged = {**altered, "signature": b64(load_identity(str(base / "judge-home" / "keys" / "judge")).sign(canonical(signed)))}
+    for entry, why in ((altered, "signature does not match"), (forged, "signed by a different key")):
+        cheat = base / f"cheat-{why.split()[0]}.json"
+        cheat.write_text(json.dumps({**record, "entries": [entry, *record["entries"][1:]]}))
+        result = cli(base / "anyone", 0, "verify", cheat)
+        assert result.exit_code == 1 and why in result.output and "entry 1 by ann" in result.output, result.output

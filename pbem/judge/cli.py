@@ -102,6 +102,7 @@ def invite(config: ConfigArg,
     for its seat, once. The judge signs the invitation; each player signs their own moves."""
     import time
 
+    from pbem import api
     from pbem.judge import config as settings
     from pbem.judge.store import open_store
     from pbem.judge.web_tables import REFEREE, new_table
@@ -111,17 +112,19 @@ def invite(config: ConfigArg,
         for item in given or []:
             name, sep, value = item.partition("=")
             if not sep or name not in seats:
-                raise typer.BadParameter(f"{item!r}: give NAME={what} for one of the seats")
+                raise api.UsageError(f"{item!r}: give NAME={what} for one of the seats")
             found[name] = value
         return found
 
+    if game not in api.game_names():
+        raise api.UsageError(f"no game {game!r}: pbem plays {', '.join(api.game_names())}")
     keys, addresses = pairs(key, "KEY"), pairs(mail, "ADDRESS")
     for name, value in keys.items():
         if not value.startswith("ssh-"):
-            keys[name] = Path(value).read_text(encoding="utf-8").strip()
+            keys[name] = api.read_file(Path(value), "a public key file", 16 * 1024).decode(errors="replace").strip()
     missing = [name for name in keys if name not in addresses]
     if missing:
-        raise typer.BadParameter(f"a player by mail needs --mail NAME=ADDRESS: {', '.join(missing)}")
+        raise api.UsageError(f"a player by mail needs --mail NAME=ADDRESS: {', '.join(missing)}")
     loaded = settings.load(config)
     os.environ["PBEM_HOME"] = str(loaded.home)
     store = open_store(loaded.database, loaded.games, loaded.home)

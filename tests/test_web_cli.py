@@ -1,0 +1,54 @@
+"""`pbem judge invite` as the judge's operator types it: the links it prints, one a browser seat, and one
+`Error:` line with exit status 1 for what it cannot make a table of."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+
+import pytest
+
+from judge_support import cli, fast_cli, memory_folder, ok, write_config
+
+base = pytest.fixture(memory_folder)
+
+
+@pytest.fixture
+def config(base, monkeypatch):
+    fast_cli(monkeypatch)
+    return write_config(base, 2525, maildir=base / "mail" / "judge")
+
+
+def test_invite_prints_one_link_a_browser_seat_and_names_the_players_by_mail(base, config):
+    key = ok(cli(base / "ben", 0, "key", "new", "ben", "--no-passphrase")).splitlines()[-1]
+    out = ok(cli(base / "op", 0, "judge", "invite", config, "path-of-pharaohs", "ann", "ben", "cat", "--key", f"ben={key}",
+                 "--mail", "ben=ben@example.org", "--url", "https://pbem.example.org/"))
+    lines = out.splitlines()
+    assert re.fullmatch(r"Table [0-9a-f]{16}: path-of-pharaohs with ann, ben, cat; the judge referees it as judge\.",
+                        lines[0])
+    assert re.fullmatch(r"ann: https://pbem\.example\.org/join/[A-Za-z0-9_-]{43}", lines[1])
+    assert lines[2] == "ben: by mail, ben@example.org"
+    assert re.fullmatch(r"cat: https://pbem\.example\.org/join/[A-Za-z0-9_-]{43}", lines[3])
+    assert lines[1] != lines[3] and lines[4:] == ["Each link takes its seat once; the game starts when every seat is taken."]
+    tokens = [line.rsplit("/", 1)[1] for line in (lines[1], lines[3])]
+    with sqlite3.connect(base / "judge-home" / "judge.db") as db:  # only each capability's hash is kept
+        stored = db.execute("SELECT token_hash, name, key, used FROM web_seats ORDER BY name").fetchall()
+    assert stored == [(hashlib.sha256(t.encode()).hexdigest(), n, None, None) for t, n in zip(tokens, ["ann", "cat"])]
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["chess", "ann", "ben"], "Error: no game 'chess': pbem plays sarcophagus, path-of-pharaohs"),
+    (["sarcophagus", "ann", "ann"], "Error: each seat needs a name of its own, and not 'judge' (the judge's)"),
+    (["sarcophagus", "ann", "judge"], "Error: each seat needs a name of its own, and not 'judge' (the judge's)"),
+    (["sarcophagus", "ann", "b c"], "Error: 'b c' is not a name pbem takes (letters, digits, - and _)"),
+    (["sarcophagus", "ann", "ben", "--mail", "dan=dan@example.org"],
+     "Error: 'dan=dan@example.org': give NAME=ADDRESS for one of the seats"),
+    (["sarcophagus", "ann", "ben", "--key", "ben=ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA== ben"],
+     "Error: a player by mail needs --mail NAME=ADDRESS: ben"),
+    (["sarcophagus", "ann", "ben", "--key", "ben=nowhere.pub", "--mail", "ben=ben@example.org"],
+     "Error: no such file: nowhere.pub"),
+])
+def test_invite_refuses_what_it_cannot_make_a_table_of(base, config, args, error):
+    result = cli(base / "op", 0, "judge", "invite", config, *args)
+    assert (result.exit_code, result.output.splitlines()[:1]) == (1, [error]), result.output
