@@ -39,6 +39,9 @@ def test_invite_prints_one_link_a_browser_seat_and_names_the_players_by_mail(bas
 
 @pytest.mark.parametrize(("args", "error"), [
     (["chess", "ann", "ben"], "Error: no game 'chess': pbem plays sarcophagus, path-of-pharaohs"),
+    (["sarcophagus", "ann"], "Error: Sarcophagus is for 2 to 4 players, not 1"),
+    (["sarcophagus", "ann", "ben", "--option", "rows=99"],
+     "Error: unknown option 'rows' (options: two_player, bottom_edge_free)"),
     (["sarcophagus", "ann", "ann"], "Error: each seat needs a name of its own, and not 'judge' (the judge's)"),
     (["sarcophagus", "ann", "judge"], "Error: each seat needs a name of its own, and not 'judge' (the judge's)"),
     (["sarcophagus", "ann", "b c"], "Error: 'b c' is not a name pbem takes (letters, digits, - and _)"),

@@ -128,6 +128,22 @@ def dealer_name() -> str:
     return DEALER
 
 
+def check_table(game: str, names: list[str], options: list[str]) -> None:
+    """Refuse, before any link is given, a table whose game could not be made: an unknown game or option,
+    a number of players the game does not take (an invitation is made with throwaway keys, then dropped)."""
+    from pbem.protocol.genesis import new_game
+
+    parsed = {}
+    for spec in options:
+        key, sep, value = spec.partition("=")
+        if not sep or not key:
+            raise UsageError(f"option {spec!r}: write KEY=VALUE")
+        parsed[key] = value
+    referee = Identity.generate()
+    new_game(game, parsed, [(name, Identity.generate().public) for name in names], "judge", referee,
+             ("judge", referee.public), None, None, None)
+
+
 def same_key(line: str, other: str) -> bool:
     """Whether two public key lines name one key (comments aside)."""
     return PublicKey.parse(line).same_key(PublicKey.parse(other))
