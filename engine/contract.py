@@ -37,6 +37,11 @@ ABSENCES_OUT = 3
 """Absent turns in a row (absences from a move owed, none of the player's own acts between) after which a
 game's `absent` applies its rule for a player who is gone: it takes them out or ends the game."""
 
+STRIKE_KIND = TURN_DUTIES[0]
+"""The duty kind an absent turn is an absence from, which the trust layer counts towards ABSENCES_OUT: "move",
+the turn itself, in every game. A "discard" is a choice within a turn (a trap's, the hand limit's) and an
+"open" no decision at all: an absence from either neither adds to the count nor resets it."""
+
 Value = int | str
 """A hidden item's value as the record writes it: a coin's number, a tile's or a card's name."""
 
@@ -212,6 +217,10 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
 
     name: str
     title: str
+    min_players: int
+    max_players: int
+    """How many players the game takes: `pbem new` and the demo answer another count with them
+    (`players_problem`), and `setup` refuses it in the same words."""
     pace: Pace
     """The deadlines a game made with `--deadlines default` gives (a long turn needs more than a short one)."""
 
@@ -283,3 +292,13 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
 
 AnyGame = Game[Any, Any, Any, Any]
 """A game from the registry, whichever it is: each is checked against its own types where it is defined."""
+
+
+def players_problem(game: AnyGame, count: int) -> str | None:
+    """Why `count` players cannot play `game`, in the words its `setup` uses ("Sarcophagus is for 2 to 4
+    players, not 5"), from its `min_players` and `max_players`; None when they can."""
+    low, high = game.min_players, game.max_players
+    if low <= count <= high:
+        return None
+    span = str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+    return f"{game.title} is for {span} players, not {count}"

@@ -10,7 +10,7 @@ from contextlib import nullcontext
 import pytest
 
 from engine import GAMES
-from engine.contract import DEALER, DUTY_KINDS
+from engine.contract import DEALER, DUTY_KINDS, InvalidSetup, players_problem
 from pbem.protocol.genesis import new_game
 from pbem.protocol.verify import verify
 from pbem.record.models import from_json, to_json
@@ -69,6 +69,23 @@ def test_a_random_game_through_the_trust_layer(name, mode):
     checked = verify(from_json(to_json(rep.record).encode()))
     assert checked.outcome() is not None and checked.verdict is None and checked.entries[-1].action == "audit"
     assert checked.over and set(checked.outcome().scores) == set(players)
+
+
+def test_every_game_takes_the_count_of_players_its_definition_gives(name):
+    """`pbem new` and the demo answer a count from the game's `min_players` and `max_players`: its rules
+    take exactly those counts, and refuse another in the same words."""
+    game = GAMES[name]
+    options = game.parse_options({})
+    for count in (game.min_players, game.max_players):
+        seats = [f"p{n}" for n in range(count)]
+        assert game.duties(game.setup(options, seats, seats[0]))
+        assert players_problem(game, count) is None
+    for count in (game.min_players - 1, game.max_players + 1):
+        seats = [f"p{n}" for n in range(count)]
+        with pytest.raises(InvalidSetup) as refused:
+            game.setup(options, seats, seats[0])
+        assert str(refused.value) == players_problem(game, count)
+        assert str(refused.value).startswith(f"{game.title} is for {game.min_players} ")
 
 
 def test_every_game_has_a_presentation_that_keeps_the_protocol(name):

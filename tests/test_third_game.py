@@ -88,24 +88,50 @@ def test_pbem_plays_it_once_plugged_in_and_forgets_it_after(tmp_path):
     assert "unknown game 'closest' (known: path-of-pharaohs, sarcophagus)" in gone.output
 
 
+def test_a_count_of_players_the_game_does_not_take_is_answered_from_its_definition(tmp_path):
+    """`pbem demo` and `pbem new` ask the game (its min_players and max_players), before any file is made or
+    any key read: the demo writes no count of its own."""
+    runner = CliRunner()
+    env = {"PBEM_HOME": str(tmp_path / "home"), "PBEM_GAMES": None}
+    with plugged_in():
+        demo = runner.invoke(app, ["demo", "--game", "closest", "--players", "4", "--dir", str(tmp_path / "d")],
+                             env=env)
+        new = runner.invoke(app, ["new", "closest", "-o", str(tmp_path / "g.json"), "--as", "ann",
+                                  *(f"--player={name}" for name in ("ann", "ben", "cat", "dan", "eve"))], env=env)
+    assert (demo.exit_code, demo.output) == (1, "Error: Closest is for 2 or 3 players, not 4\n")
+    assert (new.exit_code, new.output) == (1, "Error: Closest is for 2 or 3 players, not 5\n")
+    assert not (tmp_path / "d").exists() and not (tmp_path / "g.json").exists()
+
+
 @pytest.mark.slow
 def test_pbem_names_no_game_outside_the_games_presentations():
     """What lets a third game touch nothing else in pbem/ (docs/adding-a-game.md): outside each game's own
     presentation module, no code of pbem/ imports a game's package or writes a game's name or title, and the
-    duty kinds of a turn come from engine.contract.TURN_DUTIES, not "move" and "discard" written out.
-    Docstrings and comments may name the games, as examples."""
+    duty kinds of a turn come from engine.contract (TURN_DUTIES, STRIKE_KIND), not "move" and "discard"
+    written out or compared with. What the command line and the library say (pbem/cli, pbem/api) names no
+    game's hidden items (each presentation's HIDDEN_ITEM: "your coins") nor its rule of absence
+    (ABSENCE_BY_RULE): they ask the game's presentation. Docstrings and comments may name the games, as
+    examples."""
     import ast
+    import re
     from pathlib import Path
+
+    from engine.contract import TURN_DUTIES
+    from pbem.presentation.games import presentation
 
     root = Path(__file__).resolve().parent.parent
     names = {word for game in GAMES.values() for word in (game.name, game.name.replace("-", "_"), game.title.lower())}
-    shown = root / "pbem" / "presentation" / "games"
+    items = re.compile(rf"\b({'|'.join(re.escape(presentation(name).HIDDEN_ITEM) for name in GAMES)})s?\b", re.I)
+    rules = [presentation(name).ABSENCE_BY_RULE for name in GAMES]
+    shown, fronts = root / "pbem" / "presentation" / "games", (root / "pbem" / "cli", root / "pbem" / "api")
     found = []
     for path in sorted((root / "pbem").rglob("*.py")):
         if path.is_relative_to(shown) and path.relative_to(shown).parts[0].removesuffix(".py") in names:
             continue
         text = path.read_text()
-        if not any(word in text.lower() for word in (*names, "discard", "engine.")):
+        front = any(path.is_relative_to(folder) for folder in fronts)
+        if not any(word in text.lower() for word in (*names, "discard", "engine.", '"move"')) and not (
+                front and items.search(text)):
             continue  # nothing to look at closer: most files
         tree = ast.parse(text)
         said = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # docstrings
@@ -116,6 +142,11 @@ def test_pbem_names_no_game_outside_the_games_presentations():
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in said:
                 if any(name in node.value.lower() for name in names) or node.value == "discard":
                     found.append(f"{where} {node.value[:60]!r}")
+                elif front and (items.search(node.value) or any(rule in node.value for rule in rules)):
+                    found.append(f"{where} {node.value[:60]!r}: a game's own words")
+            elif isinstance(node, ast.Compare):
+                written = [c.value for c in (node.left, *node.comparators) if isinstance(c, ast.Constant)]
+                found += [f"{where} compares with {kind!r}" for kind in TURN_DUTIES if kind in written]
             elif isinstance(node, (ast.Tuple, ast.Call)):
                 words = [c.value for c in ast.iter_child_nodes(node) if isinstance(c, ast.Constant)]
                 if "move" in words and "discard" in words:

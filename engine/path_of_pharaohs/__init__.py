@@ -61,6 +61,8 @@ class PathOfPharaohs:
     audit_problem = staticmethod(hidden.audit_problem)
     absence_act = staticmethod(absence.absence_act)
     absent = staticmethod(absence.absent)
+    min_players, max_players = 3, 6
+    """How many players it takes: setup refuses another count, as engine.contract.players_problem says it."""
     pace = Pace(turn_hours=72, reminders=(24,))
     """Deadlines by default: a turn is a plan of builds and action cards: three days; a reminder a day before."""
     bots: tuple[str, ...] = ("greedy", "random", "mcts")

@@ -29,6 +29,8 @@ class Sarcophagus:
     audit_problem = staticmethod(hidden.audit_problem)
     absence_act = staticmethod(absence.absence_act)
     absent = staticmethod(absence.absent)
+    min_players, max_players = 2, 4
+    """How many players it takes: setup refuses another count, as engine.contract.players_problem says it."""
     pace = Pace(turn_hours=48, reminders=(12,))
     """Deadlines by default: a turn is one or two coins: two days; a reminder half a day before."""
     bots: tuple[str, ...] = ("greedy", "random", "mcts")

@@ -41,6 +41,7 @@ def new_game(game: str, out: Path, creator: str, players: list[str], referee: st
 
     if out.exists() and not force:
         raise UsageError(f"{out} already exists (use --force to replace it)")
+    _players_fit(game, len(players))
     named = [spec.partition("=")[0] for spec in players + ([referee] if referee else [])]
     if creator not in named:
         raise UsageError(f"--as {creator}: you must be one of the players or the referee"
@@ -64,6 +65,17 @@ def new_game(game: str, out: Path, creator: str, players: list[str], referee: st
 
     remember(rep, out)
     return rep, events
+
+
+def _players_fit(game: str, count: int) -> None:
+    """A count of players the game does not take, answered from its definition before any key is read (a name
+    the registry does not know is left to the genesis, which lists those it knows)."""
+    from engine import GAMES
+    from engine.contract import players_problem
+
+    problem = players_problem(GAMES[game.lower()], count) if game.lower() in GAMES else None
+    if problem:
+        raise UsageError(problem)
 
 
 class TurnResult(NamedTuple):
@@ -221,12 +233,17 @@ class DemoStep:
     events: list[object]
 
 
-def demo(game_name: str | None = None, players: int = 3, directory: Path | None = None, referee_mode: bool = False,
+DEMO_PLAYERS = 3
+"""The demo's table when `--players` is not given, or the count nearest it that the game takes."""
+
+
+def demo(game_name: str | None = None, players: int | None = None, directory: Path | None = None, referee_mode: bool = False,
          bot: str | None = None, think: float = 1.0, seed: int | None = None,
          iterations: int | None = None) -> tuple[Path, Iterator[DemoStep]]:
     """A whole game among computer players through the same files and functions as people use: the game
     file's path, and the steps as they are played (the caller reads them; verify the file after). The game
-    by its name, or the registry's first; its bot by name, or the game's first."""
+    by its name, or the registry's first; its bot by name, or the game's first; `players` as many as the game
+    takes (its `min_players` to `max_players`), by default DEMO_PLAYERS or the nearest it takes."""
     from engine import GAMES, find_game
     from engine.contract import UnknownGame
     from pbem.crypto.keyring import create_key
@@ -238,10 +255,12 @@ def demo(game_name: str | None = None, players: int = 3, directory: Path | None 
         raise UsageError(str(exc)) from None
     bot = bot or chosen.bots[0]
     policy_for(chosen, bot)  # a bot the game lacks is an error before any file is made
+    count = min(max(DEMO_PLAYERS, chosen.min_players), chosen.max_players) if players is None else players
+    _players_fit(chosen.name, count)
     base = directory or Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     base.mkdir(parents=True, exist_ok=True)
     os.environ["PBEM_HOME"] = str(base / "home")
-    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
+    names = (["ann", "ben", "cat", "dan", "eve", "fay"] + [f"player{n}" for n in range(7, count + 1)])[:count]
     for person in names + (["ref"] if referee_mode else []):
         if not (base / "home" / "keys" / person).exists():  # a second demo in one folder reuses the keys
             create_key(person, None)

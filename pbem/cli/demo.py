@@ -14,8 +14,9 @@ app = typer.Typer()
 
 @app.command("demo")
 @handled
-def demo(players: Annotated[int, typer.Option(min=2, max=6, help="How many computer players (as many as the game "
-                                                                  "takes: it says so if not).")] = 3,
+def demo(players: Annotated[int | None, typer.Option(help="How many computer players (default 3, or as near as the "
+                                                           "game takes; another count is answered with the "
+                                                           "game's).")] = None,
          game_name: Annotated[str | None, typer.Option("--game", help="The game to play (default: the first pbem "
                                                                       "knows; a name it does not know lists them "
                                                                       "all).")] = None,

@@ -77,7 +77,7 @@ def _opened(path: Path) -> api.Replay:
 @app.command("show")
 @handled
 def show(path: GameFileArg,
-         name: Annotated[str | None, typer.Option("--as", help="Show your own secrets too (your coins, your hand).")] = None,
+         name: Annotated[str | None, typer.Option("--as", help="Show your own secrets too: what only you may see.")] = None,
          as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the board.")] = False,
          key: KeyOption = None) -> None:
     """Draw the board, hands, claims and whose duty it is (verifying the file first)."""
@@ -156,10 +156,10 @@ def verify_files(paths: Annotated[list[Path], typer.Argument(help="Game files; c
             policy = rep.genesis.deadlines
             typer.echo(f"  absence: {absence}; signed at {absence.time}, the deadline was {absence.deadline}, "
                        f"{policy.grace_hours if policy else 0} h of grace (the signed times agree with the policy)")
-            if absence.by_seed and not rep.verdict:  # the lowest of a hand nobody else sees: the seed proves it
-                typer.echo("    its cards are the lowest of the hand, by the dealer's opened seed" if rep.seed else
-                           "    that its cards are the lowest of the hand is checked when the dealer's seed "
-                           "opens (the end audit)")
+            if absence.by_seed and not rep.verdict:  # chosen by rule from a hand nobody else sees: the seed proves it
+                rule = api.presentation(rep.genesis.game).ABSENCE_BY_RULE
+                typer.echo(f"    {rule}, by the dealer's opened seed" if rep.seed else
+                           f"    that {rule} is checked when the dealer's seed opens (the end audit)")
 
     report = api.verify_files([api.game_path(p) for p in paths], on_valid=valid,
                               on_failure=lambda text: typer.echo(f"Error: {text}", err=True),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.contract import ABSENCES_OUT, IllegalAction, NotationError, Secrets
+from engine.contract import ABSENCES_OUT, STRIKE_KIND, IllegalAction, NotationError, Secrets
 from pbem.errors import BadOpening, IllegalMove, NotOwed
 from pbem.protocol.absence import Absence, AbsenceSigned, check_absence
 from pbem.protocol.acts import ConvictAbsence, RecordAbsence, Verdict, format_act
@@ -26,7 +26,7 @@ def apply_absence(rep: Replay, entry: Entry, act: RecordAbsence, seq: int) -> li
     if rep.state is None and party != rep.referee:  # a referee that never deals is absent from the deal
         raise NotOwed(f"{entry.action}: the game has not started: {waiting_text(rep)}", seq, author)
     times, waiting = check_absence(rep, entry, party, act.what, act.since, seq)
-    strikes = rep.strikes.get(party, 0) + (act.what == "move")
+    strikes = rep.strikes.get(party, 0) + (act.what == STRIKE_KIND)
     events: Sequence[object]
     if party == rep.referee:
         if act.then:

@@ -19,6 +19,7 @@ HIDDEN_ITEM = "guess"
 HTML_STATIC = "generic"
 HTML_LEGEND: tuple[tuple[str, str], ...] = (("Board", "the target and each player's guess: sealed, or opened."),)
 HOW_TO_MOVE = "choose your guess, then Sign and send."
+ABSENCE_BY_RULE = "its guess is void"
 
 read_layout = generic.read_layout
 html_meta = generic.html_meta

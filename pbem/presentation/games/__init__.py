@@ -32,6 +32,9 @@ class Presentation(Protocol):
     board. The drawing's script may draw a sample beside a term (`legendSample(term, meta)`)."""
     HOW_TO_MOVE: str
     """How a player picks a move on the app's board (the app's legend adds it as "Your move")."""
+    ABSENCE_BY_RULE: str
+    """What an absence's act shows when the game's rule chose it from a hand nobody else sees ("its cards are
+    the lowest of the hand"): `pbem verify` says it is proven by the dealer's opened seed, or will be then."""
     HTML_STATIC: str
     """The stem of its files in pbem/presentation/static/: STEM.css (its style), STEM.svg (SVG definitions)
     and STEM.js (a script defining `drawBoard(areas, board, meta)` that draws one `html_board` into

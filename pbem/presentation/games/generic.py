@@ -21,6 +21,7 @@ HTML_STATIC = "generic"
 """Its CSS, SVG and script: pbem/presentation/static/generic.*"""
 HTML_LEGEND: tuple[tuple[str, str], ...] = (("Board", "the game's view, as text."),)
 HOW_TO_MOVE = "choose one of the moves listed, then Sign and send."
+ABSENCE_BY_RULE = "its act is the one the game's rule gives from the hand"
 
 _SKIPPED = ("players", "duties", "status")
 """Said elsewhere: the header names the players, the last line whose duty it is."""

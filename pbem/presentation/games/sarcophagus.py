@@ -57,6 +57,8 @@ HTML_LEGEND: tuple[tuple[str, str], ...] = (
 HOW_TO_MOVE = ("highlighted tiles take a coin: click one (or Tab to it and press Enter), choose the value, then "
                "Sign and send.")
 """Its CSS, SVG and script: pbem/presentation/static/sarcophagus.*"""
+ABSENCE_BY_RULE = "its tile is the player's lowest number tile"
+"""An absent trapped claimer's discard (its rule reads only public tiles: no seed needed to prove it)."""
 
 TERMINAL_COLOURS = {"sun": "red", "moon": "default", "crown": "green", "arms": "blue"}
 """The classic piecepack colours (red suns, black moons, green crowns, blue arms); black is the

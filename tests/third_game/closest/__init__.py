@@ -32,6 +32,8 @@ class Closest:
 
     name = "closest"
     title = "Closest"
+    min_players, max_players = 2, 3
+    """How many players it takes: setup refuses another count, as engine.contract.players_problem says it."""
     pace = Pace(turn_hours=24, reminders=(6,))
     parse_options = staticmethod(rules.parse_options)
     setup = staticmethod(rules.setup)

@@ -59,6 +59,8 @@ HTML_LEGEND: tuple[tuple[str, str], ...] = (
 HOW_TO_MOVE = ("highlighted positions and players can be chosen: click one (or Tab to it and press Enter), choose "
                "the cards or the action card, then Sign and send.")
 """Its CSS, SVG and script: pbem/presentation/static/path-of-pharaohs.*"""
+ABSENCE_BY_RULE = "its cards are the lowest of the hand"
+"""An absent player's discard down to the hand limit: their lowest cards, from a hand only the seed shows."""
 
 LEVELS = (("3",), ("2l", "2r"), ("1l", "1m", "1r"))
 """A pyramid's positions, top level first, as the notation names them."""
