@@ -45,6 +45,9 @@ def test_the_link_took_its_seat_once(judge, table):
     stranger = Client(judge)
     status, _, page = stranger.get(links["ann"].removeprefix(judge.url))
     assert status == 410 and "took its seat already" in page
+    status, answer = stranger.take(links["ann"], "ann")  # a used link's page makes no session: no token to post
+    assert (status, answer["message"]) == (403, "refused: the anti-forgery token is missing or wrong (reload the page)")
+    stranger.get(plays["ann"])  # a session from a page that makes one
     status, answer = stranger.take(links["ann"], "ann")
     assert (status, answer["message"]) == (409, "this invitation link was used already: a link takes one seat, once")
     status, _, page = stranger.get("/join/" + "A" * 43)
@@ -181,3 +184,15 @@ def test_a_judge_that_alters_a_browser_players_entry_or_signs_for_them_is_caught
         cheat.write_text(json.dumps({**record, "entries": [entry, *record["entries"][1:]]}))
         result = cli(base / "anyone", 0, "verify", cheat)
         assert result.exit_code == 1 and why in result.output and "entry 1 by ann" in result.output, result.output
+
+
+def test_only_a_page_that_needs_a_session_makes_one(judge, table):
+    """Whoever requests the home page, a made-up link or a made-up seat gets no cookie (no row in the
+    judge's store for each request)."""
+    _, _, plays = table
+    for path in ("/", "/join/" + "B" * 43, plays["ann"].rsplit("/", 1)[0] + "/zed", "/play/0000000000000000/ann"):
+        status, headers, _ = judge.request("GET", path)
+        assert "set-cookie" not in headers and status in (200, 404), (path, status)
+    status, headers, _ = judge.request("GET", plays["ann"])
+    assert status == 200 and headers["set-cookie"].startswith("pbem-web=")  # a seat's page: a session to import into
+    assert "HttpOnly; SameSite=Lax" in headers["set-cookie"]

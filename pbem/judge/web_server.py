@@ -93,12 +93,16 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
     async def call(func: Callable[..., T], *args: Any) -> T:
         return await run_in_threadpool(locked, func, *args)
 
-    async def session(request: Request) -> tuple[str, str, bool]:
-        """The page session the cookie names (its value, its anti-forgery token), or a new one (True)."""
+    async def session(request: Request, make: bool = True) -> tuple[str, str, bool]:
+        """The page session the cookie names (its value, its anti-forgery token), or a new one (True): made
+        only for a page that needs one (an invitation not used yet, a seat's page), so that whoever requests
+        other addresses fills no table."""
         value = cookie_of({k.lower(): v for k, v in request.headers.items()})
         csrf = await call(web_tables.csrf_of, judge.store, value) if value else None
         if value and csrf:
             return value, csrf, False
+        if not make:
+            return "", "", False
         made, token = await call(web_tables.login, judge.store, judge.clock())
         return made, token, True
 
@@ -109,13 +113,13 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         return response
 
     async def home(request: Request) -> Response:
-        value, csrf, new = await session(request)
+        value, csrf, new = await session(request, make=False)
         return page(web_pages.message(assets, csrf, "pbem judge", "Open the invitation link you were given to "
                                       "take your seat, or the link to your game."), value, new)
 
     async def join_page(request: Request) -> Response:
-        value, csrf, new = await session(request)
         found = await call(web_tables.invitation, judge.store, request.path_params["token"])
+        value, csrf, new = await session(request, make=found is not None and not found[2])
         if found is None:
             return page(web_pages.message(assets, csrf, "Not an invitation", "This link is not an invitation this "
                                           "judge gave: check it was copied whole."), value, new, 404)
@@ -158,9 +162,9 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         return table, seat
 
     async def play_page(request: Request) -> Response:
-        value, csrf, new = await session(request)
         table = await call(web_tables.table, judge.store, request.path_params["table"])
         seat = request.path_params["seat"]
+        value, csrf, new = await session(request, make=table is not None and table.seat(seat) is not None)
         if table is None or table.seat(seat) is None:
             return page(web_pages.message(assets, csrf, "No such game", "There is no such seat here."), value, new, 404)
         return page(web_pages.play(assets, csrf, table.table_id, seat, _title(table), table.game), value, new)
