@@ -98,7 +98,7 @@ def known_keys(status: Status) -> dict[str, str]:
     return keys
 
 
-def smtp_server(password: str | None = None) -> Any:
+def configured_smtp(password: str | None = None) -> Any:
     """Where mail goes ($PBEM_SMTP, $PBEM_SMTP_USER, $PBEM_SMTP_SECURITY); a clear error before anything is
     signed when none is configured."""
     address = os.environ.get("PBEM_SMTP")
@@ -187,7 +187,7 @@ class Library:
         """UsageError, before anything is signed, when what would be written could not be sent."""
         path, _ = self.game(game_id)
         if git_root(path) is None:
-            smtp_server(self.smtp_password)
+            configured_smtp(self.smtp_password)
 
     def send(self, game_id: str, name: str) -> str:
         """Mail what the others lack by SMTP; for a game file in a git repository, the commit to make."""
@@ -196,7 +196,7 @@ class Library:
             root = git_root(path)
             if root is not None:
                 return commit_hint(root, path, game, name)
-            return api.mail_turn(game, name, path, server=smtp_server(self.smtp_password))
+            return api.mail_turn(game, name, path, server=configured_smtp(self.smtp_password))
 
     def inbox(self) -> tuple[Any, int]:
         """Read the mailbox ($PBEM_MAIL, else $MAIL, else ~/Maildir; an IMAP folder's new mail copied into

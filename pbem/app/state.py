@@ -347,7 +347,7 @@ def do_new(state: AppState, body: dict[str, Any]) -> str:
         raise library.UsageError("choose which of your unlocked keys you play with")
     if not isinstance(players, list) or not isinstance(options, str) or not isinstance(deadline, str):
         raise library.UsageError("the form is incomplete")
-    library.smtp_server()  # no server: an error before anything is signed
+    library.configured_smtp()  # no server: an error before anything is signed
     rep = state.games.start(game, me, state.identities[me], [pair(p) for p in players],
                             pair(referee) if referee else None, options.split(), deadline.strip() or None)
     game_id = rep.genesis.game_id
