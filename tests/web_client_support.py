@@ -119,7 +119,8 @@ def take_seat(browser: Any, link: str, address: str | None = None) -> str:
 
 def ready(browser: Any) -> dict[str, Any]:
     """The game page loaded: its turn title, the seq it shows, and the notations offered."""
-    wait(browser, lambda b: text_of(b, "turn-title") not in ("", "Loading"))
+    wait(browser, lambda b: text_of(b, "turn-title") not in ("", "Loading")
+         and not b.execute_script("return document.getElementById('turn').dataset.busy"))
     return dict(browser.execute_script(
         "return {title: document.getElementById('turn-title').textContent,"
         " seq: Number(document.getElementById('turn').dataset.seq || -1),"
@@ -135,6 +136,8 @@ def sign(browser: Any, index: int = 0, note: str | None = None) -> str:
     for attempt in range(3):
         try:
             options = browser.find_elements(By.CSS_SELECTOR, "#options .option")
+            if not options:
+                raise StaleElementReferenceException("the offers were redrawn")
             options[index % len(options)].click()
             if note:
                 browser.find_element(By.ID, "note").send_keys(note)

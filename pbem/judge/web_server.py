@@ -179,6 +179,9 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
             return JSONResponse({"ok": True, "holds": False, "key": place.key if place else None}, headers=NO_STORE)
         table, seat = found
         place = table.seat(seat)
+        if table.game_id is None and table.full:  # its making failed (logged) or was cut short: again
+            await run_in_threadpool(judge.make_game, table.table_id)
+            table = await call(web_tables.table, judge.store, table.table_id) or table
         if table.game_id is None:
             return JSONResponse({"ok": True, "holds": True, "started": False, "key": place.key if place else None,
                                  "seats": [{"name": s.name, "taken": bool(s.key)} for s in table.seats]},
@@ -298,6 +301,7 @@ def serve(config: Config, host: str, port: int, url: str | None) -> None:
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)  # from now on a connection waits for the server rather than being refused
     bound = sock.getsockname()[1]
     where = f"http://{host if ':' not in host else f'[{host}]'}:{bound}"
     judge = WebJudge(config, url or where)

@@ -111,6 +111,7 @@ function render() {
 async function sign() {
   if (!chosen || busy) return;
   busy = true;
+  $('turn').dataset.busy = 'signing';
   $('sign').disabled = true;
   try {
     if (!identity) throw new Error(`this browser does not hold ${info.seat}'s key`);
@@ -132,6 +133,9 @@ async function sign() {
       say(answer.message, true);
     } else {
       $('note').value = '';
+      $('options').replaceChildren(); // what was offered is signed: the next offers come with the game's new state
+      $('confirm').hidden = true;
+      drawn = null;
       say(`Signed and accepted by the judge: entry ${data.seq + 1}.`);
     }
   } catch (error) {
@@ -140,6 +144,7 @@ async function sign() {
     busy = false;
     $('sign').disabled = false;
     await load();
+    delete $('turn').dataset.busy;
   }
 }
 
