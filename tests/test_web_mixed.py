@@ -25,6 +25,7 @@ BY_MAIL = ["ben", "cat"]
 base = pytest.fixture(scope="module")(memory_folder)
 
 
+@pytest.mark.slow
 def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypatch):
     fast_cli(monkeypatch)
     monkeypatch.chdir(base)
