@@ -29,7 +29,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, take_seat, text_of, wait  # noqa: E402
+from web_client_support import (  # noqa: E402
+    CHROMIUM,
+    DRIVER,
+    Client,
+    WebJudge,
+    chromium,
+    entry_for,
+    ready,
+    take_seat,
+    text_of,
+    wait,
+)
 
 NAMES = ["ann", "ben", "cat"]
 
@@ -47,6 +58,28 @@ def owed(browser, plays: dict[str, str]) -> tuple[str | None, int]:
           .then(all => done(all.map(d => [d.seat, d.seq, d.offers.length])));""", list(plays.values()))
     owing = [(seat, seq) for seat, seq, offers in found if offers]
     return owing[0] if owing else (None, found[0][1])
+
+
+def python_posts(judge: WebJudge, moves: int, chance: random.Random) -> list[float]:
+    """Another table, its seats taken and played by pbem's Python over HTTP: the post alone, timed."""
+    links = judge.invite("sarcophagus", *NAMES)
+    clients, plays = {name: Client(judge) for name in NAMES}, {}
+    for name in NAMES:
+        plays[name] = clients[name].take(links[name], name)[1]["play"]
+    posts: list[float] = []
+    while len(posts) < moves:
+        shown = {name: clients[name].state(plays[name]) for name in NAMES}
+        owing = next((name for name in NAMES if shown[name]["offers"]), None)
+        if owing is None:
+            break
+        offers = shown[owing]["offers"]
+        entry = entry_for(clients[owing].keys[owing], shown[owing], offers[chance.randrange(len(offers))])
+        start = time.perf_counter()
+        status, answer = clients[owing].post("/api" + plays[owing] + "/entry", {"entry": entry})
+        posts.append(time.perf_counter() - start)
+        if status != 200:
+            sys.exit(f"refused: {answer}")
+    return posts
 
 
 def main() -> None:
@@ -90,9 +123,11 @@ def main() -> None:
                     sys.exit(f"refused: {said}")
         finally:
             browser.quit()
+        posts = python_posts(judge, args.moves, chance)
     print("pbem judge web on 127.0.0.1, a 3-player Sarcophagus game in headless Chromium")
     print(figures("page ready (loaded anew until it shows the turn)", loads))
     print(figures("click on Sign and send to the entry accepted by the judge", clicks))
+    print(figures("an entry signed in Python posted to the judge until it answered (no browser)", posts))
     print(f"targets: page under 1000 ms, click under 300 ms at the median: "
           f"{'met' if statistics.median(loads) < 1 and statistics.median(clicks) < 0.3 else 'NOT met'}")
 
