@@ -55,3 +55,15 @@ def test_invite_prints_one_link_a_browser_seat_and_names_the_players_by_mail(bas
 def test_invite_refuses_what_it_cannot_make_a_table_of(base, config, args, error):
     result = cli(base / "op", 0, "judge", "invite", config, *args)
     assert (result.exit_code, result.output.splitlines()[:1]) == (1, [error]), result.output
+
+
+def test_web_says_in_one_line_why_it_cannot_start(base, config):
+    import socket
+
+    result = cli(base / "op", 0, "judge", "web", base / "missing.toml")
+    assert (result.exit_code, result.output) == (1, f"Error: no judge configuration at {base / 'missing.toml'}\n")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        result = cli(base / "op", 0, "judge", "web", config, "--port", taken.getsockname()[1])
+    assert (result.exit_code, result.output) == (1, "Error: Address already in use\n")
