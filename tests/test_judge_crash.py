@@ -118,15 +118,16 @@ def test_the_judges_files_a_power_cut_damaged_are_made_again_from_its_database(b
 
 def test_a_judge_started_again_referees_the_games_a_stop_left_undone_and_opens_no_other(base, hosted):
     """At start, the judge does its duties in the games changed since it last did them (a mail applied,
-    then the judge stopped before its referee step): not in every game it hosts, which cost a judge of
-    1,000 games minutes at each start."""
+    its duties left for a transaction of their own, then the judge stopped): not in every game it hosts,
+    which cost a judge of 1,000 games minutes at each start."""
     config, port = hosted.config, hosted.port
     judge = Judge(judge_config.load(config), log=lambda line: None)
     judge.once()  # the invitation: applied, refereed
     assert Judge(judge_config.load(config), log=lambda line: None).pending == set()
     seen: dict[str, int] = {}
     players_act(base, port, PLAYERS, seen)  # the joins
-    judge.read()  # applied, and the judge stops before its referee step
+    judge.referee_in = lambda tx, game_id: False  # the database busy: the duties left for later
+    judge.read()  # applied, and the judge stops before its duties
     lines: list[str] = []
     again = Judge(judge_config.load(config), log=lines.append)
     assert again.pending == {hosted.game_id}

@@ -53,6 +53,30 @@ class Tx:
         self.run(sql, params)
         return [tuple(row) for row in self._cursor.fetchall()]
 
+    @contextmanager
+    def part(self) -> Iterator[None]:
+        """A part of the transaction that fails alone (a savepoint): what it changed is undone and the
+        exception raised (StoreError for a change the database refused); the rest of the transaction stands."""
+        if self._postgres:
+            import psycopg
+
+            try:
+                with self._cursor.connection.transaction():
+                    yield
+            except psycopg.Error as exc:
+                raise StoreError(f"the judge's database refused a change: {_first_line(exc)}") from None
+            return
+        self._cursor.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException as exc:
+            self._cursor.execute("ROLLBACK TO SAVEPOINT part")
+            self._cursor.execute("RELEASE SAVEPOINT part")
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"the judge's database refused a change: {exc}") from None
+            raise
+        self._cursor.execute("RELEASE SAVEPOINT part")
+
 
 def lock_key(game_id: str) -> int:
     """A game's advisory lock number (PostgreSQL's are signed 64-bit integers)."""

@@ -40,6 +40,10 @@ class Mailroom:
     def _once(self, key: str, line: str) -> None:
         raise NotImplementedError
 
+    def referee_in(self, tx: Any, game_id: str) -> bool:
+        """Do the referee's duties in a game a mail brought on, in the mail's transaction (service.py)."""
+        raise NotImplementedError
+
     def handle(self, path: Path) -> list[str]:
         """Read one mail and put it where its fate says; returns the set-aside mails it made ready. Nothing
         that happens here, whatever the mail holds, leaves this function as an exception."""
@@ -99,6 +103,11 @@ class Mailroom:
                 if read.updated:
                     self._learn(tx, data, read.games)
                 read = self._keep_mail(tx, path, read)
+                for game_id, (copy, first, last) in read.updated.items():
+                    what = f"entries {first}-{last}" if last >= first else "the invitation"
+                    self.log(f"applied {library.short_id(game_id)} {what} to {copy.name}")
+                    if not self.referee_in(tx, game_id):  # the duties it brings, in the same commit
+                        self.pending.add(game_id)  # or in a transaction of their own, later
             except BaseException:
                 for game_id in parsed.games:
                     self.store.forget(game_id)  # the cache may hold what the database does not
@@ -124,10 +133,7 @@ class Mailroom:
     def _settle(self, path: Path, data: bytes, read: library.MailRead) -> list[str]:
         """After the mail's transaction: say what became of it, move it, answer its sender."""
         name, outcome, ready = path.name, read.outcome, []
-        for game_id, (copy, first, last) in read.updated.items():
-            what = f"entries {first}-{last}" if last >= first else "the invitation"
-            self.log(f"applied {library.short_id(game_id)} {what} to {copy.name}")
-            self.pending.add(game_id)
+        for game_id, (_, first, _) in read.updated.items():
             early = self.spool.unpark(game_id) if first <= 1 else []
             if early:
                 with self.store.db.transaction() as tx:

@@ -148,14 +148,33 @@ class Judge(Mailroom):
     def referee(self, game_id: str) -> bool:
         """Do what the referee owes in one game, and put the mail that carries it in the outbox, in one
         transaction under the game's lock; False when it must be tried again later."""
+        return self._judged(game_id, lambda: self._in_transaction(game_id))
+
+    def referee_in(self, tx: Any, game_id: str) -> bool:
+        """The same within a mail's transaction, which holds the game's lock: one commit for the turn and
+        the duties it brings. A part of the transaction that fails alone: the mail stays applied, and
+        False says the duties must be tried again in a transaction of their own."""
+        def part() -> None:
+            with tx.part():
+                self._duties(tx, game_id)
+        return self._judged(game_id, part)
+
+    def _in_transaction(self, game_id: str) -> None:
+        with self.store.db.transaction(lock=[game_id]) as tx:
+            self._duties(tx, game_id)
+
+    def _duties(self, tx: Any, game_id: str) -> None:
+        try:
+            self._referee(tx, game_id)
+        except BaseException:
+            self.store.forget(game_id)  # the copy may hold what the database does not
+            raise
+
+    def _judged(self, game_id: str, run: Callable[[], None]) -> bool:
+        """Run the referee's step; what went wrong is logged (once when it comes back), never raised."""
         short = library.short_id(game_id)
         try:
-            with self.store.db.transaction(lock=[game_id]) as tx:
-                try:
-                    self._referee(tx, game_id)
-                except BaseException:
-                    self.store.forget(game_id)
-                    raise
+            run()
             return True
         except StoreError as exc:
             self._once(f"referee {game_id} {exc}", f"error {short}: {exc}")
