@@ -103,3 +103,19 @@ def test_migrations_run_once(url, tmp_path):
     judge(url, tmp_path, "two")
     with judge(url, tmp_path, "three").db.transaction() as tx:
         assert tx.all("SELECT version FROM schema_version") == [(schema.VERSION,)]
+
+
+def test_a_part_of_a_transaction_fails_alone(url, tmp_path):
+    """Tx.part (a savepoint): the referee's duties inside a mail's transaction. A change the database
+    refuses there undoes that part only; the mail's own changes are committed."""
+    one, two = judge(url, tmp_path, "one"), judge(url, tmp_path, "two")
+    with one.db.transaction(lock=["g"]) as tx:
+        one.sign(tx, "g", {1: "a" * 64}, 1.0)
+    with two.db.transaction(lock=["g"]) as tx:
+        two.sign(tx, "g", {2: "b" * 64}, 2.0)  # the mail's change
+        with pytest.raises(StoreError, match="refused a change"), tx.part():
+            two.sign(tx, "g", {3: "c" * 64}, 2.0)
+            two.sign(tx, "g", {1: "d" * 64}, 2.0)  # place 1 again: refused, and place 3 with it
+        with tx.part():
+            two.sign(tx, "g", {4: "e" * 64}, 2.0)  # the next part goes on
+    assert two.places_signed() == {("g", 1): "a" * 64, ("g", 2): "b" * 64, ("g", 4): "e" * 64}
