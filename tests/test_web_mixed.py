@@ -12,7 +12,7 @@ import random
 import time
 
 import pytest
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat
+from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of
 
 from judge_support import cli, fast_cli, memory_folder, ok, players_act, setup_players
 
@@ -42,10 +42,13 @@ def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypat
         try:
             page = take_seat(browser, links["ann"], address="ann@example.org")
             seen: dict[str, int] = {}
-            ann_moves, chance, deadline = 0, random.Random(7), time.monotonic() + 300
+            ann_moves, opened, chance, deadline = 0, 0, random.Random(7), time.monotonic() + 300
             while time.monotonic() < deadline:
                 acted = players_act(base, judge.port, BY_MAIL, seen)
                 shown = ready(browser)
+                secrets = text_of(browser, "secrets")  # ann's cards, opened in her page with her key
+                assert "not as committed" not in secrets
+                opened += "opened here with your key and checked against the record" in secrets
                 if shown["offers"]:
                     said = sign(browser, chance.randrange(len(shown["offers"])))
                     assert "accepted by the judge" in said, said
@@ -54,7 +57,7 @@ def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypat
                     break
                 elif not acted:
                     time.sleep(0.2)  # the judge reads its mail every 0.2 s
-            assert shown["title"] == "Game over" and ann_moves > 10
+            assert shown["title"] == "Game over" and ann_moves > 10 and opened > 5
         finally:
             browser.quit()
         time.sleep(1)

@@ -111,6 +111,8 @@ def page_data(game: Replay, seat: str, referee: Session) -> dict[str, Any]:
         "keys": {name: key.line() for name, key in game.roster.items()},
         "meta": drawing.html_meta(shown), "board": drawing.html_board(shown),
         "offers": seat_offers(game, seat, referee), "over": bool(game.over),
+        "sealedToMe": [_opening(game, key) for key, item in game.items.items()
+                       if seat in item.readers and item.sealed is not None and item.value is None],
         "minTime": last_time if game.genesis.deadlines is not None else 0,
         "next": _next_text(game),
         "log": [{"seq": i, "author": e.author, "action": e.action, "note": e.note}

@@ -78,6 +78,7 @@ def play(assets: Assets, csrf: str, table_id: str, seat: str, title: str, game: 
 <section id="turn" aria-labelledby="turn-title">
 <h2 id="turn-title">Loading</h2>
 <p id="next"></p>
+<p id="secrets"></p>
 <div id="options" role="group" aria-label="what you may sign"></div>
 <div id="confirm" hidden>
 <p>You are about to sign, with your key, an entry of the game record that says:</p>

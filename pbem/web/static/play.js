@@ -69,6 +69,25 @@ function choose(offer, button) {
   $('confirm').hidden = false;
 }
 
+/** The hidden items sealed to this seat, opened here with its key and each checked against its commitment
+ * in the record: what the board shows as the player's own comes from the judge, this from the record. */
+function openMine() {
+  if (!identity || !data.sealedToMe) return;
+  const opened = [];
+  const wrong = [];
+  for (const item of data.sealedToMe) {
+    try {
+      opened.push(`${item.key} = ${openValue(item, identity, data.genesisHash).value}`);
+    } catch (error) {
+      wrong.push(`${item.key} (${error.message})`);
+    }
+  }
+  $('secrets').textContent = wrong.length
+    ? `Sealed to you but not as committed in the record: ${wrong.join('; ')}. Do not go on: pbem verify shows who sealed it.`
+    : opened.length ? `Your secrets, opened here with your key and checked against the record: ${opened.join(', ')}.` : '';
+  $('secrets').className = wrong.length ? 'bad' : '';
+}
+
 function render() {
   if (!data.ok) {
     say(data.message, true);
@@ -92,6 +111,7 @@ function render() {
   $('log-list').replaceChildren(...data.log.map((e) => item(`${e.seq}. ${e.author}: ${e.action}`)));
   if (drawn === `${data.head} ${mine}`) return;
   drawn = `${data.head} ${mine}`;
+  openMine();
   $('turn').dataset.seq = String(data.seq);
   const buttons = data.offers.map((offer) => {
     const button = document.createElement('button');
