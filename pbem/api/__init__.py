@@ -24,226 +24,86 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the same names as _HOMES gives them at run time, for the type checker
     from engine.contract import DEALER as DEALER
     from engine.contract import RuleError as RuleError
-    from pbem.api.games import (
-        armored as armored,
-    )
-    from pbem.api.games import (
-        choices_text as choices_text,
-    )
-    from pbem.api.games import (
-        deadline_lines as deadline_lines,
-    )
-    from pbem.api.games import (
-        example_move as example_move,
-    )
-    from pbem.api.games import (
-        export_entry as export_entry,
-    )
-    from pbem.api.games import (
-        html_page as html_page,
-    )
-    from pbem.api.games import (
-        json_view as json_view,
-    )
-    from pbem.api.games import (
-        legal_moves as legal_moves,
-    )
-    from pbem.api.games import (
-        load as load,
-    )
-    from pbem.api.games import (
-        my_name as my_name,
-    )
-    from pbem.api.games import (
-        next_command as next_command,
-    )
-    from pbem.api.games import (
-        note_seen as note_seen,
-    )
-    from pbem.api.games import (
-        open_game as open_game,
-    )
-    from pbem.api.games import (
-        owes as owes,
-    )
-    from pbem.api.games import (
-        part_done as part_done,
-    )
-    from pbem.api.games import (
-        replay_asset as replay_asset,
-    )
-    from pbem.api.games import (
-        verify_files as verify_files,
-    )
-    from pbem.api.games import (
-        view as view,
-    )
-    from pbem.api.hosting import (
-        find_copy as find_copy,
-    )
-    from pbem.api.hosting import (
-        game_names as game_names,
-    )
-    from pbem.api.hosting import (
-        game_title as game_title,
-    )
-    from pbem.api.hosting import (
-        legend as legend,
-    )
-    from pbem.api.hosting import (
-        page_choices as page_choices,
-    )
-    from pbem.api.hosting import (
-        resume_checkpoint as resume_checkpoint,
-    )
-    from pbem.api.hosting import (
-        unsent as unsent,
-    )
-    from pbem.api.mail import (
-        absences_offered as absences_offered,
-    )
-    from pbem.api.mail import (
-        copies_in as copies_in,
-    )
-    from pbem.api.mail import (
-        duty_clocks as duty_clocks,
-    )
-    from pbem.api.mail import (
-        hash_chain as hash_chain,
-    )
-    from pbem.api.mail import (
-        imap_connect as imap_connect,
-    )
-    from pbem.api.mail import (
-        is_imap as is_imap,
-    )
-    from pbem.api.mail import (
-        mail_turn as mail_turn,
-    )
-    from pbem.api.mail import (
-        read_mail as read_mail,
-    )
-    from pbem.api.mail import (
-        read_mails as read_mails,
-    )
-    from pbem.api.mail import (
-        restore_copy as restore_copy,
-    )
-    from pbem.api.mail import (
-        send_mail as send_mail,
-    )
-    from pbem.api.mail import (
-        smtp_connection as smtp_connection,
-    )
-    from pbem.api.mail import (
-        status as status,
-    )
-    from pbem.api.playing import (
-        TurnResult as TurnResult,
-    )
-    from pbem.api.playing import (
-        absent as absent,
-    )
-    from pbem.api.playing import (
-        act as act,
-    )
-    from pbem.api.playing import (
-        demo as demo,
-    )
-    from pbem.api.playing import (
-        new_game as new_game,
-    )
-    from pbem.api.playing import (
-        parse_move as parse_move,
-    )
-    from pbem.api.playing import (
-        play as play,
-    )
-    from pbem.api.playing import (
-        referee as referee,
-    )
-    from pbem.api.playing import (
-        start_game as start_game,
-    )
+    from pbem.api.games import armored as armored
+    from pbem.api.games import choices_text as choices_text
+    from pbem.api.games import deadline_lines as deadline_lines
+    from pbem.api.games import example_move as example_move
+    from pbem.api.games import export_entry as export_entry
+    from pbem.api.games import html_page as html_page
+    from pbem.api.games import json_view as json_view
+    from pbem.api.games import legal_moves as legal_moves
+    from pbem.api.games import load as load
+    from pbem.api.games import my_name as my_name
+    from pbem.api.games import next_command as next_command
+    from pbem.api.games import note_seen as note_seen
+    from pbem.api.games import open_game as open_game
+    from pbem.api.games import owes as owes
+    from pbem.api.games import part_done as part_done
+    from pbem.api.games import replay_asset as replay_asset
+    from pbem.api.games import verify_files as verify_files
+    from pbem.api.games import view as view
+    from pbem.api.hosting import find_copy as find_copy
+    from pbem.api.hosting import game_names as game_names
+    from pbem.api.hosting import game_title as game_title
+    from pbem.api.hosting import legend as legend
+    from pbem.api.hosting import page_choices as page_choices
+    from pbem.api.hosting import resume_checkpoint as resume_checkpoint
+    from pbem.api.hosting import unsent as unsent
+    from pbem.api.mail import absences_offered as absences_offered
+    from pbem.api.mail import copies_in as copies_in
+    from pbem.api.mail import duty_clocks as duty_clocks
+    from pbem.api.mail import hash_chain as hash_chain
+    from pbem.api.mail import imap_connect as imap_connect
+    from pbem.api.mail import is_imap as is_imap
+    from pbem.api.mail import mail_turn as mail_turn
+    from pbem.api.mail import read_mail as read_mail
+    from pbem.api.mail import read_mails as read_mails
+    from pbem.api.mail import restore_copy as restore_copy
+    from pbem.api.mail import send_mail as send_mail
+    from pbem.api.mail import smtp_connection as smtp_connection
+    from pbem.api.mail import status as status
+    from pbem.api.playing import TurnResult as TurnResult
+    from pbem.api.playing import absent as absent
+    from pbem.api.playing import act as act
+    from pbem.api.playing import demo as demo
+    from pbem.api.playing import new_game as new_game
+    from pbem.api.playing import parse_move as parse_move
+    from pbem.api.playing import play as play
+    from pbem.api.playing import referee as referee
+    from pbem.api.playing import start_game as start_game
     from pbem.crypto import Identity as Identity
     from pbem.crypto import PublicKey as PublicKey
-    from pbem.crypto.keyring import (
-        PASSPHRASE_ENV as PASSPHRASE_ENV,
-    )
-    from pbem.crypto.keyring import (
-        add_key as add_key,
-    )
-    from pbem.crypto.keyring import (
-        create_key as create_key,
-    )
-    from pbem.crypto.keyring import (
-        key_dir as key_dir,
-    )
-    from pbem.crypto.keyring import (
-        list_keys as list_keys,
-    )
-    from pbem.crypto.keyring import (
-        load_identity as load_identity,
-    )
-    from pbem.crypto.keyring import (
-        passphrase_given as passphrase_given,
-    )
-    from pbem.crypto.keyring import (
-        read_public as read_public,
-    )
-    from pbem.crypto.keyring import (
-        unlock_key as unlock_key,
-    )
-    from pbem.errors import (
-        MovedOn as MovedOn,
-    )
-    from pbem.errors import (
-        NoPassphrase as NoPassphrase,
-    )
-    from pbem.errors import (
-        PbemError as PbemError,
-    )
-    from pbem.errors import (
-        UsageError as UsageError,
-    )
+    from pbem.crypto.keyring import PASSPHRASE_ENV as PASSPHRASE_ENV
+    from pbem.crypto.keyring import add_key as add_key
+    from pbem.crypto.keyring import create_key as create_key
+    from pbem.crypto.keyring import key_dir as key_dir
+    from pbem.crypto.keyring import list_keys as list_keys
+    from pbem.crypto.keyring import load_identity as load_identity
+    from pbem.crypto.keyring import passphrase_given as passphrase_given
+    from pbem.crypto.keyring import read_public as read_public
+    from pbem.crypto.keyring import unlock_key as unlock_key
+    from pbem.errors import MovedOn as MovedOn
+    from pbem.errors import NoPassphrase as NoPassphrase
+    from pbem.errors import PbemError as PbemError
+    from pbem.errors import UsageError as UsageError
     from pbem.presentation.choices import Choice as Choice
     from pbem.presentation.games import presentation as presentation
     from pbem.presentation.html import history as history
     from pbem.presentation.html import seen_now as seen_now
-    from pbem.presentation.terminal import (
-        board as board,
-    )
-    from pbem.presentation.terminal import (
-        log_text as log_text,
-    )
-    from pbem.presentation.terminal import (
-        next_duty as next_duty,
-    )
-    from pbem.presentation.terminal import (
-        next_line as next_line,
-    )
-    from pbem.presentation.terminal import (
-        pregame_text as pregame_text,
-    )
-    from pbem.presentation.terminal import (
-        result_text as result_text,
-    )
+    from pbem.presentation.terminal import board as board
+    from pbem.presentation.terminal import log_text as log_text
+    from pbem.presentation.terminal import next_duty as next_duty
+    from pbem.presentation.terminal import next_line as next_line
+    from pbem.presentation.terminal import pregame_text as pregame_text
+    from pbem.presentation.terminal import result_text as result_text
     from pbem.protocol.checkpoints import Checkpoint as Checkpoint
     from pbem.protocol.checkpoints import held as checkpoint_held
     from pbem.protocol.checkpoints import make as checkpoint
     from pbem.protocol.replay import Replay as Replay
-    from pbem.protocol.seen import (
-        Sighting as Sighting,
-    )
-    from pbem.protocol.seen import (
-        history_path as history_path,
-    )
-    from pbem.protocol.seen import (
-        remember as remember,
-    )
-    from pbem.protocol.seen import (
-        sighting as sighting,
-    )
+    from pbem.protocol.seen import Sighting as Sighting
+    from pbem.protocol.seen import history_path as history_path
+    from pbem.protocol.seen import remember as remember
+    from pbem.protocol.seen import sighting as sighting
     from pbem.protocol.session import Session as Session
     from pbem.protocol.verify import Checked as Checked
     from pbem.protocol.verify import verify as verify_record
@@ -257,42 +117,18 @@ if TYPE_CHECKING:  # the same names as _HOMES gives them at run time, for the ty
     from pbem.record.names import is_name as is_name
     from pbem.record.reading import read_file as read_file
     from pbem.record.status import Status as Status
-    from pbem.transport.advice import (
-        my_names as keys_here,
-    )
-    from pbem.transport.advice import (
-        send_flag as send_flag,
-    )
-    from pbem.transport.advice import (
-        sends_by_default as sends_by_default,
-    )
-    from pbem.transport.advice import (
-        unsent_line as unsent_line,
-    )
-    from pbem.transport.contacts import (
-        add as add_contact,
-    )
-    from pbem.transport.contacts import (
-        book_path as book_path,
-    )
-    from pbem.transport.contacts import (
-        check_address as check_address,
-    )
-    from pbem.transport.contacts import (
-        load as address_book,
-    )
-    from pbem.transport.copies import (
-        folder as games_folder,
-    )
-    from pbem.transport.copies import (
-        mark_shared as mark_mailed,
-    )
-    from pbem.transport.copies import (
-        shared as mailed_up_to,
-    )
-    from pbem.transport.copies import (
-        short_id as short_id,
-    )
+    from pbem.transport.advice import my_names as keys_here
+    from pbem.transport.advice import send_flag as send_flag
+    from pbem.transport.advice import sends_by_default as sends_by_default
+    from pbem.transport.advice import unsent_line as unsent_line
+    from pbem.transport.contacts import add as add_contact
+    from pbem.transport.contacts import book_path as book_path
+    from pbem.transport.contacts import check_address as check_address
+    from pbem.transport.contacts import load as address_book
+    from pbem.transport.copies import folder as games_folder
+    from pbem.transport.copies import mark_shared as mark_mailed
+    from pbem.transport.copies import shared as mailed_up_to
+    from pbem.transport.copies import short_id as short_id
     from pbem.transport.imap import fetch_to_spool as fetch_imap
     from pbem.transport.imap import parse_url as imap_mailbox
     from pbem.transport.inbox import parse as parse_mail
