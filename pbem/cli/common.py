@@ -67,9 +67,10 @@ MyName = Annotated[str | None, typer.Option("--as", help="Your name in the game 
 GamesOption = Annotated[Path | None, typer.Option("--games", help="The folder of local game copies "
                                                      "(default: $PBEM_GAMES, else PBEM_HOME/games-files).")]
 BotOption = Annotated[str | None, typer.Option(
-    help="Let one of the game's computer players choose, by name (greedy, random or mcts, a search, where the "
-         "game has them; an unknown name lists the game's). It knows only what you know.")]
-ThinkOption = Annotated[float, typer.Option(min=0.01, help="Seconds the mcts bot thinks about each move.")]
+    help="Let one of the game's computer players choose, by name (each game has its own; an unknown name lists "
+         "the game's). It knows only what you know.")]
+ThinkOption = Annotated[float, typer.Option(min=0.01, help="Seconds a bot that searches thinks about each move.")]
 SeedOption = Annotated[int | None, typer.Option(help="Seed of the bot's random choices, to repeat them.")]
 IterationsOption = Annotated[int | None, typer.Option(
-    min=1, help="Search iterations a move for the mcts bot instead of --think (the same with --seed on any machine).")]
+    min=1, help="Search iterations a move for a bot that searches instead of --think (the same with --seed on any "
+                "machine).")]

@@ -99,8 +99,9 @@ def _still_owed(turn: api.TurnResult, path: Path, name: str, named: str, flag: s
 @handled
 def play(path: GameFileArg, name: MyName = None,
          actions: Annotated[list[str] | None, typer.Argument(help="Your moves, in the game's notation "
-                                                                "(as pbem log writes them; one word answers a "
-                                                                "discard owed). None: a prompt on a terminal.")] = None,
+                                                                "(as pbem log writes them; a word alone answers "
+                                                                "the duty owed, read after the duty's kind). None: a "
+                                                                "prompt on a terminal.")] = None,
          key: KeyOption = None,
          bot: BotOption = None,
          think: ThinkOption = 1.0,
