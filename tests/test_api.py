@@ -86,7 +86,7 @@ def counted():
 def test_play_then_mail_reads_and_verifies_the_game_once(tmp_path, monkeypatch, counted):
     """`pbem play GAME --mail`, --as left out, on a game file outside the folder of copies that holds an older
     copy of it: the file is read once (not again to find who plays), verified once, and the copy kept is
-    checked against the verified game without being verified again."""
+    checked against the verified game without being verified again. `pbem mail GAME` the same."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("PBEM_GAMES", raising=False)
     runner = CliRunner()
@@ -111,4 +111,8 @@ def test_play_then_mail_reads_and_verifies_the_game_once(tmp_path, monkeypatch, 
     counted.update(read=[], verified=0)
     played = pbem("ann", "play", "game.json", "--bot", "greedy", "--mail")
     assert "Wrote sarcophagus-" in played.output.splitlines()[-1]
+    assert counted["read"].count("game.json") == 1 and counted["verified"] == 1
+    counted.update(read=[], verified=0)
+    again = pbem("ann", "mail", "game.json", "--since", "0", "-o", "again.eml")  # --as left out here too
+    assert again.output.startswith("Wrote again.eml to ben <ben@example.org>: ")
     assert counted["read"].count("game.json") == 1 and counted["verified"] == 1

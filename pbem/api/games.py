@@ -63,15 +63,16 @@ def did_you_mean(name: str, names: list[str]) -> str:
     return f": did you mean {close[0]}?" if close else ""
 
 
-def my_name(path: Path, given: str | None = None, key: str | None = None) -> str:
-    """Who I am in this game: `given` (--as), else the one participant whose key this home holds."""
+def my_name(path: Path, given: str | None = None, key: str | None = None, record: GameFile | None = None) -> str:
+    """Who I am in this game: `given` (--as), else the one participant whose key this home holds (in
+    `record`, the game as read from `path` already, else read now)."""
     if given:
         return given
     if key:
         raise UsageError("--key FILE needs --as NAME: the name you play under")
     from pbem.transport.advice import only_name
 
-    return only_name(load(path), path)
+    return only_name(record or load(path), path)
 
 
 def owes(game: Replay, name: str, *kinds: str) -> Duty | None:

@@ -50,7 +50,8 @@ def mail_command(
 
     path = api.game_path(path, games)
     rep = api.open_game(path)
-    mail_and_say(rep, api.my_name(path, name), out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
+    name = api.my_name(path, name, record=rep.record)  # the file read once
+    mail_and_say(rep, name, out, send, attach, since, smtp, smtp_user, smtp_security, games, path)
 
 
 @app.command("inbox")
