@@ -140,9 +140,14 @@ class WebJudge(Judge):
             raise Refused(f"this page posts {seat}'s entries only")
         where = f"web:{table.table_id}:{seat}"
         with self.lock:
+            refereed = False
             with self.store.db.transaction(lock=[game_id]) as tx:
                 try:
                     read = self._apply_posted(tx, game_id, seat, where, entry)
+                    if game_id in read.updated:
+                        last = read.updated[game_id][2]
+                        self.log(f"applied {library.short_id(game_id)} entry {last} posted by {seat} in a browser")
+                        refereed = self.referee_in(tx, game_id)  # the duties it brings, in the same commit
                 except BaseException:
                     self.store.forget(game_id)
                     raise
@@ -150,9 +155,11 @@ class WebJudge(Judge):
                 reason = read.outcome.reason or "it did not extend the game"
                 self.log(f"refused an entry {seat} posted in a browser for {library.short_id(game_id)}: {reason}")
                 raise Refused(reason.replace(where, "your entry"))
-            last = read.updated[game_id][2]
-            self.log(f"applied {library.short_id(game_id)} entry {last} posted by {seat} in a browser")
-            self.after_change(game_id)
+            if not refereed:
+                self.referee(game_id)  # in a transaction of its own
+            self.notify(game_id)
+            self.deliver()
+            self.changes += 1
             return last
 
     def _apply_posted(self, tx: Tx, game_id: str, seat: str, where: str, entry: dict[str, Any]) -> library.MailRead:
@@ -173,9 +180,10 @@ class WebJudge(Judge):
         shared = library.mailed_up_to(game_id)
         read = library.apply_mail(library.parse_mail(where, bytes(mail)), self.config.games)
         browser.not_shared_beyond(game_id, shared)  # the other parties have not had it: the judge mails it on
-        for copy, _, _ in read.updated.values():
-            self.store.save(tx, copy, self.clock())
-            self.store.checkpoint(tx, library.open_game(copy))
+        for updated, (copy, _, _) in read.updated.items():
+            game = read.games.get(updated) or library.open_game(copy)  # as verified on the way in
+            self.store.save(tx, copy, self.clock(), game)
+            self.store.checkpoint(tx, game)
         return read
 
     # ------------------------------------------------------------ notices to browser seats
