@@ -70,7 +70,6 @@ def verify_refuses(home, rep, entry, message):
 
 # ---------------------------------------------------------------- a shared absence, tampered with
 
-@pytest.mark.slow
 def test_signers_of_a_shared_absence_cannot_sign_twice_skip_a_turn_change_its_text_or_add_themselves(home, clock):
     rep, sessions = game("path-of-pharaohs", "table", ("ann", "ben", "cat", "dan"))
     run_duties(rep, sessions)

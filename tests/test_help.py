@@ -38,7 +38,6 @@ def test_every_command_is_reached():
     assert {"new", "play", "show", "mail", "inbox", "status", "key new", "contact add"} <= names
 
 
-@pytest.mark.slow
 def test_no_help_text_is_cut_short_on_an_80_column_terminal():
     """Rich shortens a word too long for its column with an ellipsis: an example no one can read."""
     for path, _ in ALL:

@@ -142,7 +142,6 @@ def test_a_mail_of_begin_lines_and_no_end_is_read_in_linear_time(table, tmp_path
                                                   "its END line)\n")
 
 
-@pytest.mark.slow
 def test_a_gzip_bomb_in_every_block_is_cut_at_one_budget_per_mail(table, tmp_path):
     from pbem.transport import armor
 

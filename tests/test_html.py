@@ -132,7 +132,6 @@ def test_a_referee_sees_every_coin_but_no_face_down_tile():
     assert not [t for t in hidden_tiles(rep, sessions) if t in text]
 
 
-@pytest.mark.slow
 def test_the_page_reaches_no_network_and_its_policy_admits_only_its_own_script_and_style():
     rep = played_game(players=("ann", "ben", "cat", "dan"), seed=3, layout=layout_with(seed=3), first="ann")
     text = page(rep)

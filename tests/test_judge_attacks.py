@@ -208,7 +208,6 @@ def test_a_move_dated_back_by_its_player_does_not_shorten_the_next_players_time(
 # ---------------------------------------------------------------- (b) one place, one entry: races, replays, restarts
 
 
-@pytest.mark.slow
 def test_one_turn_mailed_three_times_around_a_restart_is_applied_once_and_the_judge_signs_each_place_once(
         base, hosted):
     """The join that makes the judge deal arrives twice at once (a mail client's retry, or a player racing

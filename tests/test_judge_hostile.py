@@ -175,7 +175,6 @@ def test_a_turn_that_came_before_its_games_invitation_is_read_again_when_the_inv
     assert not any((base / "mail" / "judge" / "unhosted").iterdir()) and not any((box / "new").iterdir())
 
 
-@pytest.mark.slow
 def test_a_turn_waiting_for_a_missing_one_is_read_again_only_when_its_game_moves_on(base, hosted, monkeypatch):
     config, port, server, box = hosted.config, hosted.port, hosted.server, hosted.box  # noqa: F841
     lines: list[str] = []

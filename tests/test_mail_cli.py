@@ -127,7 +127,6 @@ def test_a_turn_by_mail_and_back(table, tmp_path, monkeypatch):
     assert table("ben", "status").exit_code == 0
 
 
-@pytest.mark.slow
 def test_a_rival_turn_is_flagged_as_a_fork_and_kept(table, tmp_path):
     table("ann", "mail", "game.json", "--as", "ann", "-o", "first.eml")
     shutil.copy(tmp_path / "game.json", tmp_path / "old.json")

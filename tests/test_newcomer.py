@@ -149,7 +149,6 @@ def test_show_json_names_what_is_owed_once(tmp_path, monkeypatch):
     assert "dealer" not in json.dumps([later["duties"], later["next"], shown["duties"]])
 
 
-@pytest.mark.slow
 def test_a_saved_mail_opens_wherever_a_game_file_is_read(table, tmp_path):
     """The first mail (the game attached) and a turn mail (a turn block, applied to the copy here) read as
     game files; playing a mail writes the local copy, never the mail."""

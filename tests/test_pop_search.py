@@ -70,7 +70,6 @@ def _game(seed: int) -> FullInformation:
     return game
 
 
-@pytest.mark.slow
 def test_two_games_that_look_the_same_to_the_bot_get_the_same_search_and_move():
     game = _game(11)
     _until_ann_chooses(game, random.Random(11), turns=3)

@@ -57,7 +57,6 @@ def test_referee_mode_reveals_come_from_the_referee_only():
     assert {e.author for e in table.entries if e.action.startswith("reveal")} <= {"ann", "ben", "cat"}
 
 
-@pytest.mark.slow
 def test_the_public_record_holds_no_coin_value_or_tile_in_clear_before_openings(finished):
     upto = next(i for i, e in enumerate(finished.entries) if e.action.startswith("open"))
     prefix = finished.record.model_copy(update={"entries": finished.entries[:upto]})

@@ -497,7 +497,6 @@ def test_a_hostile_sender_cannot_make_the_process_keep_more_than_so_many_bytes(m
     assert outcome(raw) == "valid, 127 entries"
 
 
-@pytest.mark.slow
 def test_a_caller_that_changes_an_entry_it_holds_changes_no_record_verified_after(monkeypatch):
     """Entries are frozen models whose dicts (sealed, commitments, openings) are not: a caller changes one in
     the record it verified and one in the replay it was handed (both the objects kept). The honest file,

@@ -39,7 +39,6 @@ def test_a_turn_extends_a_copy_once(game):
     assert turns.extend(grown, turns.make(game, 4)) is None  # an older, overlapping turn: nothing new
 
 
-@pytest.mark.slow
 def test_a_turn_that_overlaps_the_copy_adds_only_what_is_missing(game):
     grown = turns.extend(upto(game, 12), turns.make(game, 8))
     assert grown.seq == game.seq and grown.head == game.head
