@@ -105,6 +105,21 @@ class Pace:
     grace_hours: int = 24
 
 
+@dataclass(frozen=True)
+class HandWords:
+    """The trust layer's words for a game's hidden hand, the items the dealer deals one player (`Secrets.draws`,
+    `gives`), in the verdicts that prove one false: a dealt item that does not open for its receiver, and an
+    absence whose act the game's rule chose from the hand (`absence_act` given the hand's knowledge), proven by
+    the dealer's seed or by the absent player opening what they held. `item` and `items` name one and several
+    ("card", "cards"), `chosen` what the rule chose ("lowest cards"), `act` its act ("discard"). A game whose
+    dealer deals no one a hand keeps the defaults, never said."""
+
+    item: str = "hidden item"
+    items: str = "hidden items"
+    chosen: str = "hand, by the game's rule,"
+    act: str = "act"
+
+
 def winners_text(winners: Sequence[str]) -> str:
     """Who won, as every message says it: "ann wins", "ann and ben share the win"."""
     return f"{' and '.join(winners)} {'share the win' if len(winners) > 1 else 'wins'}"
@@ -223,6 +238,8 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
     (`players_problem`), and `setup` refuses it in the same words (tests/test_every_game.py holds them alike)."""
     pace: Pace
     """The deadlines a game made with `--deadlines default` gives (a long turn needs more than a short one)."""
+    hand_words: HandWords
+    """How a verdict names its hidden hand and what its rule of absence chooses from it (HandWords())."""
 
     def parse_options(self, raw: Mapping[str, str]) -> OptionsT: ...
     def setup(self, options: OptionsT, players: Sequence[str], first: str) -> StateT: ...

@@ -65,6 +65,8 @@ class PathOfPharaohs:
     """How many players it takes: setup refuses another count, as engine.contract.players_problem says it."""
     pace = Pace(turn_hours=72, reminders=(24,))
     """Deadlines by default: a turn is a plan of builds and action cards: three days; a reminder a day before."""
+    hand_words = absence.HAND_WORDS
+    """A hand of cards, whose lowest an absent player's discard is (absence.py)."""
     bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod

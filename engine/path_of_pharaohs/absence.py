@@ -19,7 +19,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.contract import ABSENCES_OUT, DEALER, Absent, Duty, IllegalAction, NotYourDuty, winners_text
+from engine.contract import (
+    ABSENCES_OUT,
+    DEALER,
+    STRIKE_KIND,
+    Absent,
+    Duty,
+    HandWords,
+    IllegalAction,
+    NotYourDuty,
+    winners_text,
+)
 
 from .actions import Action, Discard, Stop
 from .cards import HAND_LIMIT, card_name
@@ -27,6 +37,10 @@ from .duties import duties
 from .knowledge import DealerKnowledge
 from .rules import apply
 from .state import OVER, State
+
+HAND_WORDS = HandWords(item="card", items="cards", chosen="lowest cards", act="discard")
+"""What the trust layer's verdicts call a hand's cards and the discard this rule chooses from it (a discard
+recorded for an absent player that the dealer's seed, or their own cards opened, shows was not the lowest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +93,7 @@ def absent(s: State, party: str, act: Action | None = None, strikes: int = 1) ->
     else:
         consequence = f"discards their lowest cards, {' '.join(map(card_name, act.cards))}"
     events: tuple[object, ...] = (Absent(party, duty.what, consequence), *applied)
-    if strikes >= ABSENCES_OUT and duty.what == "move" and after.phase != OVER:
+    if strikes >= ABSENCES_OUT and duty.what == STRIKE_KIND and after.phase != OVER:
         after, out = _end(after, party)
         events += (out,)
     return after, events

@@ -1,6 +1,6 @@
 """Sarcophagus (Phillip Lerche, piecepack): the rules as read in docs/rules/sarcophagus.md."""
 
-from engine.contract import Pace, Policy
+from engine.contract import HandWords, Pace, Policy
 
 from . import absence, actions, driver, hidden, notation, rules, views
 from .state import Options, State
@@ -33,6 +33,8 @@ class Sarcophagus:
     """How many players it takes: setup refuses another count, as engine.contract.players_problem says it."""
     pace = Pace(turn_hours=48, reminders=(12,))
     """Deadlines by default: a turn is one or two coins: two days; a reminder half a day before."""
+    hand_words = HandWords()
+    """The dealer deals no one a hand (the tiles lie in the pyramid, a coin is its player's own)."""
     bots: tuple[str, ...] = ("greedy", "random", "mcts")
 
     @staticmethod

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.contract import ABSENCES_OUT, DEALER, Absent, Duty, IllegalAction, NotYourDuty
+from engine.contract import ABSENCES_OUT, DEALER, STRIKE_KIND, Absent, Duty, IllegalAction, NotYourDuty
 
 from .actions import Action, Discard
 from .events import Finished
@@ -97,7 +97,7 @@ def absent(s: State, party: str, act: Action | None = None, strikes: int = 1) ->
         events.append(Absent(party, duty.what, "their coins stay closed for good: they forfeit (cannot win)"))
         _withhold(play, party)
         play.settle()
-    if strikes >= ABSENCES_OUT and duty.what == "move" and play.s.present:
+    if strikes >= ABSENCES_OUT and duty.what == STRIKE_KIND and play.s.present:
         _end(play, party)
     result = outcome(play.s)
     if result is not None and not any(isinstance(e, Finished) for e in events):

@@ -121,19 +121,19 @@ def convict_absence(rep: Replay, entry: Entry, act: ConvictAbsence, seq: int) ->
     """An absent player opens the hidden cards of the hand they held when an absence discarded for them
     (each dealt to them with its salt): if the game's rule run on that hand gives another discard, the
     absence's signers are convicted; openings that prove nothing are refused."""
-    author = entry.author
+    author, words = entry.author, rep.game.hand_words
     keys = [key for key, _ in act.values]
     hidden = [key for key in keys if key in rep.items and rep.items[key].value is None
               and not rep.items[key].players_own]
     if rep.state is None or len(set(keys)) != len(keys) or hidden != keys:
-        raise IllegalMove(f"{entry.action}: open each hidden card the dealer dealt, once", seq, author)
+        raise IllegalMove(f"{entry.action}: open each hidden {words.item} the dealer dealt, once", seq, author)
     for what in ("commitments", "sealed"):
         expect_keys(getattr(entry, what), set(), what, seq, author)
     salts = expect_keys(entry.openings, set(keys), "openings", seq, author)
     for key, value in act.values:
         item = rep.items[key]
         if commit(item.binding, item.owner, item.key, value, salts[key]) != item.commitment:
-            raise BadOpening(f"{key}={value} does not match the card the dealer committed", seq, author)
+            raise BadOpening(f"{key}={value} does not match the {words.item} the dealer committed", seq, author)
     known = {key: item.value for key, item in rep.items.items() if item.value is not None} | dict(act.values)
     for posted in rep.seeded:
         if posted.what != ABSENT_DISCARD or posted.context[1] != author or not set(posted.context[2]) <= set(known):
@@ -141,7 +141,8 @@ def convict_absence(rep: Replay, entry: Entry, act: ConvictAbsence, seq: int) ->
         lowest = lowest_given(rep, posted, {key: known[key] for key in posted.context[2]})
         if lowest != posted.posted:
             rep.verdict = Verdict(posted.author, f"signed {author}'s absence (from entry {posted.seq}) with the act "
-                                                 f"{posted.posted!r}, but {author}'s cards, opened, show their lowest "
-                                                 f"cards then gave {lowest!r}", seq, author)
+                                                 f"{posted.posted!r}, but {author}'s {words.items}, opened, show "
+                                                 f"their {words.chosen} then gave {lowest!r}", seq, author)
             return [rep.verdict]
-    raise IllegalMove(f"{entry.action}: these cards prove no absent discard recorded for {author} false", seq, author)
+    raise IllegalMove(f"{entry.action}: these {words.items} prove no absent {words.act} recorded for {author} false",
+                      seq, author)

@@ -124,7 +124,7 @@ def _unopenable(rep: Replay, entry: Entry, act: Unopenable, seq: int) -> list[ob
     else:
         if author != rep.referee:
             raise NotOwed("verdict unopenable: only the referee, who opens every secret a player commits, or "
-                          "the receiver of a card the referee sealed, may say so", seq, author)
+                          f"the receiver of a {rep.game.hand_words.item} the referee sealed, may say so", seq, author)
         if item is None or not item.players_own or item.value is not None or author not in item.readers:
             raise IllegalMove(f"verdict unopenable: there is no unopened {act.key} sealed to the referee", seq, author)
     claimed_in_time(rep, act.key, author, seq)
@@ -133,8 +133,8 @@ def _unopenable(rep: Replay, entry: Entry, act: Unopenable, seq: int) -> list[ob
         reason = (f"the referee {author} says the sealed value of {act.key} does not open (the referee's word: "
                   "nobody else can check it)")
     else:
-        reason = (f"{author} says the card sealed to them as {act.key} does not open (the receiver's word: "
-                  "nobody else can check it)")
+        reason = (f"{author} says the {rep.game.hand_words.item} sealed to them as {act.key} does not open (the "
+                  "receiver's word: nobody else can check it)")
     rep.verdict = Verdict(rep.items[act.key].sealed_by, reason, seq, author)
     return [rep.verdict]
 

@@ -138,10 +138,10 @@ def check_seed(rep: Replay, entry: Entry, seq: int, proving: bool) -> list[objec
 
 
 def false_text(rep: Replay, seed: str, false: Seeded) -> str:
-    """What the opened seed proves false, in words."""
+    """What the opened seed proves false, in words (the game's for its hand: engine.contract.HandWords)."""
     if false.what == ABSENT_DISCARD:
-        party = false.context[1]
+        party, chosen = false.context[1], rep.game.hand_words.chosen
         return (f"signed {party}'s absence (from entry {false.seq}) with the act {false.posted!r}, but the dealer's "
-                f"committed seed shows {party}'s lowest cards then gave {lowest_by_seed(rep, seed, false)!r}")
+                f"committed seed shows {party}'s {chosen} then gave {lowest_by_seed(rep, seed, false)!r}")
     return f"posted {false.what} (entry {false.seq}) that the dealer's committed seed does not give"
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.contract import Pace, Policy
+from engine.contract import HandWords, Pace, Policy
 
 from . import actions, hidden, rules
 from .rules import Options, State
@@ -53,6 +53,8 @@ class Closest:
     audit_problem = staticmethod(hidden.audit_problem)
     absence_act = staticmethod(rules.absence_act)
     absent = staticmethod(rules.absent)
+    hand_words = HandWords()
+    """The dealer deals no one a hand: a guess is its player's own, the target the dealer's."""
     bots: tuple[str, ...] = ("greedy", "random")
 
     @staticmethod
