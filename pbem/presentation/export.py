@@ -88,8 +88,8 @@ def export_entry(record: GameFile, seq: int, directory: Path) -> list[Exported]:
         except (ValueError, PbemError):
             raise PbemError(f"{stem}: the sealed blob for {slot} is not an age file") from None
         write_atomic(path, sealed)
-        called = drawing.hidden_item_name(events, slot) if events is not None else None
-        opening = _SEALED.get(slot, f"the opening of {called or _item_words(slot, item)}")
+        called = drawing.hidden_item_name(events or [], slot)  # a game's own names: "ann's 2nd coin"
+        opening = _SEALED.get(slot, f"the opening of {called or f'{item} {slot}'}")
         what = f"{opening}, sealed to {', '.join(names) or 'nobody'}"
         if names and all(name in roster for name in names):
             out.append(Exported(f"{what}; to open it, run", [path],
@@ -111,17 +111,6 @@ def _events_of(record: GameFile, seq: int) -> list[object] | None:
         return events
     except PbemError:
         return None
-
-
-def _item_words(slot: str, item: str) -> str:
-    """A sealed slot as people say it when the record does not replay: "the 4th coin placed" for #3 (never a
-    number that could read as the coin's value)."""
-    _, sep, number = slot.rpartition("#")
-    if item == "coin" and sep and number.isdigit():
-        n = int(number) + 1
-        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"the {n}{suffix} {item} placed"
-    return f"{item} {slot}"
 
 
 _SEALED = {"dealer": "the dealer's secret (a joint deal's seed, or a chosen deal's tiles and salts)",

@@ -74,8 +74,8 @@ class Presentation(Protocol):
 
     def hidden_item_name(self, events: Sequence[object], key: str) -> str | None:
         """What people call the hidden item sealed under `key` ("#3"), from the events of the entry that
-        sealed it ("ann's 2nd coin", "a card dealt to ann": never a number that could read as its value), or
-        None for `HIDDEN_ITEM key`."""
+        sealed it ("ann's 2nd coin", "a card dealt to ann": never a number that could read as its value; no
+        events when the record does not replay that far), or None for `HIDDEN_ITEM key`."""
 
     def html_choice(self, action: Any, me: str, notation: str) -> Choice:
         """One of ME's legal acts as the app offers it: the element of the drawing it targets, what to

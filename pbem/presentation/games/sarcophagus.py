@@ -20,6 +20,7 @@ from engine.sarcophagus.events import (
     TileDiscarded,
     Trap,
     TrapDiscard,
+    ordinal,
 )
 from engine.sarcophagus.geometry import POSITIONS, pos_name
 from pbem.presentation.choices import Choice, css_string, plain
@@ -304,9 +305,14 @@ def score_lines(state: Any, result: Any) -> list[str]:
 
 
 def hidden_item_name(events: Sequence[object], key: str) -> str | None:
-    """A coin sealed under "#3" as its placing said it: "ann's 2nd coin"."""
-    slot = int(key[1:]) if re.fullmatch(r"#\d+", key) else None
-    return next((e.coin for e in events if isinstance(e, Placed) and e.slot == slot), None)
+    """A coin sealed under "#3" as its placing said it: "ann's 2nd coin"; without the placing (a record that
+    does not replay that far), by the order coins were placed in: "the 4th coin placed", never "coin #3",
+    which reads as its value."""
+    if not re.fullmatch(r"#\d+", key):
+        return None
+    slot = int(key[1:])
+    placed = next((e.coin for e in events if isinstance(e, Placed) and e.slot == slot), None)
+    return placed or f"the {ordinal(slot + 1)} coin placed"
 
 
 def read_layout(data: object, where: str) -> tuple[dict[str, str], Any]:
