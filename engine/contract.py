@@ -311,11 +311,15 @@ AnyGame = Game[Any, Any, Any, Any]
 """A game from the registry, whichever it is: each is checked against its own types where it is defined."""
 
 
+def players_span(game: AnyGame) -> str:
+    """How many players `game` takes, in words, from its `min_players` and `max_players`: "2 to 4", "2 or 3"."""
+    low, high = game.min_players, game.max_players
+    return str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+
+
 def players_problem(game: AnyGame, count: int) -> str | None:
     """Why `count` players cannot play `game`, in the words its `setup` uses ("Sarcophagus is for 2 to 4
-    players, not 5"), from its `min_players` and `max_players`; None when they can."""
-    low, high = game.min_players, game.max_players
-    if low <= count <= high:
+    players, not 5"); None when they can."""
+    if game.min_players <= count <= game.max_players:
         return None
-    span = str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
-    return f"{game.title} is for {span} players, not {count}"
+    return f"{game.title} is for {players_span(game)} players, not {count}"

@@ -331,6 +331,8 @@ def test_a_game_started_from_the_form_seats_them_in_the_order_chosen_and_shows_o
     ben = people.apps["ben"]
     began = time.time()
     enter(browser, ben)
+    offered = [o.get_attribute("textContent") for o in browser.find_elements(By.CSS_SELECTOR, "#new-game-name option")]
+    assert offered == ["Sarcophagus, 2 to 4 players", "Path of Pharaohs, 3 to 6 players"]  # from each game's definition
     bens_tab = browser.current_window_handle
     browser.switch_to.new_window("tab")
     game_id = start_by_form(browser, people, "sarcophagus", "ann", ["ann", "cat", "ben"])

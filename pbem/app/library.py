@@ -80,6 +80,14 @@ __all__ = [
 ]
 
 
+def players_span(game: str) -> str:
+    """How many players a game takes, in words ("2 to 4"): what the new-game form offers it with."""
+    from engine import find_game
+    from engine.contract import players_span as span
+
+    return span(find_game(game))
+
+
 def my_games() -> Status:
     """Every game here, as `pbem status --json` gives it: mine first, whose duty and since when, who is late."""
     return api.status()

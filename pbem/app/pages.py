@@ -62,11 +62,13 @@ def unlock_forms(locked: list[str]) -> str:
 
 
 def new_game_form(invite: dict[str, Any]) -> str:
-    """Start a game: the game, who I play as, the players from the address book in seat order (each one's
-    key: known from an earlier game, or pasted), a referee or none, options and a deadline."""
+    """Start a game: the game (with the number of players it takes), who I play as, the players from the address
+    book in seat order (each one's key: known from an earlier game, or pasted), a referee or none, options and a
+    deadline. The server answers a count the game does not take in its words, before anything is written."""
     if not invite["me"]:
         return ""
-    games = "".join(f'<option value="{e(name)}">{e(title)}</option>' for name, title in invite["games"].items())
+    games = "".join(f'<option value="{e(name)}">{e(title)}, {e(span)} players</option>'
+                    for name, (title, span) in invite["games"].items())
     mine = "".join(f'<option value="{e(name)}">{e(name)}</option>' for name in invite["me"])
     people = "".join(
         f'<div class="invitee"><label><input type="checkbox" class="new-player" value="{e(name)}"> {e(name)} '

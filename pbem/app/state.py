@@ -220,7 +220,8 @@ def home_data(state: AppState) -> tuple[list[dict[str, Any]], list[str], str, di
                       else 0})
     book, keys = library.address_book(), library.known_keys(status)
     mine = sorted(state.identities)
-    invite = {"games": {name: library.game_title(name) for name in library.game_names()}, "me": mine,
+    invite = {"games": {name: (library.game_title(name), library.players_span(name)) for name in library.game_names()},
+              "me": mine,
               "live": state.live.count,
               "people": [(name, address, keys.get(name, "")) for name, address in sorted(book.items())
                          if name not in mine]}
