@@ -3,9 +3,8 @@ engine imports nothing of pbem, and no package of pbem imports in a circle. Read
 import statements, those inside functions included."""
 
 import ast
+import functools
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"pbem.errors": 0, "pbem.record": 1, "pbem.crypto": 2, "pbem.protocol": 3, "pbem.presentation": 4,
@@ -18,10 +17,16 @@ def layer(module: str) -> str | None:
                  if module == name or module.startswith(name + ".")), None)
 
 
+@functools.cache
+def import_statements(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """A file's import statements, those inside functions included: each file parsed once for every test here."""
+    return [node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
 def imports(path: Path) -> list[str]:
     """Every pbem module a file imports (`from pbem.x import y` counts y when it is a module)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in import_statements(path):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith(("pbem", "engine")):
             found.append(node.module or "")
             found += [f"{node.module}.{alias.name}" for alias in node.names
@@ -41,7 +46,6 @@ MOUNTED = {("pbem.cli.judge", "pbem.judge")}
 printing only), imports the service it starts."""
 
 
-@pytest.mark.slow
 def test_no_import_runs_up_a_layer_or_across_the_front_ends():
     wrong = []
     for path in sorted((ROOT / "pbem").rglob("*.py")):
@@ -56,15 +60,13 @@ def test_no_import_runs_up_a_layer_or_across_the_front_ends():
     assert wrong == []
 
 
-@pytest.mark.slow
 def test_pbem_imports_are_absolute():
     """One spelling for each module, so a search finds every use."""
-    relative = [f"{p}:{n.lineno}" for p in (ROOT / "pbem").rglob("*.py") for n in ast.walk(ast.parse(p.read_text()))
+    relative = [f"{p}:{n.lineno}" for p in (ROOT / "pbem").rglob("*.py") for n in import_statements(p)
                 if isinstance(n, ast.ImportFrom) and n.level]
     assert relative == []
 
 
-@pytest.mark.slow
 def test_the_engine_imports_nothing_of_pbem():
     assert [f"{p}: {t}" for p in (ROOT / "engine").rglob("*.py") for t in imports(p) if t.startswith("pbem")] == []
 
