@@ -10,11 +10,12 @@ import json
 import mailbox
 import random
 import time
+from pathlib import Path
 
 import pytest
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of
 
 from judge_support import cli, fast_cli, memory_folder, ok, players_act, setup_players
+from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of
 
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)
@@ -26,6 +27,11 @@ base = pytest.fixture(scope="module")(memory_folder)
 
 
 @pytest.mark.slow
+def copy(base: Path, name: str) -> Path:
+    """A player's own copy of the game."""
+    return next((base / name / "games-files").glob("path-of-pharaohs-*.json"))
+
+
 def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypatch):
     fast_cli(monkeypatch)
     monkeypatch.chdir(base)
@@ -60,9 +66,13 @@ def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypat
             assert shown["title"] == "Game over" and ann_moves > 10 and opened > 5
         finally:
             browser.quit()
-        time.sleep(1)
-        players_act(base, judge.port, BY_MAIL, seen)  # the judge's last mail read
         copies = judge.export()
+        length = len(json.loads(copies[0].read_text())["entries"])
+        settled = time.monotonic() + 60
+        while time.monotonic() < settled and any(len(json.loads(copy(base, name).read_text())["entries"]) < length
+                                                  for name in BY_MAIL):
+            players_act(base, judge.port, BY_MAIL, seen)  # the judge's last mail, read when it comes
+            time.sleep(0.2)
     notices = [m for m in mailbox.Maildir(base / "mail" / "ann") if m["Subject"].startswith("Your turn:")]
     assert 1 <= len(notices) < ann_moves  # once a turn, not once an entry
     assert page in notices[0].get_payload(decode=True).decode()
@@ -71,7 +81,7 @@ def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypat
     judged = ok(cli(base / "anyone", 0, "verify", copies[0]))
     assert ": valid, finished, " in judged and "wins" in judged
     for name in BY_MAIL:  # each player's own copy is the judge's, entry for entry
-        mine = next((base / name / "games-files").glob("path-of-pharaohs-*.json"))
+        mine = copy(base, name)
         assert ok(cli(base / name, 0, "verify", mine)).split(": ", 1)[1] == judged.split(": ", 1)[1]
         assert json.loads(mine.read_text()) == json.loads(copies[0].read_text())
     record = json.loads(copies[0].read_text())

@@ -2,7 +2,9 @@
 subresource-integrity hash: the web client's modules (pbem/web/static, the vendored libraries included)
 and each game's drawing (its script and style, as the replay page and pbem app draw it).
 
-A module imports others by relative path, which no `integrity` attribute covers, so every page carries an
+Their addresses name the files' version (a hash of them all: /static/VERSION/web/..., /static/VERSION/game/...),
+so a browser keeps them for good and loads a seat's page again without asking for any; a new pbem serves
+them at new addresses. A module imports others by relative path, which no `integrity` attribute covers, so every page carries an
 import map whose `integrity` names the hash of every module: the browser refuses a module whose bytes
 differ (a proxy or a cache that changed one). The import map is the pages' only inline script, allowed by
 its own hash in the Content-Security-Policy.
@@ -19,8 +21,7 @@ from pathlib import Path
 
 from pbem import api
 
-PREFIX = "/static/web/"
-GAME_PREFIX = "/static/game/"
+STATIC = "/static/"
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml",
          ".md": "text/plain; charset=utf-8", "": "text/plain; charset=utf-8"}
 
@@ -44,23 +45,28 @@ class Assets:
     """Every file the pages load, by its address."""
 
     def __init__(self) -> None:
-        self.files: dict[str, Asset] = {}
         root = Path(str(resources.files("pbem.web"))) / "static"
+        found: dict[str, tuple[bytes, str]] = {}
         for path in sorted(root.rglob("*")):
             if path.is_file() and (path.suffix in (".js", ".css") or path.name.startswith("LICENSE")
                                    or path.name == "VENDORED.md"):
-                self._add(PREFIX + path.relative_to(root).as_posix(), path.read_bytes(), path.suffix)
+                found["web/" + path.relative_to(root).as_posix()] = (path.read_bytes(), path.suffix)
         for game in api.game_names():
             for suffix in (".js", ".css"):
-                self._add(f"{GAME_PREFIX}{game}{suffix}", api.replay_asset(game, suffix).encode(), suffix)
+                found[f"game/{game}{suffix}"] = (api.replay_asset(game, suffix).encode(), suffix)
+        version = hashlib.sha256(b"".join(name.encode() + sri(data).encode() for name, (data, _) in
+                                          sorted(found.items()))).hexdigest()[:16]
+        self.prefix = f"{STATIC}{version}/web/"
+        self.game_prefix = f"{STATIC}{version}/game/"
+        self.files = {f"{STATIC}{version}/{name}": Asset(data, TYPES.get(suffix, TYPES[""]), sri(data))
+                      for name, (data, suffix) in found.items()}
         self.symbols = {game: api.replay_asset(game, ".svg") for game in api.game_names()}
-        modules = {url: asset.integrity for url, asset in self.files.items()
-                   if url.startswith(PREFIX) and asset.kind == TYPES[".js"]}
-        self.import_map = json.dumps({"imports": {}, "integrity": modules}, separators=(",", ":"))
+        self.modules = {url: asset.integrity for url, asset in self.files.items()
+                        if url.startswith(self.prefix) and asset.kind == TYPES[".js"]}
+        """Every module, by its address: its integrity hash (the import map's), fetched at once by each page
+        (modulepreload) rather than one level of imports after another."""
+        self.import_map = json.dumps({"imports": {}, "integrity": self.modules}, separators=(",", ":"))
         self.import_map_hash = csp_hash(self.import_map)
-
-    def _add(self, url: str, data: bytes, suffix: str) -> None:
-        self.files[url] = Asset(data, TYPES.get(suffix, TYPES[""]), sri(data))
 
     def get(self, url: str) -> Asset | None:
         return self.files.get(url)

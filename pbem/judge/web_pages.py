@@ -9,7 +9,7 @@ import html
 import json
 from typing import Any
 
-from pbem.judge.web_assets import GAME_PREFIX, PREFIX, Assets
+from pbem.judge.web_assets import Assets
 
 e = html.escape
 
@@ -27,11 +27,13 @@ def _shell(assets: Assets, title: str, csrf: str, body: str, module: str | None 
     def style(url: str) -> str:
         return f'<link rel="stylesheet" href="{url}" integrity="{assets.integrity(url)}">\n'
 
-    head = style(PREFIX + "web.css")
+    head = style(assets.prefix + "web.css")
     if game:
-        head += style(f"{GAME_PREFIX}{game}.css") + script(f"{GAME_PREFIX}{game}.js", "defer")
+        head += style(f"{assets.game_prefix}{game}.css") + script(f"{assets.game_prefix}{game}.js", "defer")
     if module:
-        head += f'<script type="importmap">{assets.import_map}</script>\n' + script(PREFIX + module, 'type="module"')
+        head += f'<script type="importmap">{assets.import_map}</script>\n' + script(assets.prefix + module, 'type="module"')
+        head += "".join(f'<link rel="modulepreload" href="{url}" integrity="{integrity}">\n'
+                        for url, integrity in assets.modules.items() if url != assets.prefix + module)
     return f"""<!doctype html>
 <html lang="en">
 <head>

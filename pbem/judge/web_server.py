@@ -253,7 +253,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         asset = assets.get(request.url.path)
         if asset is None:
             return Response("not found", 404, media_type="text/plain")
-        return Response(asset.data, media_type=asset.kind, headers={"cache-control": "no-cache"})
+        return Response(asset.data, media_type=asset.kind, headers={"cache-control": "public, max-age=31536000, immutable"})
 
     def guarded(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
         async def run(request: Request) -> Response:
