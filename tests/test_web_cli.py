@@ -67,3 +67,24 @@ def test_web_says_in_one_line_why_it_cannot_start(base, config):
         taken.listen(1)
         result = cli(base / "op", 0, "judge", "web", config, "--port", taken.getsockname()[1])
     assert (result.exit_code, result.output) == (1, "Error: Address already in use\n")
+
+
+def test_tables_lists_the_seats_and_relink_replaces_a_lost_link(base, config):
+    key = ok(cli(base / "cat", 0, "key", "new", "cat", "--no-passphrase")).splitlines()[-1]
+    out = ok(cli(base / "op", 0, "judge", "invite", config, "sarcophagus", "ann", "ben", "cat", "--key", f"cat={key}",
+                 "--mail", "cat=cat@example.org"))
+    table, old = out.split()[1].rstrip(":"), out.splitlines()[2].split(": ")[1]
+    assert ok(cli(base / "op", 0, "judge", "tables", config)).splitlines() == [
+        f"{table} sarcophagus: ann (free), ben (free), cat (by mail); waiting for its seats", "1 table."]
+    new = ok(cli(base / "op", 0, "judge", "relink", config, table, "ben", "--url", "https://pbem.example.org"))
+    lines = new.splitlines()
+    assert re.fullmatch(r"ben: https://pbem\.example\.org/join/[A-Za-z0-9_-]{43}", lines[0])
+    assert lines[1:] == ["The seat's old link takes nothing any more."]
+    with sqlite3.connect(base / "judge-home" / "judge.db") as db:
+        hashes = {row[0] for row in db.execute("SELECT token_hash FROM web_seats WHERE name = 'ben'")}
+    assert hashes == {hashlib.sha256(lines[0].rsplit("/", 1)[1].encode()).hexdigest()}
+    assert hashlib.sha256(old.rsplit("/", 1)[1].encode()).hexdigest() not in hashes
+    for args, error in (([table, "cat"], f"Error: no browser seat 'cat' at table {table}"),
+                        (["0" * 16, "ben"], "Error: no browser seat 'ben' at table 0000000000000000")):
+        result = cli(base / "op", 0, "judge", "relink", config, *args)
+        assert (result.exit_code, result.output) == (1, error + "\n")

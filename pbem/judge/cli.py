@@ -5,6 +5,8 @@ printing only, over the service (service.py), its store (store.py), the git hook
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
     pbem judge web CONFIG [--port N]     the judge by mail, and its web pages for browser seats (docs/web.md)
     pbem judge invite CONFIG GAME SEAT...  a game whose seats browsers take by link (and players by mail)
+    pbem judge tables CONFIG             those games: whose seat is taken, and the game once made
+    pbem judge relink CONFIG TABLE SEAT  a new link for a seat nobody has taken (the old one dies)
     pbem judge status CONFIG             the games it holds
     pbem judge migrate CONFIG            take a home of files (before the database) into the database
     pbem judge export CONFIG FOLDER      write every game it holds as its game file
@@ -136,6 +138,43 @@ def invite(config: ConfigArg,
         else:
             typer.echo(f"{seat.name}: by mail, {seat.address}")
     typer.echo("Each link takes its seat once; the game starts when every seat is taken.")
+
+
+@app.command("tables")
+@_handled
+def tables(config: ConfigArg) -> None:
+    """One line per table made by `invite`: each seat, taken or free, and its game once every seat is taken."""
+    from pbem.judge import config as settings
+    from pbem.judge import web_tables
+    from pbem.judge.store import open_store
+
+    loaded = settings.load(config)
+    os.environ["PBEM_HOME"] = str(loaded.home)
+    found = web_tables.tables(open_store(loaded.database, loaded.games, loaded.home))
+    for table in found:
+        seats = ", ".join(f"{s.name} ({'by mail' if not s.browser else 'taken' if s.key else 'free'})" for s in table.seats)
+        game = f"game {table.game_id[:8]}" if table.game_id else "waiting for its seats"
+        typer.echo(f"{table.table_id} {table.game}: {seats}; {game}")
+    typer.echo(f"{len(found)} table{'s' * (len(found) != 1)}.")
+
+
+@app.command("relink")
+@_handled
+def relink(config: ConfigArg, table: Annotated[str, typer.Argument(help="The table (pbem judge tables).")],
+           seat: Annotated[str, typer.Argument(help="The browser seat nobody has taken.")],
+           url: Annotated[str, typer.Option(help="The address the judge's pages are served at.")] = "http://127.0.0.1:8080"
+           ) -> None:
+    """A new link for a browser seat nobody has taken (the old link lost, or sent to the wrong person): the
+    old link takes nothing any more."""
+    from pbem.judge import config as settings
+    from pbem.judge import web_tables
+    from pbem.judge.store import open_store
+
+    loaded = settings.load(config)
+    os.environ["PBEM_HOME"] = str(loaded.home)
+    token = web_tables.relink(open_store(loaded.database, loaded.games, loaded.home), table, seat)
+    typer.echo(f"{seat}: {url.rstrip('/')}/join/{token}")
+    typer.echo("The seat's old link takes nothing any more.")
 
 
 @app.command("status")

@@ -144,6 +144,29 @@ def claim(store: Store, token: str, key: str, address: str | None, session: str,
     return done
 
 
+def tables(store: Store) -> list[HostedTable]:
+    """Every table, oldest first."""
+    with store.db.transaction() as tx:
+        ids = [str(r[0]) for r in tx.all("SELECT table_id FROM web_tables ORDER BY created, table_id")]
+        found = [table(store, table_id, tx) for table_id in ids]
+    return [t for t in found if t is not None]
+
+
+def relink(store: Store, table_id: str, name: str) -> str:
+    """A new capability for a browser seat nobody has taken (a link lost, or sent to the wrong person): the
+    old one takes nothing any more."""
+    token = secrets.token_urlsafe(32)
+    with store.db.transaction() as tx:
+        row = tx.one("SELECT used FROM web_seats WHERE table_id = ? AND name = ?", (table_id, name))
+        if row is None:
+            raise library.PbemError(f"no browser seat {name!r} at table {table_id}")
+        if row[0] is not None:
+            raise library.PbemError(f"{name}'s seat at table {table_id} is taken: a link cannot take it again")
+        tx.run("UPDATE web_seats SET token_hash = ? WHERE table_id = ? AND name = ? AND used IS NULL",
+               (digest(token), table_id, name))
+    return token
+
+
 def set_game(tx: Tx, table_id: str, game_id: str) -> None:
     tx.run("UPDATE web_tables SET game_id = ? WHERE table_id = ?", (game_id, table_id))
 
