@@ -99,9 +99,9 @@ def checksum(games: int = CHECKED_GAMES) -> str:
 def soak(games: int) -> None:
     """Play `games` checked random games per configuration of the property test; print the count."""
     sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-    from test_rules_properties import CONFIGS, play_checked
-
     from engine.sarcophagus.driver import random_policy
+
+    from engine_support import CONFIGS, play_checked
 
     for n_players, options in CONFIGS:
         for seed in range(games):

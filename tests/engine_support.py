@@ -1,17 +1,30 @@
-"""Helpers for rules tests: scripted games on fixed layouts, states built by hand, and the search bots'
-honesty check shared by both games."""
+"""Helpers for rules tests: the tables Sarcophagus is tested at, scripted games on fixed layouts, states built
+by hand, the search bots' honesty check shared by both games, and random games checked at every step."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from engine.contract import DEALER
 from engine.sarcophagus.driver import FullInformation, Layout, deal
 from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, parse_pos
 from engine.sarcophagus.notation import parse_action
 from engine.sarcophagus.pieces import parse_tile
-from engine.sarcophagus.rules import check, duties, legal_actions, make_table
-from engine.sarcophagus.state import Options, State
+from engine.sarcophagus.rules import check, duties, hand_values, legal_actions, make_table, outcome, owed_openings
+from engine.sarcophagus.scoring import score
+from engine.sarcophagus.state import DISCARDED, Options, State
+from engine.sarcophagus.views import view
+
+PLAYERS = {2: ["ann", "ben"], 3: ["ann", "ben", "cat"], 4: ["ann", "ben", "cat", "dan"]}
+# Every table the Sarcophagus rules are tested at: (player count, options).
+CONFIGS = [
+    (2, Options("pooled")), (2, Options("seats")), (3, Options()), (4, Options()),
+    (2, Options("pooled", False)), (2, Options("seats", False)), (3, Options(bottom_edge_free=False)),
+    (4, Options(bottom_edge_free=False)),
+]
 
 
 def layout_with(pyramid: dict[str, str] | None = None, under: dict[str, str] | None = None, seed: int = 0) -> Layout:
@@ -115,3 +128,69 @@ def assert_same_search(choose, game, other, player: str, iterations: int) -> Non
     assert first.iterations == second.iterations == iterations
     assert first.moves == second.moves and first.action == second.action
     assert choose(game.state, player, game.known[player], random.Random(4), iterations=iterations).moves != first.moves
+
+
+# ---------------------------------------------------------------- invariants of random games
+
+def check_invariants(game: FullInformation, look_at_views: bool) -> None:
+    """Every coin in one place, every tile held once, and (with `look_at_views`) the caches and each player's
+    view agree with the state."""
+    s = game.state
+    out = sorted(slot for seat_out in s.out for slot in seat_out)
+    assert out == [slot for slot, back in enumerate(s.slot_back) if back is None]
+    on_tiles = [slot for coins in s.coins for slot in coins]
+    assert len(on_tiles) == len(set(on_tiles))
+    for p in range(21):
+        assert len(s.coins[p]) <= 4
+        if not s.present >> p & 1:
+            assert s.coins[p] == ()
+    entombed = set(out) - set(on_tiles)
+    takers = {owner for owner in s.under_owner if owner not in (None, DISCARDED)}
+    assert {s.slot_seat[slot] for slot in entombed} <= takers
+    assert entombed == {slot for tomb in s.entombed for slot in tomb}, "State.entombed names every entombed coin"
+    for k, tomb in enumerate(s.entombed):
+        assert all(s.slot_seat[slot] == s.under_owner[k] for slot in tomb)
+    for i, seat in enumerate(s.table.seats):
+        # every coin in exactly one place; the public count matches the private hand
+        assert s.hands[i] + len(s.out[i]) == len(seat.coins)
+        assert len(hand_values(s, i, game.values)) == s.hands[i]
+    held = [t for tiles in s.claimed for t in tiles]
+    assert len(held) == len(set(held)), "a tile claimed twice"
+    assert not set(held) & {s.tiles[p] for p in range(21) if s.present >> p & 1}
+    if look_at_views:
+        fresh = replace(s, cached_duties=None, cached_openings=None)  # the caches agree with the state
+        assert duties(fresh) == duties(s)
+        assert all(owed_openings(fresh, p) == owed_openings(s, p) for p in s.table.players + (DEALER,))
+        for player in s.table.players:
+            shown = view(s, player, game.knowledge(player))
+            for spot in list(shown["pyramid"].values()) + list(shown["sarcophagus"].values()):
+                for coin in spot["coins"]:
+                    if coin["value"] is not None:
+                        assert coin["owner"] == player or s.slot_value[coin["slot"]] is not None
+            for name, spot in shown["pyramid"].items():
+                if spot["tile"] is not None:
+                    assert s.face_up >> parse_pos(name) & 1
+            for k, spot in enumerate(shown["sarcophagus"].values()):
+                assert (spot["tile"] is None) == (s.under[k] is None)
+
+
+def play_checked(n_players, options, seed, policy, look_at_views=True) -> FullInformation:
+    """A seeded game of `policy` players on one of CONFIGS' tables, every invariant checked at each step, to an
+    audited end that scores as the rules say."""
+    rng = random.Random(seed)
+    players = PLAYERS[n_players]
+    game = FullInformation(options, players, deal(rng), rng.choice(players))
+    policies = dict.fromkeys(players, policy)
+    for _ in range(2000):
+        check_invariants(game, look_at_views)
+        if not duties(game.state):
+            break
+        game.step(policies, rng)
+    else:
+        pytest.fail("the game did not end")
+    result = outcome(game.state)
+    assert result is not None
+    assert None not in game.state.slot_value, "the end audit opened every coin"
+    assert all(game.state.slot_value[k] == v for k, v in game.values.items())
+    assert result == score(game.state.table, game.state.claimed)
+    return game

@@ -43,10 +43,11 @@ def test_the_plain_model_plays_the_engines_games():
     every configuration."""
     sys.path.insert(0, str(BENCHMARKS))
     import sarc_plain
-    from test_rules_properties import CONFIGS, PLAYERS
 
     from engine.sarcophagus.driver import random_game
     from engine.sarcophagus.rules import outcome
+
+    from engine_support import CONFIGS, PLAYERS
 
     for n, options in CONFIGS:
         players = PLAYERS[n]

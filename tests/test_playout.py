@@ -11,12 +11,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_rules_properties import CONFIGS
 
 from engine.sarcophagus.driver import FullInformation, deal, random_policy
 from engine.sarcophagus.playout import play_out
 from engine.sarcophagus.rules import duties, outcome
 from engine.sarcophagus.state import Options
+
+from engine_support import CONFIGS
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
 
