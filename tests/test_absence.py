@@ -25,7 +25,7 @@ from engine.sarcophagus.rules import apply, duties, legal_actions, outcome
 from engine.sarcophagus.state import Options
 
 from engine_support import build, texts
-from test_pop_scenarios import Table
+from pop_support import Table
 
 ABC = ["a", "b", "c"]
 

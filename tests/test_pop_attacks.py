@@ -26,7 +26,7 @@ from pbem.record.models import GameFile, Genesis, core_id, payload, to_json
 from pbem.transport import turns
 
 from pbem_support import identity, played_game, sessions_for, start_play
-from test_pop_trust import FOUR, play_until, pop_game
+from pop_support import FOUR, play_until, pop_game, sealed_blob
 
 MODES = ["table", "referee"]
 
@@ -71,11 +71,6 @@ def refused(rep, entry, error, message: str) -> None:
     expected = f"entry {rep.seq + 1} by {entry.author}: {message}"
     assert str(caught.value) == expected, f"{caught.value} instead of {expected}"
     assert snapshot() == before
-
-
-def sealed_blob(rep, key: str, value, salt: str, readers) -> str:
-    opening = canonical({"game": rep.genesis_hash, "key": key, "value": value, "salt": salt})
-    return base64.b64encode(crypto.seal(opening, [rep.roster[name] for name in readers])).decode()
 
 
 # ---------------------------------------------------------------- the dealer's draws and reveals

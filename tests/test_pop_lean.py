@@ -12,35 +12,16 @@ import pytest
 
 from engine.contract import DEALER
 from engine.path_of_pharaohs.actions import Shuffle, Steal
-from engine.path_of_pharaohs.driver import FullInformation, random_policy, shuffled_deck
+from engine.path_of_pharaohs.driver import random_policy
 from engine.path_of_pharaohs.lean import random_winners
 from engine.path_of_pharaohs.playout import play_out
 from engine.path_of_pharaohs.rules import apply, duties, outcome
 from engine.path_of_pharaohs.state import Options
 
-PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
-DECKS = [Options(), Options((2, 8, 1, 9)), Options((0, 0, 0, 0)), Options((0, 0, 20, 20)), Options((20, 20, 20, 20))]
-"""The default deck; few Zeros and Thieves, many Sandstorms (mummies); no action card (games stall);
-Thieves and Sandstorms only; every action card four times over."""
+from pop_support import DECKS, PLAYERS, random_point, seeded_start
+
 GAMES = 125
 """Seeded games per player count from the start (500 in all, about 2 s on one core)."""
-
-
-def _new(n_players: int, options: Options, seed: int) -> tuple[FullInformation, random.Random]:
-    rng = random.Random(seed)
-    players = PLAYERS[:n_players]
-    return FullInformation(options, players, shuffled_deck(options, rng), rng.choice(players), rng), rng
-
-
-def random_point(n_players: int, seed: int, most: int) -> tuple[FullInformation, random.Random]:
-    """A seeded game (of one of DECKS) played at random for up to `most` acts, and its generator."""
-    game, rng = _new(n_players, DECKS[seed % len(DECKS)], seed)
-    policies = dict.fromkeys(PLAYERS[:n_players], random_policy)
-    for _ in range(rng.randrange(most)):
-        if not duties(game.state):
-            break
-        game.step(policies, rng)
-    return game, rng
 
 
 @pytest.mark.parametrize("n_players", [3, 4, 5, 6])
@@ -52,12 +33,12 @@ def test_the_lean_playout_plays_the_full_rules_game(n_players):
     ends, shuffles, steals = set(), 0, 0
     for seed in range(GAMES):
         options = DECKS[seed % len(DECKS)]
-        full, rng = _new(n_players, options, seed)
+        full, rng = seeded_start(n_players, options, seed)
         if seed % 8 == 0:
             full.play(dict.fromkeys(PLAYERS[:n_players], random_policy), rng, report=False)
         else:
             full.play_at_random()
-        lean, rng = _new(n_players, options, seed)
+        lean, rng = seeded_start(n_players, options, seed)
         trace: list = []
         winners = random_winners(lean.state, lean.cards, lean.deck, rng, trace)
         assert trace == full.log, f"seed {seed}: the acts differ"
@@ -94,7 +75,7 @@ def test_from_any_state_of_a_game_it_plays_on_as_the_full_rules_do():
 def test_its_acts_are_legal_and_lead_to_its_winners():
     """Replayed as a verifier replays a record (the full rules' check, no secrets), the acts the lean
     playout makes from a mid-game state are legal, and the game they make ends with its winners."""
-    game, rng = _new(4, Options(), 11)
+    game, rng = seeded_start(4, Options(), 11)
     for _ in range(90):
         game.step(dict.fromkeys(PLAYERS[:4], random_policy), rng)
     trace: list = []

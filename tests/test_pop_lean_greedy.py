@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_pop_lean import random_point
 
 from engine.path_of_pharaohs.actions import Discard, Sandstorm, Shuffle, Steal, Thief, Zero
 from engine.path_of_pharaohs.driver import greedy_policy
@@ -18,6 +17,8 @@ from engine.path_of_pharaohs.duties import owed_kind
 from engine.path_of_pharaohs.lean_greedy import greedy_playout
 from engine.path_of_pharaohs.search import World, play_out
 from engine.path_of_pharaohs.state import State
+
+from pop_support import random_point
 
 pytestmark = pytest.mark.slow
 

@@ -31,7 +31,7 @@ from pbem.presentation.games import presentation
 from pbem.presentation.html import static
 from pbem.presentation.style import Style
 
-from test_pop_scenarios import Table
+from pop_support import Table
 
 PLAIN = Style()
 

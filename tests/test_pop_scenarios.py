@@ -8,96 +8,14 @@ from engine.contract import DEALER, IllegalAction, InvalidSetup, NotationError, 
 from engine.path_of_pharaohs import GAME
 from engine.path_of_pharaohs.actions import Build, Deal, Discard, Reveal, Steal, Stop
 from engine.path_of_pharaohs.board import card_total
-from engine.path_of_pharaohs.cards import SANDSTORM, THIEF, WILD, A, B, parse_card, parse_pos
+from engine.path_of_pharaohs.cards import SANDSTORM, THIEF, WILD, parse_card, parse_pos
 from engine.path_of_pharaohs.driver import FullInformation
 from engine.path_of_pharaohs.knowledge import DealerKnowledge
 from engine.path_of_pharaohs.notation import parse_action
-from engine.path_of_pharaohs.rules import duties, legal_actions, make_table, outcome, setup
-from engine.path_of_pharaohs.state import PLAY, Options, State
+from engine.path_of_pharaohs.rules import duties, legal_actions, outcome, setup
+from engine.path_of_pharaohs.state import Options
 
-ABC = ("ann", "ben", "cat")
-
-
-def cards(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
-
-
-def filled(text: str, pos: str):
-    """A filled position from its cards as notation writes them: '7', '7-1', 'W6'."""
-    terms = parse_action(f"{text}@{pos}").terms
-    return (sum(v for _, v in terms), terms)
-
-
-class Table:
-    """A hand-built play driven by the full-information driver: the dealer's duties happen on their
-    own (a steal takes `steal` — the index among the possible choices, as randomness would)."""
-
-    def __init__(self, hands: dict[str, str], pyramids: dict[str, dict[str, str]] | None = None, *,
-                 players=ABC, turn="ann", deck="", discards="", at: dict[str, tuple] | None = None,
-                 zeros: dict[str, list[str]] | None = None, storms=(), sands=0, mummies=0, phase=PLAY):
-        table = make_table(Options(), players)
-        slots, hand_slots, known = [], [], {p: {} for p in players}
-        for p in players:
-            mine = []
-            for card in cards(hands.get(p, "")):
-                known[p][len(slots)] = card
-                mine.append(len(slots))
-                slots.append(card)
-            hand_slots.append(tuple(mine))
-        pyramid_of = []
-        for p in players:
-            spec = (pyramids or {}).get(p, {"1l": "5", "1r": "5"})  # by default, a base dealt
-            pyramid_of.append(tuple(filled(spec[name], name) if name in spec else None
-                                    for name in ("1l", "1m", "1r", "2l", "2r", "3")))
-        where = dict.fromkeys(players, (0, None))
-        where.update({p: (loc, {"A": A, "B": B, None: None}[sp]) for p, (loc, sp) in (at or {}).items()})
-        zero_masks = tuple(sum(1 << parse_pos(x) for x in (zeros or {}).get(p, ())) for p in players)
-        state = State(
-            table=table, deck=len(cards(deck)), discards=tuple(cards(discards)), slot_card=(None,) * len(slots),
-            hands=tuple(hand_slots), pyramids=tuple(pyramid_of), zeros=zero_masks,
-            location=tuple(where[p][0] for p in players), space=tuple(where[p][1] for p in players),
-            sands=sands, mummies=mummies, storms=tuple(p in storms for p in players),
-            turn=players.index(turn), phase=phase,
-        )
-        self.game = FullInformation(Options(), players, cards(deck), players[0], random.Random(0))
-        self.game.state = state
-        self.game.known = known
-        self.game.cards.update(enumerate(slots))
-        self.steal = 0
-        self.events: list = []
-
-    @property
-    def state(self) -> State:
-        return self.game.state
-
-    def auto(self) -> None:
-        while duties(self.state) and duties(self.state)[0].who == DEALER:
-            what = duties(self.state)[0].what
-            actions = legal_actions(self.state, DEALER, self.game.knowledge(DEALER))
-            self.events += self.game.act(DEALER, actions[self.steal if what == "steal" else 0])
-
-    def play(self, actor: str, *moves: str) -> list[str]:
-        """Moves as `actor` (checked with their knowledge); returns what happened, as text."""
-        start = len(self.events)
-        for text in moves:
-            self.events += self.game.act(actor, parse_action(text))
-            self.auto()
-        return [str(e) for e in self.events[start:]]
-
-    def refuse(self, actor: str, text: str, match: str, error=IllegalAction) -> None:
-        with pytest.raises(error, match=match):
-            GAME.check(self.state, actor, parse_action(text), self.game.knowledge(actor))
-
-    def hand(self, player: str) -> list[str]:
-        known = self.game.known[player]
-        return sorted(str(known[slot]) if known[slot] <= 9 else "ZWTS"[known[slot] - 10]
-                      for slot in self.state.hands[self.state.table.players.index(player)])
-
-    def where(self, player: str) -> tuple:
-        i = self.state.table.players.index(player)
-        space = self.state.space[i]
-        return self.state.location[i], None if space is None else "AB"[space]
-
+from pop_support import ABC, Table, cards
 
 BASE_1_7_2 = {"ann": {"1l": "1", "1m": "7", "1r": "2"}}
 

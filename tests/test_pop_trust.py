@@ -18,50 +18,14 @@ from pbem.errors import BadOpening, IllegalMove, NotOwed, SealError
 from pbem.protocol.commitments import commit
 from pbem.protocol.dealing import item_salt, restocked, stock_key
 from pbem.protocol.entries import apply_entry
-from pbem.protocol.genesis import new_game
 from pbem.protocol.seeds import seeded_deal
 from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
 from pbem.record.canonical import canonical
 from pbem.record.models import from_json, to_json
 
-from pbem_support import identity, sessions_for
-
-FOUR = ("ann", "ben", "cat", "dan")
-
-
-def pop_game(mode: str, players=FOUR, seed: int = 1, finish: bool = True):
-    referee = ("ref", identity("ref").public) if mode == "referee" else None
-    creator = "ref" if referee else players[0]
-    rep = new_game("path-of-pharaohs", {}, [(n, identity(n).public) for n in players], creator, identity(creator),
-                   referee)
-    sessions = sessions_for(rep)
-    if finish:
-        play_until(rep, sessions, lambda rep: False, random.Random(seed))
-    return rep, sessions
-
-
-def play_until(rep, sessions, stop, rng, limit: int = 3000) -> bool:
-    """Every party acts one entry at a time (the dealer's program: its own act, a player: greedy) until
-    `stop(rep)` or the end; True if `stop` came first."""
-    dealer = sessions[rep.referee or rep.players[0]]
-    for _ in range(limit):
-        if stop(rep):
-            return True
-        if not rep.duties():
-            return False
-        duty = rep.duties()[0]
-        if duty.who == DEALER or duty.what in ("join", "audit"):
-            party = sessions[duty.who] if duty.what == "join" else dealer
-            if duty.what in ("join", "deal", "audit"):
-                party.automatic() if duty.what != "audit" else party.audit()
-            else:
-                party.act(party.dealer_action())
-        else:
-            session = sessions[duty.who]
-            actions = list(rep.game.legal_actions(rep.state, duty.who, session.knowledge()))
-            session.act(rep.game.policy("greedy")(rep.state, duty.who, actions, rng, None))
-    raise AssertionError("the game did not end")
+from pbem_support import identity
+from pop_support import FOUR, play_until, pop_game
 
 
 def seeded_values(rep) -> dict:
