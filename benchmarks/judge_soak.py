@@ -286,10 +286,10 @@ def hostile_mail(corpus, players: Players, rng: random.Random) -> bytes:
 def mail_soak(base: Path, games: int, kills: int, hostile_share: float, rng: random.Random,
               deadline: float) -> dict[str, object]:
     from aiosmtpd.controller import Controller
-    from judge_fuzz_support import Corpus
 
     from pbem.crypto.keyring import create_key
 
+    from judge_fuzz_support import Corpus
     from mail_support import free_port
 
     home = base / "judge-home"
@@ -378,9 +378,9 @@ def stored_games(base: Path) -> tuple[list[Path], list[str]]:
 
 def check_mail(base: Path, home: Path, handler: Server, players: Players, judge: JudgeProcess,
                hostile: int) -> dict[str, object]:
-    from judge_fuzz_support import entries_in
-
     from pbem.record.models import Entry, payload_hash
+
+    from judge_fuzz_support import entries_in
 
     log = judge.log.read_text(errors="replace")
     tracebacks = log.count("Traceback (most recent call last)")

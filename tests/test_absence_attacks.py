@@ -19,21 +19,24 @@ from pbem.record.canonical import canonical
 from pbem.record.deadlines import HOUR
 from pbem.record.models import GameFile, core_id, payload, to_json
 
-from pbem_support import identity
-from test_absence_checks import false_discard, install_key, pbem, to_a_discard
-from test_absence_protocol import (
+from absence_support import (
     ABSENT_AFTER,
     T0,
     Clock,
     a_card_that_does_not_open,
     check_replays,
+    false_discard,
     game,
     half_signed,
+    install_key,
     mover,
     others,
+    pbem,
     run_duties,
     signed_at,
+    to_a_discard,
 )
+from pbem_support import identity
 
 
 @pytest.fixture

@@ -14,8 +14,18 @@ from pbem.protocol.verify import verify
 from pbem.record.deadlines import HOUR
 from pbem.record.models import GameFile, to_json
 
-from test_absence_checks import install_key, pbem
-from test_absence_protocol import ABSENT_AFTER, Clock, a_card_that_does_not_open, check_replays, game, mover, others, run_duties
+from absence_support import (
+    ABSENT_AFTER,
+    Clock,
+    a_card_that_does_not_open,
+    check_replays,
+    game,
+    install_key,
+    mover,
+    others,
+    pbem,
+    run_duties,
+)
 
 GAMES = ["sarcophagus", "path-of-pharaohs"]
 MODES = ["table", "referee"]

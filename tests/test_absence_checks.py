@@ -6,12 +6,7 @@ sees is read through the CLI as they type it. Time is injected (PBEM_NOW), never
 import random
 
 import pytest
-from clock_support import clocked
-from typer.testing import CliRunner
 
-from engine.path_of_pharaohs.actions import Discard
-from engine.path_of_pharaohs.cards import HAND_LIMIT
-from pbem.cli import app
 from pbem.crypto.keyring import load_identity
 from pbem.errors import BadOpening, IllegalMove
 from pbem.protocol.entries import apply_entry
@@ -19,43 +14,26 @@ from pbem.protocol.session import Session
 from pbem.protocol.verify import verify
 from pbem.record.models import from_json, to_json
 
-from test_absence_protocol import ABSENT_AFTER, T0, Clock, check_replays, game, mover, others, run_duties, signed_at
-
-runner = CliRunner()
-
-
-def pbem(*args):
-    return clocked(runner.invoke(app, [str(a) for a in args]))
+from absence_support import (
+    ABSENT_AFTER,
+    T0,
+    Clock,
+    check_replays,
+    cli_game,
+    false_discard,
+    install_key,
+    mover,
+    others,
+    pbem,
+    run_duties,
+    signed_at,
+    to_a_discard,
+)
 
 
 @pytest.fixture
 def clock(monkeypatch):
     return Clock(monkeypatch)
-
-
-def to_a_discard(clock, mode):
-    """A Path of Pharaohs game where a player was recorded absent from a move (they stop, are dealt 3 cards)
-    and now owes the discard down to seven."""
-    rep, sessions = game("path-of-pharaohs", mode, ("ann", "ben", "cat"))
-    run_duties(rep, sessions)
-    late = mover(rep)
-    clock.advance(ABSENT_AFTER)
-    for name in ([rep.referee] if rep.referee else others(rep, late)):
-        sessions[name].record_absence(late)
-    run_duties(rep, sessions)
-    assert rep.duties()[0].what == "discard" and rep.duties()[0].who == late
-    return rep, sessions, late
-
-
-def false_discard(rep, signer, late):
-    """The discard an entitled recorder with the hand in view would sign to hurt `late`: their HIGHEST cards,
-    each opened truly (the kind and the count are right, and the openings match the deal)."""
-    cards = signer.knowledge(as_dealer=True).cards
-    hand = rep.state.hands[rep.state.turn]
-    highest = sorted(hand, key=lambda slot: (cards[slot], slot), reverse=True)[:len(hand) - HAND_LIMIT]
-    act = Discard(tuple(cards[slot] for slot in highest), tuple(highest))
-    assert act != rep.game.absence_act(rep.state, late, signer.knowledge(as_dealer=True))
-    return rep.game.format_action(act), {f"#{slot}": signer._salt_of(f"#{slot}") for slot in highest}
 
 
 def play_to_the_end(rep, sessions, late, clock, skip=()):
@@ -103,18 +81,6 @@ def test_a_referee_that_discards_an_absent_players_higher_cards_is_convicted_whe
         f"cards then gave '{lowest}' (entry {rep.seq}, signed by ref)")
 
 
-def install_key(name):
-    """A test identity in this home's key directory, as `pbem key new` would leave one."""
-    from pbem.crypto.keyring import key_dir
-
-    from pbem_support import identity
-
-    key_dir().mkdir(parents=True, exist_ok=True)
-    (key_dir() / name).write_bytes(identity(name).to_openssh(None))
-    (key_dir() / name).chmod(0o600)
-    (key_dir() / f"{name}.pub").write_text(identity(name).public.line() + "\n")
-
-
 def test_players_at_a_table_who_discard_an_absent_players_higher_cards_are_convicted_by_the_victim(home, clock):
     rep, sessions, late = to_a_discard(clock, "table")
     first, second = others(rep, late)
@@ -149,16 +115,10 @@ def test_an_absent_players_lowest_cards_pass_the_end_audit(home, clock):
 
 # ---------------------------------------------------------------- signed times in the future
 
-def cli_game(home, players, referee):
-    from test_absent_cli import new_game
-
-    new_game(home, players=players, referee=referee)
-
-
 @pytest.mark.parametrize("referee", [False, True], ids=["lone-opponent", "referee"])
 def test_an_absence_dated_forward_is_refused_by_every_program_whose_clock_is_earlier(home, clock, referee):
     players = ("ann", "ben", "cat") if referee else ("ann", "ben")
-    cli_game(home, players, referee)
+    cli_game(home, players=players, referee=referee)
     cheat = "ref" if referee else "ann"
     clock.set(T0 + ABSENT_AFTER)  # the cheater's own program, its clock set 3 days forward
     assert pbem("absent", "game.json", "ben", "--as", cheat).exit_code == 0

@@ -9,86 +9,28 @@ import pytest
 from engine.contract import DEALER
 from pbem.errors import IllegalMove, NoClock, NothingOwed, NotOwed, NotYourTurn, TooEarly, UsageError
 from pbem.protocol.absence import Absence, AbsenceSigned
-from pbem.protocol.commitments import b64
 from pbem.protocol.entries import apply_entry
-from pbem.protocol.genesis import new_game
-from pbem.protocol.verify import verify
-from pbem.record.canonical import canonical
-from pbem.record.deadlines import HOUR, DeadlinePolicy
-from pbem.record.models import Entry, GameFile, to_json
+from pbem.record.deadlines import HOUR
+from pbem.record.models import to_json
 
-from pbem_support import identity, sessions_for
-from test_pop_attacks import sealed_blob
-
-POLICY = DeadlinePolicy(turn_hours=48, open_hours=24, referee_hours=12, reminders=[12], grace_hours=24)
-T0 = 1_800_000_000
-ABSENT_AFTER = (48 + 24) * HOUR
-
-
-class Clock:
-    """The time every program here signs at: PBEM_NOW, moved on by hand."""
-
-    def __init__(self, monkeypatch):
-        self.monkeypatch, self.now = monkeypatch, T0
-        self.set(T0)
-
-    def set(self, t: int) -> None:
-        self.now = t
-        self.monkeypatch.setenv("PBEM_NOW", str(t))
-
-    def advance(self, seconds: int) -> None:
-        self.set(self.now + seconds)
+from absence_support import (
+    ABSENT_AFTER,
+    T0,
+    Clock,
+    a_card_that_does_not_open,
+    check_replays,
+    game,
+    half_signed,
+    mover,
+    others,
+    run_duties,
+    signed_at,
+)
 
 
 @pytest.fixture
 def clock(monkeypatch):
     return Clock(monkeypatch)
-
-
-def game(name: str, mode: str, players, policy=POLICY):
-    referee = ("ref", identity("ref").public) if mode == "referee" else None
-    creator = "ref" if referee else players[0]
-    rep = new_game(name, {}, [(n, identity(n).public) for n in players], creator, identity(creator), referee,
-                   deadlines=policy)
-    return rep, sessions_for(rep)
-
-
-def run_duties(rep, sessions, skip=()) -> None:
-    """Every program (but those of `skip`) does what needs no decision (joins, the deal, the dealer's acts,
-    openings)."""
-    for _ in range(50):
-        before = rep.seq
-        for name, session in sessions.items():
-            if name not in skip:
-                session.automatic()
-        if rep.seq == before:
-            return
-
-
-def mover(rep) -> str:
-    duty = rep.duties()[0]
-    assert duty.what in ("move", "discard"), duty
-    return duty.who
-
-
-def others(rep, name):
-    return [p for p in rep.players if p != name]
-
-
-def signed_at(session, body, when: int) -> Entry:
-    """An entry as a cheater's own program would sign it, with any time it likes (an honest program never
-    signs a time earlier than the entry before)."""
-    rep = session.rep
-    body = {"game_id": rep.genesis.game_id, "seq": rep.seq + 1, "prev": rep.head, "author": session.name,
-            **{k: v for k, v in body.items() if v}, "time": when}
-    return Entry.model_validate({**body, "signature": b64(session.identity.sign(canonical(body)))})
-
-
-def check_replays(rep):
-    """Whatever the programs wrote, every verifier reads the same: the file replays to the same place."""
-    again = verify(GameFile.model_validate_json(to_json(rep.record)))
-    assert again.seq == rep.seq and again.absences == rep.absences and again.verdict == rep.verdict
-    return again
 
 
 # ---------------------------------------------------------------- table mode
@@ -125,18 +67,6 @@ def test_sarcophagus_two_players_the_opponent_alone_records_it(clock):
     events = sessions[other].record_absence(late)
     assert events[0].signers == (other,) and mover(rep) == other
     check_replays(rep)
-
-
-def half_signed(clock):
-    """A 3-player Sarcophagus table whose mover is late past the grace, and the first of the two who
-    record it has signed their absence: the game, its sessions, the late one, the signers in order."""
-    rep, sessions = game("sarcophagus", "table", ("ann", "ben", "cat"))
-    run_duties(rep, sessions)
-    late = mover(rep)
-    first, second = others(rep, late)
-    clock.advance(ABSENT_AFTER)
-    sessions[first].record_absence(late)
-    return rep, sessions, late, first, second
 
 
 def test_an_absent_party_who_comes_back_before_it_is_recorded_plays_on(clock):
@@ -270,24 +200,6 @@ def test_an_absent_referee_is_recorded_by_every_player_and_the_game_ends_with_no
     assert str(events[-1]).startswith("VERDICT: ref forfeits: the referee was absent: it owed")
     assert rep.over and rep.outcome() is None
     check_replays(rep)
-
-
-def a_card_that_does_not_open():
-    """A referee-mode Path of Pharaohs game whose referee seals the last card of its first deal so that
-    it does not open for its receiver: the game, its sessions, the deal and the card's key."""
-    rep, sessions = game("path-of-pharaohs", "referee", ("ann", "ben", "cat"))
-    for player in rep.players:
-        sessions[player].automatic()
-    ref = sessions["ref"]
-    ref.deal()
-    while rep.duties()[0].what != "deal":
-        ref.act(ref.dealer_action())
-    action = ref.dealer_action()  # the first cards dealt: the referee still owes the others theirs
-    honest = ref.entry_for(action, DEALER)
-    last = f"#{action.slots[-1]}"
-    garbage = sealed_blob(rep, last, "W", "00" * 32, [action.player])
-    apply_entry(rep, ref.sign({"action": honest.action, "sealed": {**honest.sealed, last: garbage}}))
-    return rep, sessions, action, last
 
 
 def test_a_referee_that_seals_a_card_that_does_not_open_is_convicted_by_the_receiver(clock):

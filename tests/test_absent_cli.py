@@ -5,22 +5,14 @@ import shutil
 import types
 
 import pytest
-from clock_support import clocked
-from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.record.deadlines import HOUR
 from pbem.record.models import from_json
 
-from test_cli import make_keys, write_layout
-
-runner = CliRunner()
-T0 = 1_800_000_000
-HOUR = 3600
-POLICY = "turn=48,open=24,referee=12,grace=24,remind=12"
-
-
-def pbem(*args):
-    return clocked(runner.invoke(app, [str(a) for a in args]))
+from absence_support import T0, cli_game, pbem
+from cli_support import make_keys, runner
+from clock_support import clocked
 
 
 @pytest.fixture
@@ -31,23 +23,8 @@ def clock(monkeypatch):
     return at
 
 
-def new_game(home, players=("ann", "ben"), first="ben", referee=False, policy=POLICY):
-    make_keys(*players, *(["ref"] if referee else []))
-    layout = write_layout(home / "layout.json", first)
-    creator = "ref" if referee else players[0]
-    args = ["new", "sarcophagus", "-o", "game.json", "--as", creator, "--layout", layout, "--deadlines", policy]
-    args += [arg for p in players for arg in ("--player", p)] + (["--referee", "ref"] if referee else [])
-    result = pbem(*args)
-    assert result.exit_code == 0, result.output
-    for p in players:
-        if p != creator:
-            assert pbem("play", "game.json", "--as", p).exit_code in (0, 3)
-    if referee:
-        assert pbem("referee", "game.json", "--as", "ref").exit_code == 0
-
-
 def test_a_late_player_is_recorded_absent_by_the_opponent_and_every_command_shows_it(home, clock):
-    new_game(home)
+    cli_game(home)
     genesis = from_json((home / "game.json").read_bytes()).genesis
     assert genesis.deadlines.turn_hours == 48 and genesis.deadlines.reminders == [12]
     clock(T0 + 40 * HOUR)
@@ -81,7 +58,7 @@ def test_a_late_player_is_recorded_absent_by_the_opponent_and_every_command_show
 
 
 def test_who_may_not_record_an_absence_is_refused_and_nothing_is_written(home, clock):
-    new_game(home, players=("ann", "ben", "cat"), referee=True)
+    cli_game(home, players=("ann", "ben", "cat"), referee=True)
     before = (home / "game.json").read_bytes()
     clock(T0 + 100 * HOUR)
     result = pbem("absent", "game.json", "ben", "--as", "cat")
@@ -95,7 +72,7 @@ def test_who_may_not_record_an_absence_is_refused_and_nothing_is_written(home, c
 
 
 def test_an_absent_player_who_comes_back_first_plays_on(home, clock):
-    new_game(home)
+    cli_game(home)
     clock(T0 + 80 * HOUR)
     assert pbem("play", "game.json", "--as", "ben", "3").exit_code in (0, 3)
     result = pbem("absent", "game.json", "ben", "--as", "ann")
@@ -103,7 +80,7 @@ def test_an_absent_player_who_comes_back_first_plays_on(home, clock):
 
 
 def test_a_game_without_deadlines_has_no_absences(home, clock):
-    new_game(home, policy="default")
+    cli_game(home, policy="default")
     make_keys("cat")
     bad = pbem("new", "sarcophagus", "-o", "g.json", "--as", "cat", "--player", "cat", "--player", "ann",
                "--deadlines", "turn=0")
@@ -132,7 +109,7 @@ program opens hers, ben must open his (and ann's 3@2b waits for it)."""
 
 @pytest.mark.slow
 def test_at_a_table_a_player_who_will_not_open_for_a_tie_break_loses_it(home, clock, monkeypatch):
-    new_game(home, first="ann")
+    cli_game(home, first="ann")
     for turn in TO_A_TIE:
         assert pbem("play", "game.json", "--as", *turn).exit_code in (0, 3)
     since = from_json((home / "game.json").read_bytes()).entries[-1].seq
@@ -173,7 +150,7 @@ def test_at_a_table_a_player_who_will_not_open_for_a_tie_break_loses_it(home, cl
 def test_in_referee_mode_a_tie_break_nobody_opens_is_the_referees_absence(home, clock):
     """The referee holds every opening, so status puts the tie-break on its clock, not on the tied players';
     if it never opens, the players record it absent and the game ends with no winner, the referee blamed."""
-    new_game(home, first="ann", referee=True)
+    cli_game(home, first="ann", referee=True)
     for turn in [("play", "ann", "3"), ("referee", "ref"), ("play", "ann", "1@1a"), ("play", "ben", "2", "0@1a")]:
         assert pbem(turn[0], "game.json", "--as", *turn[1:]).exit_code == 0
     clock(T0 + 6 * HOUR)
@@ -209,7 +186,7 @@ def test_in_referee_mode_a_tie_break_nobody_opens_is_the_referees_absence(home, 
 
 
 def test_play_on_a_terminal_asks_whether_to_record_an_absence_once_the_grace_has_passed(home, clock, monkeypatch):
-    new_game(home)
+    cli_game(home)
     clock(T0 + 72 * HOUR)
     terminal = types.SimpleNamespace(stdin=types.SimpleNamespace(isatty=lambda: True))
     monkeypatch.setattr("pbem.cli.turns.sys", terminal)  # play sees a terminal; the answers come from `input`

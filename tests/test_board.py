@@ -5,52 +5,28 @@ final position of a finished game; and the demo showing the game as it goes."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from pbem.api import open_game
-from pbem.cli import app
 from pbem.presentation.style import Style, terminal_style
 from pbem.presentation.terminal import board
 from pbem.protocol.entries import apply_entry
 from pbem.protocol.genesis import start
 
-from engine_support import layout_with
+from cli_support import LAYOUT, pbem, two_coins_played
 from pbem_support import played_game, sessions_for
 
-runner = CliRunner()
 EXAMPLES = Path(__file__).parent.parent / "examples"
-LAYOUT = layout_with({"1a": "sun-3", "2a": "moon-4", "2b": "arms-4", "3a": "crown-2", "3b": "crown-ace"})
-
-
-def pbem(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture
 def game(tmp_path, monkeypatch):
     return two_coins_played(tmp_path, monkeypatch)
-
-
-def two_coins_played(tmp_path, monkeypatch):
-    """ann and ben, ben first; ben has placed 3 on 1a and 2 on 2a, and three tiles were revealed."""
-    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.chdir(tmp_path)
-    for name in ("ann", "ben"):
-        assert pbem("key", "new", name, "--no-passphrase").exit_code == 0
-    layout = tmp_path / "layout.json"
-    layout.write_text(json.dumps({**LAYOUT.to_names(), "first": "ben"}))
-    assert pbem("new", "sarcophagus", "-o", "game.json", "--as", "ann", "--layout", layout,
-                "--player", "ann", "--player", "ben").exit_code == 0
-    assert pbem("play", "game.json", "--as", "ben", "3", "2@2a").exit_code == 0
-    return tmp_path / "game.json"
 
 
 MAP = """\

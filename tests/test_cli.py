@@ -4,7 +4,6 @@ import json
 import re
 
 import pytest
-from typer.testing import CliRunner
 
 from engine.sarcophagus.driver import FullInformation
 from engine.sarcophagus.notation import parse_action
@@ -14,41 +13,7 @@ from pbem.cli import app
 from pbem.record.gamefile import BEGIN
 from pbem.record.models import from_json
 
-from engine_support import layout_with
-
-runner = CliRunner()
-LAYOUT = layout_with({"1a": "sun-3", "2a": "moon-4", "2b": "arms-4", "3a": "crown-2", "3b": "crown-ace"})
-
-
-def pbem(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def make_keys(*names):
-    for name in names:
-        assert pbem("key", "new", name, "--no-passphrase").exit_code == 0
-
-
-def write_layout(path, first):
-    data = LAYOUT.to_names()
-    data["first"] = first
-    path.write_text(json.dumps(data))
-    return path
-
-
-def new_game(home, players=("ann", "ben"), first="ben", extra=(), join=True):
-    """A game with a chosen deal, everyone joined (unless `join` is false)."""
-    make_keys(*players)
-    layout = write_layout(home / "layout.json", first)
-    args = ["new", "sarcophagus", "-o", "game.json", "--as", players[0], "--layout", layout, *extra]
-    for p in players:
-        args += ["--player", p]
-    result = pbem(*args)
-    assert result.exit_code == 0, result.output
-    if join:
-        for p in players[1:]:  # each joins (exit 3 when the joiner then owes the first move)
-            assert pbem("play", "game.json", "--as", p).exit_code in (0, 3)
-    return result
+from cli_support import LAYOUT, make_keys, new_game, pbem, runner, write_layout
 
 
 def test_key_commands(home):

@@ -7,12 +7,9 @@ import json
 from email import policy
 
 import pytest
-import test_newcomer
-from test_newcomer import copy_of
 
+from cli_support import copy_of
 from mail_support import smtp_server
-
-table = test_newcomer.table  # the fixture: ann and ben in their own homes, ben first, ann's first mail read
 
 
 def mails(handler):
@@ -87,7 +84,7 @@ def test_late_after_and_deadlines_cannot_be_confused_and_the_old_name_says_so(ho
 
     from pbem.cli import app
 
-    from test_cli import make_keys
+    from cli_support import make_keys
 
     runner = CliRunner()
     make_keys("ann", "ben")
@@ -111,13 +108,14 @@ def test_late_after_and_deadlines_cannot_be_confused_and_the_old_name_says_so(ho
 
 
 def test_absent_mails_like_play_titled_for_who_must_act_next(home, monkeypatch):
-    from clock_support import clocked
     from typer.testing import CliRunner
 
     from pbem.cli import app
+    from pbem.record.deadlines import HOUR
 
-    from test_absent_cli import HOUR, T0
-    from test_cli import make_keys, write_layout
+    from absence_support import T0
+    from cli_support import make_keys, write_layout
+    from clock_support import clocked
 
     runner = CliRunner()
 
@@ -187,7 +185,7 @@ def test_a_file_rolled_back_in_place_is_not_named_as_the_newer_file(home):
 
     from pbem.cli import app
 
-    from test_cli import new_game
+    from cli_support import new_game
 
     runner = CliRunner()
     new_game(home)  # ann and ben joined: ben moves first

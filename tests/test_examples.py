@@ -1,7 +1,5 @@
 """The published example games verify, from a clean checkout."""
 
-from pathlib import Path
-
 import pytest
 from typer.testing import CliRunner
 
@@ -9,8 +7,7 @@ from pbem.cli import app
 from pbem.protocol.verify import verify
 from pbem.record.gamefile import load
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
-
+from paths_support import EXAMPLES
 
 FOUR = ["ann", "ben", "cat", "dan"]
 

@@ -107,7 +107,7 @@ def test_the_last_entry_by_default_and_a_missing_one(game):
 def test_a_hidden_item_is_named_by_whom_it_went_to_never_by_a_number(game, tmp_path):
     """Issue 25: "the opening of card #5" reads as a 5. A Path of Pharaohs card is named by the deal or the theft
     that sealed it; a coin by its owner's count (above); a record that does not replay, by its order."""
-    from test_examples import EXAMPLES
+    from paths_support import EXAMPLES
 
     example = EXAMPLES / "pharaohs-table-4-players.json"
     dealt = pbem("export", example, "deal", "--entry", "14").output.splitlines()

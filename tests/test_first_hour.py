@@ -12,9 +12,8 @@ import time
 
 import pytest
 
+from cli_support import new_game, pbem, read_until, write_layout
 from engine_support import layout_with
-from test_cli import new_game, pbem, write_layout
-from test_prompt import read_until
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from judge_fuzz_support import Corpus, JudgeBox, hostile
 
 from fuzz_support import Sandbox, check, mutate, sandbox
+from judge_fuzz_support import Corpus, JudgeBox, hostile
 
 PATHS = ["game file", "turn block", "armored text", "whole mail", "key file", "address book", "config"]
 

@@ -22,9 +22,9 @@ from pbem.protocol.bots import bot_turn
 from pbem.protocol.entries import apply_entry
 from pbem.protocol.genesis import start
 
+from cli_support import pbem, two_coins_played
 from engine_support import layout_with
 from pbem_support import played_game, sessions_for
-from test_board import pbem, two_coins_played
 
 DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
 

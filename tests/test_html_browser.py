@@ -191,7 +191,7 @@ def test_a_path_of_pharaohs_page_draws_the_engine_view_at_each_entry_it_is_sent_
     from pbem.protocol.entries import replay
     from pbem.record.gamefile import load
 
-    from test_examples import EXAMPLES
+    from paths_support import EXAMPLES
 
     rep = replay(load(EXAMPLES / "pharaohs-referee-4-players.json")[0])
     path = tmp_path / "pharaohs.html"
@@ -239,7 +239,7 @@ def test_a_path_of_pharaohs_hand_is_drawn_as_cards(browser, tmp_path, monkeypatc
 
     from pbem.cli import app
 
-    from test_examples import EXAMPLES
+    from paths_support import EXAMPLES
 
     key = tmp_path / "ann"
     shutil.copy(EXAMPLES / "test-keys" / "ann", key)

@@ -3,48 +3,10 @@ type next, turns written and not sent, sending by default, and one list of what 
 
 import json
 
-import pytest
-from typer.testing import CliRunner
-
 from pbem.cli import app
 
-from engine_support import layout_with
+from cli_support import LAYOUT, copy_of, runner
 from mail_support import smtp_server
-
-runner = CliRunner()
-LAYOUT = layout_with({"1a": "sun-3", "2a": "moon-4", "2b": "arms-4", "3a": "crown-2", "3b": "crown-ace"})
-
-
-@pytest.fixture
-def table(tmp_path, monkeypatch):
-    """ann and ben with keys and address books; ann has made a game (ben first) and mailed it; ben has read
-    it into his copy. Returns run(NAME, *args, **env)."""
-    monkeypatch.chdir(tmp_path)
-    for variable in ("PBEM_GAMES", "PBEM_SMTP", "PBEM_SEND", "PBEM_SMTP_USER", "PBEM_SMTP_SECURITY"):
-        monkeypatch.delenv(variable, raising=False)
-
-    def run(name, *args, **env):
-        return runner.invoke(app, [str(a) for a in args], env={"PBEM_HOME": str(tmp_path / name),
-                                                               "PBEM_PASSPHRASE": None, **env})
-
-    keys = {name: run(name, "key", "new", name, "--no-passphrase").output.splitlines()[-1] for name in ("ann", "ben")}
-    for name in ("ann", "ben"):
-        for other in ("ann", "ben"):
-            run(name, "contact", "add", other, f"{other}@example.org")
-    layout = LAYOUT.to_names()
-    layout["first"] = "ben"
-    (tmp_path / "layout.json").write_text(json.dumps(layout))
-    made = run("ann", "new", "sarcophagus", "-o", "game.json", "--as", "ann", "--player", "ann",
-               f"--player=ben={keys['ben']}", "--layout", "layout.json")
-    assert made.exit_code == 0, made.output
-    assert run("ann", "mail", "game.json", "--as", "ann", "-o", "first.eml").exit_code == 0
-    assert run("ben", "inbox", "first.eml").exit_code == 0
-    return run
-
-
-def copy_of(tmp_path, name):
-    (found,) = (tmp_path / name / "games-files").glob("sarcophagus-*.json")
-    return found
 
 
 def test_show_ends_with_the_command_to_type(table, tmp_path):

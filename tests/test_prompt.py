@@ -3,36 +3,17 @@
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
-import time
 
 import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 
-from test_cli import write_layout
+from cli_support import read_until, write_layout
 
 pytestmark = pytest.mark.slow
-
-
-def read_until(fd, marker: bytes, timeout: float = 20.0) -> bytes:
-    out = b""
-    end = time.monotonic() + timeout
-    while marker not in out:
-        ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
-        if not ready:
-            raise AssertionError(f"timed out waiting for {marker!r}; got {out[-500:]!r}")
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    return out
 
 
 def test_the_prompt_takes_moves_and_reports_mistakes(tmp_path, monkeypatch):

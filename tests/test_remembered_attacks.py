@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from clock_support import clocked
 from typer.testing import CliRunner
 
 from engine.contract import DEALER
@@ -42,6 +41,7 @@ from pbem.record.canonical import MAX_BYTES, canonical
 from pbem.record.deadlines import parse_policy
 from pbem.record.models import core_id, from_json, to_json
 
+from clock_support import clocked
 from pbem_support import identity, played_game, sessions_for
 from tampering import EXAMPLES, _rechain, _signer
 

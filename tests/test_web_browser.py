@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
 
 from judge_support import cli, fast_cli, memory_folder, ok
+from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
 
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)

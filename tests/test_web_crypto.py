@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 import rfc8785
 from typer.testing import CliRunner
-from web_support import JsError, Node, bech32_decode, shared_node, tool
 
 from engine.contract import DEALER
 from pbem import crypto
@@ -43,6 +42,7 @@ from pbem.record.models import Entry, GameFile, from_json, payload, to_json
 from pbem.web import vendor
 
 from pbem_support import NAMES, identity, sessions_for
+from web_support import JsError, Node, bech32_decode, shared_node, tool
 
 
 @pytest.fixture(scope="module")

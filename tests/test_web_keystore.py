@@ -11,7 +11,6 @@ import subprocess
 from typing import Any
 
 import pytest
-from web_support import JsError, Node, shared_node, static_server, tool
 
 from pbem import crypto
 from pbem.crypto import Identity, PublicKey
@@ -20,6 +19,7 @@ from pbem.record.canonical import canonical
 from pbem.record.models import Entry
 
 from pbem_support import identity
+from web_support import JsError, Node, shared_node, static_server, tool
 
 PASS = "correct horse ☃"
 

@@ -11,9 +11,9 @@ import json
 import re
 
 import pytest
-from web_client_support import Client, WebJudge, entry_for
 
 from judge_support import cli, fast_cli, memory_folder
+from web_client_support import Client, WebJudge, entry_for
 
 NAMES = ["ann", "ben", "cat"]
 base = pytest.fixture(scope="module")(memory_folder)
