@@ -35,24 +35,37 @@ class WebJudge:
         self.port, self.smtp = self._smtp.__enter__()
         self.config = write_config(self.base, self.port, maildir=self.base / "mail" / "judge")
         self.log = self.base / "web.log"
-        with self.log.open("wb") as log:
+        self.start()
+        return self
+
+    def start(self, now: int | None = None) -> None:
+        """Start the judge's process (its clock at `now`, PBEM_NOW, when given); its address may change."""
+        import os
+
+        env = {k: v for k, v in os.environ.items() if k != "PBEM_NOW"} | ({"PBEM_NOW": str(now)} if now else {})
+        starts = self.log.read_text().count(" started: ") if self.log.exists() else 0
+        with self.log.open("ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "pbem.judge", "web", str(self.config), "--port", "0"],
-                                            stdout=log, stderr=log)
+                                            stdout=log, stderr=log, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            found = re.search(r"web pages on (http://\S+) ", self.log.read_text())
-            if found:
-                self.url = found.group(1)
-                return self
+            found = re.findall(r" started: .* web pages on (http://\S+) ", self.log.read_text())
+            if len(found) > starts:
+                self.url = found[-1]
+                return
             if self.process.poll() is not None:
                 break
             time.sleep(0.05)
         raise AssertionError(f"pbem judge web did not start: {self.log.read_text()}")
 
-    def __exit__(self, *exc: object) -> None:
+    def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
             self.process.wait(30)
+            self.process = None
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
         self._smtp.__exit__(None, None, None)
 
     def invite(self, game: str, *seats: str, extra: tuple[str, ...] = ()) -> dict[str, str]:
@@ -176,15 +189,15 @@ class Client:
         status, _, data = self.judge.request("POST", path, body, {k: v for k, v in sent.items() if v is not None})
         return status, json.loads(data)
 
-    def take(self, link: str, seat: str) -> tuple[int, dict[str, Any]]:
-        """Open an invitation and take its seat with a key made here."""
+    def take(self, link: str, seat: str, address: str | None = None) -> tuple[int, dict[str, Any]]:
+        """Open an invitation and take its seat with a key made here (and the address given, if any)."""
         from pbem.crypto import Identity
 
         path = link.removeprefix(self.judge.url)
         self.get(path)
         self.keys[seat] = Identity.generate()
         return self.post("/api/join", {"token": path.rsplit("/", 1)[1], "key": self.keys[seat].public.line(),
-                                       "address": None})
+                                       "address": address})
 
     def state(self, play: str) -> dict[str, Any]:
         _, _, body = self.judge.request("GET", "/api" + play, headers={"cookie": self.cookie})

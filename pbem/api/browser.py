@@ -9,6 +9,7 @@ carry, and the browser builds it: it commits to and seals its own secrets, opens
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine.contract import DEALER, TURN_DUTIES
@@ -130,10 +131,11 @@ def dealer_name() -> str:
     return DEALER
 
 
-def check_table(game: str, names: list[str], options: list[str]) -> None:
-    """Refuse, before any link is given, a table whose game could not be made: an unknown game or option,
-    a number of players the game does not take (an invitation is made with throwaway keys, then dropped)."""
+def _invitation(game: str, players: list[tuple[str, PublicKey]], identity: Identity, options: list[str],
+                deadlines: str | None) -> Replay:
+    """The invitation of a table's game, signed by the judge as its creator and referee ("judge")."""
     from pbem.protocol.genesis import new_game
+    from pbem.record.deadlines import parse_policy
 
     parsed = {}
     for spec in options:
@@ -141,9 +143,26 @@ def check_table(game: str, names: list[str], options: list[str]) -> None:
         if not sep or not key:
             raise UsageError(f"option {spec!r}: write KEY=VALUE")
         parsed[key] = value
-    referee = Identity.generate()
-    new_game(game, parsed, [(name, Identity.generate().public) for name in names], "judge", referee,
-             ("judge", referee.public), None, None, None)
+    policy = parse_policy(game, deadlines) if deadlines else None
+    return new_game(game, parsed, players, "judge", identity, ("judge", identity.public), None, None, None, policy)
+
+
+def check_table(game: str, names: list[str], options: list[str], deadlines: str | None = None) -> None:
+    """Refuse, before any link is given, a table whose game could not be made: an unknown game, option or
+    deadline policy, a number of players the game does not take (made with throwaway keys, then dropped)."""
+    _invitation(game, [(name, Identity.generate().public) for name in names], Identity.generate(), options, deadlines)
+
+
+def make_table_game(game: str, identity: Identity, players: list[tuple[str, str]], options: list[str],
+                    deadlines: str | None, games: Path) -> tuple[Replay, Path]:
+    """A table's game once every seat has a key (`players`: name and key line, in turn order): the invitation
+    signed by the judge, its own acts done, kept as its copy in the folder `games`."""
+    from pbem.transport import copies
+    from pbem.transport.store import Copies
+
+    rep = _invitation(game, [(name, PublicKey.parse(line)) for name, line in players], identity, options, deadlines)
+    Session(rep, "judge", identity).automatic()
+    return rep, Copies(copies.folder(games)).put(rep)
 
 
 def same_key(line: str, other: str) -> bool:

@@ -97,6 +97,8 @@ def invite(config: ConfigArg,
                                                              "file or an ssh-ed25519 line).")] = None,
            mail: Annotated[list[str] | None, typer.Option(help="NAME=ADDRESS: the mail address of a player by mail.")] = None,
            option: Annotated[list[str] | None, typer.Option(help="A game option, KEY=VALUE.")] = None,
+           deadlines: Annotated[str | None, typer.Option(help="A deadline policy every seat agrees to: default, or "
+                                                              "e.g. turn=48,grace=24 (docs/deadlines.md).")] = None,
            url: Annotated[str, typer.Option(help="The address the judge's pages are served at.")] = "http://127.0.0.1:8080"
            ) -> None:
     """A game the judge makes and referees once every seat has a key: one link per browser seat, each good
@@ -129,8 +131,8 @@ def invite(config: ConfigArg,
     loaded = settings.load(config)
     os.environ["PBEM_HOME"] = str(loaded.home)
     store = open_store(loaded.database, loaded.games, loaded.home)
-    table, tokens = new_table(store, game, [(n, keys.get(n), addresses.get(n)) for n in seats], option or [], None,
-                              time.time())
+    table, tokens = new_table(store, game, [(n, keys.get(n), addresses.get(n)) for n in seats], option or [],
+                              deadlines, time.time())
     typer.echo(f"Table {table.table_id}: {game} with {', '.join(seats)}; the judge referees it as {REFEREE}.")
     for seat in table.seats:
         if seat.name in tokens:

@@ -18,9 +18,8 @@ from email.message import EmailMessage
 from email.utils import formatdate, getaddresses
 from typing import Any
 
-from pbem import api
 from pbem.api import browser
-from pbem.judge import library, web_tables
+from pbem.judge import deadlines, library, web_tables
 from pbem.judge.config import Config
 from pbem.judge.database import Tx
 from pbem.judge.service import Judge
@@ -95,8 +94,8 @@ class WebJudge(Judge):
             if table is None or not table.full or table.game_id is not None:
                 return None if table is None else table.game_id
             players = [(seat.name, seat.key or "") for seat in table.seats]
-            rep, path = api.start_game(table.game, REFEREE, self.identity, players, (REFEREE, ""), list(table.options),
-                                       table.deadlines, games=self.config.games)
+            rep, path = browser.make_table_game(table.game, self.identity, players, list(table.options),
+                                                table.deadlines, self.config.games)
             game_id = rep.genesis.game_id
             with self.store.db.transaction(lock=[game_id]) as tx:
                 self.store.save(tx, path, self.clock())
@@ -185,6 +184,22 @@ class WebJudge(Judge):
             self.store.save(tx, copy, self.clock(), game)
             self.store.checkpoint(tx, game)
         return read
+
+    def _keep(self, tx: Any, path: Any, rep: library.Replay, name: str, item: Any) -> None:
+        """A deadline's reminder or notice to a browser seat goes, with its page's link, to the address it
+        gave, or nowhere (the page says what is owed); its absence is recorded as anyone's."""
+        table = web_tables.table_of_game(self.store, rep.genesis.game_id, tx) if item.kind != "absent" else None
+        seat = table.seat(item.party) if table else None
+        if table is None or seat is None or not seat.browser:
+            super()._keep(tx, path, rep, name, item)
+            return
+        if not seat.address:
+            return
+        subject, body = deadlines.text(rep, item)
+        msg = deadlines.mail(self.config.address, name, seat.name, seat.address, subject,
+                             f"{body}\nPlay it here: {self.public_url}/play/{table.table_id}/{seat.name}\n", rep)
+        self.store.queue(tx, rep.genesis.game_id, None, bytes(msg), f"a {item.kind} to {seat.name} (a browser seat): "
+                         f"{item.what} owed since entry {item.since}", self.clock())
 
     # ------------------------------------------------------------ notices to browser seats
 

@@ -74,7 +74,7 @@ def new_table(store: Store, game: str, seats: list[tuple[str, str | None, str | 
             library.check_address(address)
     if not any(key is None for _, key, _ in seats):
         raise library.PbemError("no seat is for a browser: give at least one NAME without a key")
-    browser.check_table(game, names, options)
+    browser.check_table(game, names, options, deadlines)
     table_id = secrets.token_hex(8)
     roster = {"seats": [{"name": n, "key": k, "address": a, "browser": k is None} for n, k, a in seats],
               "options": options, "deadlines": deadlines}
