@@ -31,9 +31,9 @@ def applied(monkeypatch):
     count = [0]
     real = entries.apply_entry
 
-    def counting(rep, entry):
+    def counting(rep, entry, signed=None):
         count[0] += 1
-        return real(rep, entry)
+        return real(rep, entry, signed)
 
     monkeypatch.setattr(entries, "apply_entry", counting)
     return count

@@ -12,6 +12,7 @@ The names below are the layer's surface; the rest is private to its modules.
 from pbem.crypto.age import (
     X25519Identity,
     X25519Recipient,
+    addressed_exactly,
     addressed_to,
     ed25519_to_x25519_public,
     recipient_count,
@@ -25,6 +26,6 @@ from pbem.crypto.wire import random_bytes, sha256
 
 __all__ = [
     "SIGNATURE_NAMESPACE", "Identity", "PublicKey", "SignatureInvalid", "X25519Identity", "X25519Recipient",
-    "addressed_to", "armor_signature", "ed25519_to_x25519_public", "random_bytes", "recipient_count", "recipients",
-    "seal", "sha256", "unarmor_signature", "unseal", "verify_signature",
+    "addressed_exactly", "addressed_to", "armor_signature", "ed25519_to_x25519_public", "random_bytes",
+    "recipient_count", "recipients", "seal", "sha256", "unarmor_signature", "unseal", "verify_signature",
 ]

@@ -118,6 +118,14 @@ def addressed_to(blob: bytes, public: PublicKey) -> bool:
     return any(len(args) == 3 and args[0] == b"ssh-ed25519" and args[1] == _ssh_tag(public) for args, _ in stanzas)
 
 
+def addressed_exactly(blob: bytes, keys: Sequence[PublicKey], native: int = 0) -> bool:
+    """Whether an age file's header has an ssh-ed25519 stanza for each of these keys (its tag) and
+    `native` stanzas besides, no more: addressed_to for each key and recipient_count, the header read once."""
+    stanzas = _parse_header(blob)[0]
+    tags = {args[1] for args, _ in stanzas if len(args) == 3 and args[0] == b"ssh-ed25519"}
+    return len(stanzas) == len(keys) + native and all(_ssh_tag(key) in tags for key in keys)
+
+
 def recipient_count(blob: bytes) -> int:
     """How many recipient stanzas an age file's header has."""
     return len(_parse_header(blob)[0])

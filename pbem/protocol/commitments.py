@@ -103,9 +103,7 @@ def check_signature(signed: Genesis | Entry, signed_bytes: bytes, key: PublicKey
 def addressed(blob: str, recipients: list[PublicKey], native: int = 0) -> bool:
     """A sealed blob whose header names exactly these ssh-ed25519 recipients (and `native` X25519 ones)."""
     try:
-        raw = unb64(blob)
-        return (crypto.recipient_count(raw) == len(recipients) + native
-                and all(crypto.addressed_to(raw, key) for key in recipients))
+        return crypto.addressed_exactly(unb64(blob), recipients, native)
     except SealError:
         return False
 

@@ -13,7 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 from engine.contract import DEALER, Acted, IllegalAction, NotationError, NotYourDuty
-from pbem import crypto
 from pbem.errors import BadSequence, BrokenChain, IllegalMove, NotOwed, UnknownSigner, WrongGame
 from pbem.protocol import remembered
 from pbem.protocol.absence import check_time, note_duties, owing, still_pending
@@ -23,12 +22,12 @@ from pbem.protocol.attachments import check_attachments
 from pbem.protocol.commitments import Seeded, check_signature
 from pbem.protocol.genesis import start
 from pbem.protocol.replay import Replay, actor_for, may_act_for, party_names, players_own, waiting_text
-from pbem.record.canonical import canonical
-from pbem.record.models import Entry, GameFile, payload
+from pbem.record.models import Entry, GameFile, SignedBytes, signed_bytes
 
 
-def apply_entry(rep: Replay, entry: Entry) -> list[object]:
-    """Check one signed entry against the replayed game and apply it; returns its events."""
+def apply_entry(rep: Replay, entry: Entry, signed: SignedBytes | None = None) -> list[object]:
+    """Check one signed entry against the replayed game and apply it; returns its events. `signed`: the
+    entry's signed bytes, if the caller has worked them out already (`replay`: for the replays kept)."""
     seq, author = rep.seq + 1, entry.author
     if entry.seq != seq:
         raise BadSequence(f"seq is {entry.seq}, expected {seq}", entry.seq, author)
@@ -36,8 +35,8 @@ def apply_entry(rep: Replay, entry: Entry) -> list[object]:
         raise WrongGame("this entry belongs to another game", seq, author)
     if author not in rep.roster:
         raise UnknownSigner(f"{author!r} is not in the roster", seq, author)
-    signed_bytes = canonical(payload(entry))
-    check_signature(entry, signed_bytes, rep.roster[author], seq)
+    signed = signed or signed_bytes(entry)
+    check_signature(entry, signed.data, rep.roster[author], seq)
     if entry.prev != rep.head:
         raise BrokenChain("prev does not hash the entry before it", seq, author)
     if rep.verdict:
@@ -53,7 +52,7 @@ def apply_entry(rep: Replay, entry: Entry) -> list[object]:
     if turn:  # a duty of their own done: no longer absent in a row. Not a table duty any player's program
         rep.strikes.pop(author, None)  # does (their own deal after each absent stop would reset it forever)
     rep.entries.append(entry)
-    rep.head = crypto.sha256(signed_bytes).hex()
+    rep.head = signed.hash
     rep.hashes.append(rep.head)
     rep.events += [(seq, e) for e in events]
     note_duties(rep, author)
@@ -118,12 +117,12 @@ def replay(record: GameFile) -> Replay:
     """Check a whole record from the genesis on; raises a VerifyError naming the first bad entry. The part
     of it this process has already verified, byte for byte, is not checked twice (pbem.protocol.remembered)."""
     keys = remembered.chain(record)
-    rep = remembered.recall(keys) or start(record.genesis)
+    rep = remembered.recall(keys) or start(record.genesis, keys.signed[0])
     # the record's own genesis and entries, not those kept: they hashed to the same keys just now, and a kept
     # one is another caller's object, whose dicts (sealed, openings) that caller may have changed since
     rep.genesis, rep.entries = record.genesis, list(record.entries[:rep.seq])
-    for entry in record.entries[rep.seq:]:
-        apply_entry(rep, entry)
+    for at in range(rep.seq, len(record.entries)):
+        apply_entry(rep, record.entries[at], keys.signed[at + 1])  # signed[0] is the genesis
     remembered.keep(keys, rep)
     return rep
 

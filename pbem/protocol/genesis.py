@@ -27,17 +27,18 @@ from pbem.protocol.commitments import SEED, addressed, b64, check_signature, com
 from pbem.protocol.replay import Replay, deal_keys, post_deal
 from pbem.record.canonical import canonical
 from pbem.record.deadlines import DeadlinePolicy, now
-from pbem.record.models import FORMAT, Dealer, Genesis, Participant, core_id, payload
+from pbem.record.models import FORMAT, Dealer, Genesis, Participant, SignedBytes, core_id, signed_bytes
 
 
-def start(g: Genesis) -> Replay:
-    """Check the genesis and set up the engine; the entries are applied by `apply_entry`."""
+def start(g: Genesis, signed: SignedBytes | None = None) -> Replay:
+    """Check the genesis and set up the engine; the entries are applied by `apply_entry`. `signed`: the
+    genesis's signed bytes, if the caller has worked them out already."""
     try:
         game = find_game(g.game)
     except UnknownGame as exc:
         raise _bad(g, str(exc)) from None
     roster = _roster(g)
-    signed_bytes = _check_signed(g, roster)
+    signed = _check_signed(g, roster, signed or signed_bytes(g))
     _check_time(g)
     referee = g.dealer.referee.name if g.dealer.referee else None
     _check_dealer(g, roster, referee)
@@ -48,8 +49,7 @@ def start(g: Genesis) -> Replay:
         shape = game.deal(options, players, random.Random(0))
     except InvalidSetup as exc:
         raise _bad(g, str(exc)) from None
-    head = crypto.sha256(signed_bytes).hex()
-    rep = Replay(g, game, None, roster, referee, head=head, hashes=[head], contributions=[g.contribution],
+    rep = Replay(g, game, None, roster, referee, head=signed.hash, hashes=[signed.hash], contributions=[g.contribution],
                  seed_commitment=g.seed)
     if g.deal == "chosen":
         if shape.stock:
@@ -80,15 +80,14 @@ def _roster(g: Genesis) -> dict[str, PublicKey]:
     return roster
 
 
-def _check_signed(g: Genesis, roster: dict[str, PublicKey]) -> bytes:
+def _check_signed(g: Genesis, roster: dict[str, PublicKey], signed: SignedBytes) -> SignedBytes:
     """Signed by a participant, and its id derived from it; returns the bytes signed."""
     if g.author not in roster:
         raise UnknownSigner(f"{g.author!r} is not in the roster", 0, g.author)
-    signed_bytes = canonical(payload(g))
-    check_signature(g, signed_bytes, roster[g.author], 0)
+    check_signature(g, signed.data, roster[g.author], 0)
     if g.game_id != core_id(g):
         raise _bad(g, "the game id is not derived from the genesis (it must hash the invitation)")
-    return signed_bytes
+    return signed
 
 
 def _check_time(g: Genesis) -> None:

@@ -4,8 +4,8 @@ the judge, the app and the library, which read a game again after every turn.
 
 Nothing is taken on trust that this process did not check itself, and no changed byte gets through:
 - kept in memory only, never written anywhere another process or a later run could read;
-- found only by the SHA-256 chain of the exact bytes it verified: the canonical form of the genesis and
-  of every entry, signatures included. A record that differs from it in any byte (an entry changed,
+- found only by the SHA-256 chain of the exact bytes it verified: the canonical bytes of the genesis and
+  of every entry, and their signatures. A record that differs from it in any byte (an entry changed,
   dropped, added or re-signed) shares only the part before that byte's entry, and everything from that
   entry on is checked as if nothing were kept;
 - the one check of a replay that depends on the reader rather than the record, that no signed time is
@@ -24,9 +24,8 @@ from collections.abc import Sequence
 
 from pbem.protocol.absence import FUTURE_TOLERANCE
 from pbem.protocol.replay import Replay
-from pbem.record.canonical import canonical
 from pbem.record.deadlines import now
-from pbem.record.models import GameFile
+from pbem.record.models import Entry, GameFile, Genesis, SignedBytes, signed_bytes
 
 KEPT = 32
 """Replays kept at most, the least recently used dropped first (a finished 4-player Path of Pharaohs game of
@@ -43,21 +42,28 @@ _lock = threading.Lock()  # the app serves requests on threads
 
 
 class Chain(list[bytes]):
-    """The key of each prefix of a record, and how many canonical bytes they hash in all (`size`)."""
+    """The key of each prefix of a record, how many bytes they hash in all (`size`), and the signed bytes of
+    the genesis and of each entry (`signed[seq]`), which the replay checks the signatures and the chain of."""
 
-    size = 0
+    def __init__(self, keys: Sequence[bytes] = ()) -> None:
+        super().__init__(keys)
+        self.size = 0
+        self.signed: list[SignedBytes] = []
 
 
 def chain(record: GameFile) -> Chain:
     """The key of each prefix of the record: [genesis, genesis and entry 1, ...], each the SHA-256 of the key
-    before it and the next signed object's exact canonical bytes, its signature included."""
+    before it, the next signed object's payload hash and its signature (parts of fixed length, then the rest:
+    one reading only). The payload hash binds the payload's exact canonical bytes."""
     keys = Chain()
     key = b""
-    for signed in [record.genesis, *record.entries]:
-        data = canonical(signed.model_dump(exclude_none=True))
-        key = hashlib.sha256(key + data).digest()
+    signed_objects: list[Genesis | Entry] = [record.genesis, *record.entries]
+    for signed in signed_objects:
+        part = signed_bytes(signed)
+        key = hashlib.sha256(key + part.hash.encode() + signed.signature.encode()).digest()
         keys.append(key)
-        keys.size += len(data)
+        keys.signed.append(part)
+        keys.size += len(part.data) + len(signed.signature)
     return keys
 
 

@@ -7,7 +7,7 @@ it is the replay of the log. Signed bytes are the RFC 8785 form of an object min
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -125,9 +125,24 @@ def payload(signed: Genesis | Entry) -> dict[str, Any]:
     return signed.model_dump(exclude={"signature"}, exclude_none=True)
 
 
+class SignedBytes(NamedTuple):
+    """What a genesis or an entry's signature covers, worked out once for every check that needs it: the
+    signature's check, the chain (the next entry's `prev`) and the replays kept (pbem.protocol.remembered)."""
+
+    data: bytes
+    """The canonical bytes of its payload."""
+    hash: str
+    """Their SHA-256 in hex: what the next entry's `prev` holds."""
+
+
+def signed_bytes(signed: Genesis | Entry) -> SignedBytes:
+    data = canonical(payload(signed))
+    return SignedBytes(data, hashlib.sha256(data).hexdigest())
+
+
 def payload_hash(signed: Genesis | Entry) -> str:
     """What the next entry's `prev` holds."""
-    return hashlib.sha256(canonical(payload(signed))).hexdigest()
+    return signed_bytes(signed).hash
 
 
 def core_id(genesis: Genesis | dict[str, Any]) -> str:
