@@ -20,7 +20,7 @@ from pbem.errors import PbemError
 from pbem.protocol.verify import verify
 from pbem.record.models import GameFile, from_json
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+from paths_support import EXAMPLES
 
 
 def _leaves(value, path=()):

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from pbem import api
 from pbem.cli import app
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths_support import ROOT
+
 FRONT_ENDS = ("pbem/cli", "pbem/app", "pbem/judge")
 
 

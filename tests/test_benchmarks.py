@@ -5,11 +5,10 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+from paths_support import BENCHMARKS
 
 
 def run(script: str, *args: str) -> str:

@@ -8,7 +8,6 @@ import io
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,6 @@ from pbem.protocol.genesis import start
 
 from cli_support import LAYOUT, pbem, two_coins_played
 from pbem_support import played_game, sessions_for
-
-EXAMPLES = Path(__file__).parent.parent / "examples"
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 
 from cli_support import copy_of
 from mail_support import smtp_server
+from paths_support import BENCHMARKS
 
 
 def mails(handler):
@@ -211,9 +212,8 @@ def test_a_file_rolled_back_in_place_is_not_named_as_the_newer_file(home):
 @pytest.mark.slow
 def test_mail_turns_counts_one_mail_a_turn_for_both_games():
     import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    sys.path.insert(0, str(BENCHMARKS))
     import mail_turns
 
     for game in ("sarcophagus", "path-of-pharaohs"):

@@ -6,15 +6,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app, command_names, narrowed
 
+from paths_support import ROOT
+
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.slow

@@ -8,11 +8,11 @@ import inspect
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+from paths_support import ROOT
+
 _spec = importlib.util.spec_from_file_location("compile_engine", ROOT / "benchmarks" / "compile_engine.py")
 assert _spec and _spec.loader
 compile_engine = importlib.util.module_from_spec(_spec)

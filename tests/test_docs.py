@@ -2,9 +2,8 @@
 reads first (docs/architecture.md, which must name only what exists)."""
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths_support import ROOT
 
 
 def shell_lines(text: str) -> list[str]:

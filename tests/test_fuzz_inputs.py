@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from fuzz_support import Sandbox, check, mutate, sandbox
 from judge_fuzz_support import Corpus, JudgeBox, hostile
+from paths_support import BENCHMARKS
 
 PATHS = ["game file", "turn block", "armored text", "whole mail", "key file", "address book", "config"]
 
@@ -152,9 +153,8 @@ def test_a_short_run_of_hostile_mails_never_crashes_the_judge(judge_box):
 
 def _soak():
     import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    sys.path.insert(0, str(BENCHMARKS))
     import judge_soak
 
     return judge_soak
@@ -178,9 +178,8 @@ def test_a_tiny_soak_plays_a_game_by_mail_and_prints_every_figure():
     instead: one game by mail, hostile mail among its turns, the judge killed once (about 8 s)."""
     import subprocess
     import sys
-    from pathlib import Path
 
-    script = Path(__file__).parent.parent / "benchmarks" / "judge_soak.py"
+    script = BENCHMARKS / "judge_soak.py"
     done = subprocess.run([sys.executable, str(script), "--games", "1", "--git-games", "0", "--kills", "1",
                            "--minutes", "3", "--seed", "2"], capture_output=True, text=True, timeout=300, check=False)
     lines = done.stdout.splitlines()

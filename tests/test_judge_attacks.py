@@ -24,9 +24,9 @@ from pbem.transport import armor
 
 from judge_support import cli, fast_cli, hosted_game, memory_folder, ok, players_act, setup_players, start_game, write_config
 from mail_support import smtp_server
+from paths_support import EXAMPLES
 
 PLAYERS = ["ann", "ben", "cat"]
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture

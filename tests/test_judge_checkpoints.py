@@ -17,7 +17,9 @@ from pbem.protocol import remembered
 from pbem.protocol.verify import verify
 from pbem.record.models import from_json
 
-GAME = Path(__file__).resolve().parent.parent / "examples" / "pharaohs-table-4-players.json"
+from paths_support import EXAMPLES
+
+GAME = EXAMPLES / "pharaohs-table-4-players.json"
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import subprocess
 import sys
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 
@@ -21,9 +20,9 @@ from pbem.judge.service import Judge, open_memory
 from pbem.judge.spool import MAX_TRIES
 
 from judge_support import cli, hosted_game, memory_folder, ok, players_act
+from paths_support import EXAMPLES
 
 PLAYERS = ["ann", "ben", "cat"]
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @pytest.fixture

@@ -4,15 +4,15 @@ themselves are measured by hand, docs/judge.md's Speed section, not tested)."""
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from paths_support import BENCHMARKS
 from postgres_support import INITDB
 
 pytestmark = pytest.mark.slow
 
-SCRIPT = Path(__file__).parent.parent / "benchmarks" / "judge_load.py"
+SCRIPT = BENCHMARKS / "judge_load.py"
 
 
 def run(*args: str) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,10 +15,11 @@ from pbem.judge.store import Store
 
 from judge_support import JudgeProcess, fast_cli, memory_folder, players_act, setup_players, signed_by, start_game, write_config
 from mail_support import smtp_server
+from paths_support import EXAMPLES
 from postgres_support import postgres_cluster
 
 PLAYERS = ["ann", "ben", "cat"]
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "table-3-players.json"
+EXAMPLE = EXAMPLES / "table-3-players.json"
 
 
 @pytest.fixture

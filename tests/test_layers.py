@@ -6,7 +6,8 @@ import ast
 import functools
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths_support import ROOT
+
 RANK = {"pbem.errors": 0, "pbem.record": 1, "pbem.crypto": 2, "pbem.protocol": 3, "pbem.presentation": 4,
         "pbem.transport": 5, "pbem.api": 6, "pbem.cli": 7, "pbem.judge": 7, "pbem.app": 7, "pbem.web": 7}
 """Lower numbers are lower layers; the front ends (cli, judge, app) share the top and import none of each other."""

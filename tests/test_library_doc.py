@@ -3,13 +3,14 @@
 import contextlib
 import io
 import re
-from pathlib import Path
 
 import pytest
 
+from paths_support import DOCS
+
 pytestmark = pytest.mark.slow
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "library.md"
+DOC = DOCS / "library.md"
 
 
 def test_the_library_walkthrough_runs_and_finishes_a_verified_game(monkeypatch, tmp_path):

@@ -5,11 +5,12 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).parent.parent / "benchmarks" / "pop_playouts.py"
+from paths_support import BENCHMARKS
+
+SCRIPT = BENCHMARKS / "pop_playouts.py"
 
 
 @pytest.mark.slow
@@ -110,7 +111,7 @@ def test_pop_soak_plays_checked_games_to_their_end():
 
 @pytest.mark.slow
 def test_pop_bot_strength_prints_a_win_share_with_its_interval():
-    script = Path(__file__).parent.parent / "benchmarks" / "pop_bot_strength.py"
+    script = BENCHMARKS / "pop_bot_strength.py"
     done = subprocess.run([sys.executable, str(script), "--games", "2", "--iterations", "3", "--players", "3"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

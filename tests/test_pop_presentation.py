@@ -11,7 +11,6 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -31,6 +30,7 @@ from pbem.presentation.games import presentation
 from pbem.presentation.html import static
 from pbem.presentation.style import Style
 
+from paths_support import EXAMPLES
 from pop_support import Table
 
 PLAIN = Style()
@@ -283,7 +283,7 @@ def test_the_html_drawing_shows_each_marker_pyramid_and_hand_of_the_view():
 
 # ---------------------------------------------------------------- through the commands, on a real record
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "pharaohs-table-4-players.json"
+EXAMPLE = EXAMPLES / "pharaohs-table-4-players.json"
 runner = CliRunner()
 
 

@@ -15,6 +15,8 @@ from engine.path_of_pharaohs.rules import check, duties, legal_actions, outcome
 from engine.path_of_pharaohs.state import DISCARD, DRAW, OVER, Options, cards_on
 from engine.path_of_pharaohs.views import view
 
+from paths_support import BENCHMARKS
+
 PLAYERS = ["ann", "ben", "cat", "dan", "eve", "fay"]
 OPTIONS = [Options(), Options((2, 8, 1, 9))]
 GAMES = {3: 80, 4: 65, 5: 40, 6: 35}
@@ -215,9 +217,8 @@ def test_the_ways_to_bridge_a_value_are_every_pair_and_triple_tried_in_order():
     (benchmarks/pop_plain.py) tries every pair and triple of the terms a hand allows. They list the
     same ways, in the same order, for hands of every shape, Wilds included, each worked out afresh."""
     import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    sys.path.insert(0, str(BENCHMARKS))
     from pop_plain import fillings
 
     from engine.path_of_pharaohs import builds
@@ -239,9 +240,8 @@ def test_the_ways_remembered_by_a_packed_hand_are_the_plain_models():
     (benchmarks/pop_plain.py) that lists every pair and triple, and every value card or Wild for the
     level-1 middle, asked twice (the second time remembered)."""
     import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    sys.path.insert(0, str(BENCHMARKS))
     from pop_plain import fillings
 
     from engine.path_of_pharaohs.builds import bridge_fillings, hand_key, middle_fillings

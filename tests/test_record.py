@@ -9,6 +9,7 @@ from pbem.record import canonical
 from pbem.record.models import from_json, to_json
 from pbem.record.schemas import SCHEMAS, render
 
+from paths_support import ROOT
 from pbem_support import played_game
 
 
@@ -65,9 +66,7 @@ def test_writing_is_deterministic_and_round_trips(finished_text):
 
 
 def test_committed_schemas_match_the_models():
-    from pathlib import Path
-
-    directory = Path(__file__).parent.parent / "schemas"
+    directory = ROOT / "schemas"
     for name, text in render().items():
         assert (directory / name).read_text() == text, f"schemas/{name} is stale: run python -m pbem.schemas"
     assert set(SCHEMAS) == {p.name for p in directory.glob("*.json")}

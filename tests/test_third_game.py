@@ -8,6 +8,7 @@ from engine import GAMES
 from engine.contract import DEALER, Absent, IllegalAction, NotationError, Secrets
 from pbem.cli import app
 
+from paths_support import ROOT
 from third_game import plugged_in, presentation
 from third_game.closest import GAME
 from third_game.closest.actions import Open, Reveal, Seal
@@ -116,21 +117,19 @@ def test_pbem_names_no_game_outside_the_games_presentations():
     import ast
     import re
     from dataclasses import astuple
-    from pathlib import Path
 
     from engine.contract import TURN_DUTIES, HandWords
     from pbem.presentation.games import generic, presentation
 
-    root = Path(__file__).resolve().parent.parent
     names = {word for game in GAMES.values() for word in (game.name, game.name.replace("-", "_"), game.title.lower())}
     shared = {generic.HIDDEN_ITEM, *astuple(HandWords()), "random"}  # what any game may say (random: the word too)
     own = {word for name, game in GAMES.items() for word in (presentation(name).HIDDEN_ITEM, game.hand_words.item,
                                                              game.hand_words.chosen, *game.bots)} - shared
     items = re.compile(rf"\b({'|'.join(map(re.escape, sorted(own)))})s?\b", re.I)
     rules = [presentation(name).ABSENCE_BY_RULE for name in GAMES]
-    shown, wording = root / "pbem" / "presentation" / "games", [p for p in (root / "pbem").iterdir() if p.name != "judge"]
+    shown, wording = ROOT / "pbem" / "presentation" / "games", [p for p in (ROOT / "pbem").iterdir() if p.name != "judge"]
     found = []
-    for path in sorted((root / "pbem").rglob("*.py")):
+    for path in sorted((ROOT / "pbem").rglob("*.py")):
         if path.is_relative_to(shown) and path.relative_to(shown).parts[0].removesuffix(".py") in names:
             continue
         text = path.read_text()
@@ -141,7 +140,7 @@ def test_pbem_names_no_game_outside_the_games_presentations():
         tree = ast.parse(text)
         said = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}  # docstrings
         for node in ast.walk(tree):
-            where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[:2] in [["engine", n] for n in names]:
                 found.append(f"{where} imports {node.module}")
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in said:
