@@ -69,7 +69,12 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
     assert "Join the game" in browser.find_element("css selector", "#options .option").text
     on("ben")
     before = ready(browser)["seq"]
-    on("ann")
+    on("ann")  # a choice says in words what will be signed, and what goes in the record
+    browser.find_element("css selector", "#options .option").click()
+    assert text_of(browser, "says").startswith("Join the game: accept the invitation")
+    assert text_of(browser, "record") == f'In the record: "join", entry {before + 1}, signed by ann.'
+    browser.find_element("id", "cancel").click()
+    assert browser.find_element("id", "confirm").get_attribute("hidden") is not None
     assert sign(browser) == f"Signed and accepted by the judge: entry {before + 1}."
     on("ben")  # ben's page was told by the server (no reload), and now offers ben's join
     wait(browser, lambda b: ready(b)["seq"] == before + 1 and ready(b)["title"] == "Your move")
