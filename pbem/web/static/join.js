@@ -14,6 +14,11 @@ function say(text, bad = false) {
 }
 
 async function take() {
+  if (!window.isSecureContext || !globalThis.crypto?.subtle || !globalThis.indexedDB) {
+    say('This browser cannot keep a key for this page: it must be served over https (the judge behind its TLS '
+      + 'proxy), and the browser must allow this site to store data.', true);
+    return;
+  }
   $('take').disabled = true;
   try {
     say('Making your key...');
