@@ -7,22 +7,16 @@ import shutil
 import subprocess
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli import app
 from pbem.crypto import PublicKey, sha256
 from pbem.protocol.commitments import commit
 from pbem.record.canonical import canonical
 from pbem.record.models import from_json, payload
 
+from cli_support import pbem
 from engine_support import layout_with
 
-runner = CliRunner()
 needs_ssh_keygen = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen is not installed")
-
-
-def pbem(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture

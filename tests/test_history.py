@@ -8,21 +8,15 @@ import shutil
 import subprocess
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem.cli import app
 from pbem.protocol.verify import compare
 from pbem.record.canonical import canonical
 from pbem.record.models import from_json, payload
 
+from cli_support import pbem
 from engine_support import layout_with
 
-runner = CliRunner()
 needs_ssh_keygen = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen is not installed")
-
-
-def pbem(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

@@ -3,15 +3,7 @@
 import json
 import shutil
 
-from typer.testing import CliRunner
-
-from pbem.cli import app
-
-runner = CliRunner()
-
-
-def pbem(*args):
-    return runner.invoke(app, [str(a) for a in args])
+from cli_support import pbem
 
 
 def test_a_fork_is_reported_and_an_old_file_refused(tmp_path, monkeypatch):
