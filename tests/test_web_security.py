@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from judge_support import cli, fast_cli, memory_folder
+from judge_support import cli, fast_cli, memory_folder, ok
 from web_client_support import Client, WebJudge, entry_for
 
 NAMES = ["ann", "ben", "cat"]
@@ -196,3 +196,15 @@ def test_only_a_page_that_needs_a_session_makes_one(judge, table):
     status, headers, _ = judge.request("GET", plays["ann"])
     assert status == 200 and headers["set-cookie"].startswith("pbem-web=")  # a seat's page: a session to import into
     assert "HttpOnly; SameSite=Lax" in headers["set-cookie"]
+
+
+def test_a_seat_downloads_the_game_file_anyone_verifies(judge, table, base):
+    _, clients, plays = table
+    status, headers, data = judge.request("GET", "/api" + plays["cat"] + "/record",
+                                          headers={"cookie": clients["cat"].cookie})
+    assert status == 200 and headers["content-disposition"].startswith('attachment; filename="sarcophagus-')
+    copy = base / "cat-download.json"
+    copy.write_bytes(data)
+    assert ": valid, " in ok(cli(base / "cat", 0, "verify", copy))
+    status, _, _ = judge.request("GET", "/api" + plays["cat"] + "/record")  # no session of cat's: nothing
+    assert status == 403

@@ -122,6 +122,11 @@ class WebJudge(Judge):
                 raise library.PbemError("no such game here")
             return library.open_game(path)
 
+    def record_file(self, game_id: str) -> tuple[str, bytes]:
+        """A game's file as anyone verifies it (pbem verify), and its usual name."""
+        rep = self.game(game_id)
+        return f"{rep.genesis.game}-{library.short_id(game_id)}.json", library.to_json(rep.record).encode()
+
     def page(self, table: HostedTable, seat: str) -> dict[str, Any]:
         """What `seat`'s page shows: the game from the seat's view and the entries it may sign."""
         assert table.game_id is not None

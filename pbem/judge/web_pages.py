@@ -94,7 +94,9 @@ def play(assets: Assets, csrf: str, table_id: str, seat: str, title: str, game: 
 </section>
 <section id="side" aria-label="the players"></section>
 <section id="notes"><h2>Notes</h2><ul id="note-list"></ul></section>
-<section id="log"><h2>Log</h2><ol id="log-list"></ol></section>
+<section id="log"><h2>Log</h2><ol id="log-list"></ol>
+<p><a id="record-link" href="/api/play/{e(table_id)}/{e(seat)}/record" download>Download the game file</a>: the
+whole signed record, which <code>pbem verify</code> checks on any computer.</p></section>
 <section id="key" aria-labelledby="key-title">
 <h2 id="key-title">Your key</h2>
 <p id="key-state"></p>

@@ -9,6 +9,7 @@ one store. Every request passes the guard first (web_guard.py); every change goe
     POST /api/play/TABLE/SEAT/entry   {entry}: an entry the page signed, read as a mail turn
     POST /api/play/TABLE/SEAT/hold    {signature}: a browser that imported the seat's key holds the seat
     GET  /api/play/TABLE/SEAT/events  server-sent events: the game moved on
+    GET  /api/play/TABLE/SEAT/record  the game file, for pbem verify
 """
 
 from __future__ import annotations
@@ -217,6 +218,16 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         await call(web_tables.hold, judge.store, value, table_id, seat)
         return JSONResponse({"ok": True}, headers=NO_STORE)
 
+    async def record(request: Request) -> Response:
+        found = await seat_of(request)
+        if isinstance(found, Response):
+            return found
+        if found[0].game_id is None:
+            return _refused(404, "the game has not started: every seat must be taken first")
+        name, data = await run_in_threadpool(judge.record_file, found[0].game_id)
+        return Response(data, media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="{name}"', **NO_STORE})
+
     def mark(table_id: str) -> str:
         table = web_tables.table(judge.store, table_id)
         if table is None:
@@ -275,6 +286,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         Route("/api/play/{table}/{seat}/entry", guarded(entry), methods=["POST"]),
         Route("/api/play/{table}/{seat}/hold", guarded(hold), methods=["POST"]),
         Route("/api/play/{table}/{seat}/events", guarded(events)),
+        Route("/api/play/{table}/{seat}/record", guarded(record)),
         Route("/static/{path:path}", static), Route("/favicon.ico", lambda request: Response(status_code=204)),
     ]
     return WebGuard(Starlette(routes=routes), judge.public_url, assets.import_map_hash,
