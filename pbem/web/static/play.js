@@ -113,17 +113,59 @@ function render() {
   drawn = `${data.head} ${mine}`;
   openMine();
   $('turn').dataset.seq = String(data.seq);
-  const buttons = data.offers.map((offer) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'option';
-    button.dataset.notation = offer.notation;
-    button.textContent = offer.says;
-    button.disabled = !mine;
-    button.addEventListener('click', () => choose(offer, button));
-    return button;
-  });
-  $('options').replaceChildren(...buttons);
+  // the offers grouped by the place they act on (a tile, a card), each place also marked on the board: a click
+  // there brings its group up; an offer with no place (a join, an opening) is a button of its own
+  const groups = new Map();
+  for (const offer of data.offers) {
+    const place = offer.target ? offer.place || offer.target : '';
+    if (!groups.has(place)) groups.set(place, []);
+    groups.get(place).push(offer);
+  }
+  const parts = [];
+  for (const [place, offers] of groups) {
+    const buttons = offers.map((offer) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'option';
+      button.dataset.notation = offer.notation;
+      button.textContent = place ? offer.option : offer.says;
+      button.title = offer.says;
+      button.setAttribute('aria-label', offer.says);
+      button.disabled = !mine;
+      button.addEventListener('click', () => choose(offer, button));
+      return button;
+    });
+    if (!place) {
+      parts.push(...buttons);
+      continue;
+    }
+    const group = document.createElement('div');
+    group.className = 'group';
+    const title = document.createElement('p');
+    title.className = 'group-title';
+    title.textContent = place;
+    group.append(title, ...buttons);
+    parts.push(group);
+    const element = offers[0].target ? document.querySelector(offers[0].target) : null;
+    if (element && mine) {
+      element.classList.add('target');
+      element.setAttribute('tabindex', '0');
+      element.setAttribute('role', 'button');
+      element.setAttribute('aria-label', `${place}: ${offers.length} choice${offers.length === 1 ? '' : 's'}`);
+      const bring = () => {
+        group.scrollIntoView({ block: 'nearest' });
+        buttons[0].focus();
+      };
+      element.addEventListener('click', bring);
+      element.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          bring();
+        }
+      });
+    }
+  }
+  $('options').replaceChildren(...parts);
   chosen = null;
   $('confirm').hidden = true;
 }
