@@ -103,14 +103,14 @@ function render() {
     $('next').textContent = `Seats still free: ${data.seats.filter((s) => !s.taken).map((s) => s.name).join(', ')}.`;
     return;
   }
+  if (drawn === `${data.head} ${mine}`) return; // the game where it was: the board, its marks and a choice stay
+  drawn = `${data.head} ${mine}`;
   $('about').textContent = `${data.title} with ${data.players.join(', ')}, refereed by the judge; ${data.seq} signed entries.`;
   if (typeof drawBoard === 'function') drawBoard(areas, data.board, data.meta); // eslint-disable-line no-undef
   $('next').textContent = data.next;
   $('turn-title').textContent = data.offers.length ? 'Your move' : data.over ? 'Game over' : 'Waiting for the others';
   $('note-list').replaceChildren(...data.log.filter((e) => e.note).map((e) => item(`${e.author} says: "${e.note}" (entry ${e.seq})`)));
   $('log-list').replaceChildren(...data.log.map((e) => item(`${e.seq}. ${e.author}: ${e.action}`)));
-  if (drawn === `${data.head} ${mine}`) return;
-  drawn = `${data.head} ${mine}`;
   openMine();
   $('turn').dataset.seq = String(data.seq);
   // the offers grouped by the place they act on (a tile, a card), each place also marked on the board: a click
