@@ -66,7 +66,8 @@ def _apply_move(rep: Replay, entry: Entry, seq: int) -> list[object]:
     game, author = rep.game, entry.author
     if rep.state is None or rep.awaiting_join:
         raise NotOwed(f"{entry.action}: the game has not started: {waiting_text(rep)}", seq, author)
-    if rep.duties() and rep.duties()[0].what == "audit":
+    owed = rep.duties()
+    if owed and owed[0].what == "audit":
         raise NotOwed(f"{entry.action}: the game is over: {waiting_text(rep)}", seq, author)
     try:
         action = game.parse_action(entry.action)
