@@ -79,7 +79,7 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
     on("ben")  # ben's page was told by the server (no reload), and now offers ben's join
     wait(browser, lambda b: ready(b)["seq"] == before + 1 and ready(b)["title"] == "Your move")
 
-    moves, noted, chance = 0, False, random.Random(36)
+    moves, noted, aimed, chance = 0, False, False, random.Random(36)
     while moves < 400:
         owing, seq = owed(browser, pages)
         if owing is None:
@@ -87,6 +87,13 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
         on(owing)  # its page was brought up to date live (server-sent events), not reloaded
         wait(browser, lambda b, seq=seq: ready(b)["seq"] == seq and ready(b)["offers"])
         shown = ready(browser)
+        targets = browser.find_elements("css selector", "#board .target")
+        if targets and not aimed:  # a place on the board brings up its choices, as in pbem app
+            targets[0].click()
+            focused = browser.execute_script("return document.activeElement")
+            assert focused.get_attribute("class") == "option" and focused.get_attribute("aria-label").endswith(
+                f"on tile {targets[0].get_attribute('data-pos')}, face down.")
+            aimed = True
         note = NOTE if not noted and shown["title"] == "Your move" and moves > 3 else None
         said = sign(browser, chance.randrange(len(shown["offers"])), note)
         assert "accepted by the judge" in said, said
@@ -94,7 +101,7 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
         if note:  # a note is shown as text: nothing in it runs or becomes an element
             wait(browser, lambda b: NOTE in text_of(b, "note-list"))
             assert browser.execute_script("return document.querySelector('#note-list img') === null && !window.pwned")
-    assert noted and moves > 30
+    assert noted and aimed and moves > 30
     assert "Game over" in ready(browser)["title"]
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
