@@ -11,7 +11,7 @@ import random
 import pytest
 
 from judge_support import cli, fast_cli, memory_folder, ok
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
+from web_client_support import CHROMIUM, DRIVER, PASSPHRASE, WebJudge, chromium, ready, sign, take_seat, text_of, wait
 
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)
@@ -126,8 +126,7 @@ def export_and_import(browser, base, ann: str) -> None:
     browser.switch_to.window(ann)
     page = browser.current_url
     browser.find_element(By.CSS_SELECTOR, "#export-box summary").click()
-    browser.find_element(By.ID, "export-pass").send_keys("correct horse")
-    browser.find_element(By.ID, "export").click()
+    browser.find_element(By.ID, "export").click()  # protected by the passphrase ann chose with her seat
     wait(browser, lambda b: "BEGIN OPENSSH PRIVATE KEY" in b.find_element(By.ID, "exported").get_attribute("value"))
     exported = browser.find_element(By.ID, "exported").get_attribute("value")
     line = browser.execute_script("return document.getElementById('key-state').textContent")
@@ -135,7 +134,7 @@ def export_and_import(browser, base, ann: str) -> None:
     key_file.write_text(exported)
     key_file.chmod(0o600)
     if shutil.which("ssh-keygen"):
-        public = subprocess.run(["ssh-keygen", "-y", "-P", "correct horse", "-f", str(key_file)], capture_output=True,
+        public = subprocess.run(["ssh-keygen", "-y", "-P", PASSPHRASE, "-f", str(key_file)], capture_output=True,
                                 text=True, check=True).stdout.split()
         fingerprint = subprocess.run(["ssh-keygen", "-l", "-f", "-"], input=" ".join(public), capture_output=True,
                                      text=True, check=True).stdout.split()[1]
@@ -150,7 +149,7 @@ def export_and_import(browser, base, ann: str) -> None:
         other.find_element(By.ID, "import").click()
         wait(other, lambda b: "Not imported: wrong passphrase" in text_of(b, "message"))
         other.find_element(By.ID, "import-pass").clear()
-        other.find_element(By.ID, "import-pass").send_keys("correct horse")
+        other.find_element(By.ID, "import-pass").send_keys(PASSPHRASE)
         other.find_element(By.ID, "import").click()
         wait(other, lambda b: text_of(b, "message") == "Imported: this browser now holds ann's key.")
         wait(other, lambda b: text_of(b, "turn-title") == "Game over")

@@ -118,11 +118,16 @@ def text_of(browser: Any, element_id: str) -> str:
                or "")
 
 
+PASSPHRASE = "correct horse"
+"""What every seat taken in the tests' browsers chooses to protect its key's export."""
+
+
 def take_seat(browser: Any, link: str, address: str | None = None) -> str:
-    """Open an invitation link and take its seat; the game page's address."""
+    """Open an invitation link and take its seat (its key's passphrase: PASSPHRASE); the game page's address."""
     from selenium.webdriver.common.by import By
 
     browser.get(link)
+    browser.find_element(By.ID, "passphrase").send_keys(PASSPHRASE)
     if address:
         browser.find_element(By.ID, "address").send_keys(address)
     browser.find_element(By.ID, "take").click()

@@ -62,6 +62,9 @@ def join(assets: Assets, csrf: str, table_id: str, seat: str, title: str, names:
 game: it deals, keeps every hidden card and coin secret, and checks every move.</p>
 <p>Taking the seat makes your key here, in this browser: it signs every move you make, and it never leaves
 this browser unless you export it. Nobody else, the judge included, can sign for you.</p>
+<p><label for="passphrase">A passphrase for your key (it protects the copy this browser keeps for you to export,
+and you give it to import the key elsewhere)</label>
+<input id="passphrase" type="password" autocomplete="new-password"></p>
 <p><label for="address">Your mail address, to be told when it is your turn (optional)</label>
 <input id="address" type="email" autocomplete="email" maxlength="200"></p>
 <p><button type="button" id="take">Make my key and take the seat</button></p>
@@ -101,8 +104,7 @@ whole signed record, which <code>pbem verify</code> checks on any computer.</p><
 <h2 id="key-title">Your key</h2>
 <p id="key-state"></p>
 <details id="export-box"><summary>Export it to a file (for pbem on a computer, or another browser)</summary>
-<p><label for="export-pass">A passphrase to protect the file</label>
-<input id="export-pass" type="password" autocomplete="new-password"></p>
+<p>The file is protected by the passphrase you chose when you took your seat.</p>
 <p><button type="button" id="export">Export</button> <a id="download" hidden>Download the key file</a></p>
 <textarea id="exported" readonly rows="8" cols="72" hidden></textarea>
 </details>

@@ -1,8 +1,8 @@
-// The invitation page (pbem judge web): make this seat's key here, keep it in this browser, and take the seat
-// with the link's capability. Only the public key goes to the judge.
+// The invitation page (pbem judge web): make this seat's key here, keep it in this browser (keystore.js: keys
+// no script can read, the seed only in the passphrase-protected export), and take the seat with the link's
+// capability. Only the public key goes to the judge.
 
-import { Identity } from './pbem-crypto.js';
-import { keepSeatKey } from './seatkeys.js';
+import { generateKey, keepKey } from './keystore.js';
 
 const $ = (id) => document.getElementById(id);
 const info = JSON.parse($('join-data').textContent);
@@ -22,8 +22,8 @@ async function take() {
   $('take').disabled = true;
   try {
     say('Making your key...');
-    const identity = Identity.generate(info.seat);
-    await keepSeatKey(info.table, info.seat, identity);
+    const identity = await generateKey($('passphrase').value, info.seat);
+    await keepKey(`${location.origin}/${info.table}/${info.seat}`, identity);
     const token = decodeURIComponent(location.pathname.split('/').pop());
     const address = $('address').value.trim() || null;
     const response = await fetch('/api/join', {

@@ -3,14 +3,15 @@
 // itself: commits to and seals the player's own secrets (to the player and the referee), opens the player's
 // own salts, signs with the key this browser holds, and posts it. The judge checks it as a mail turn.
 
-import { Identity, PublicKey, b64, canonical, commitOwn, openValue, randomBytes, signEntry, toHex } from './pbem-crypto.js';
-import { keepSeatKey, seatKey } from './seatkeys.js';
+import { PublicKey, b64, canonical, commitOwn, openValueAsync, randomBytes, signEntry, toHex } from './pbem-crypto.js';
+import { importKeyFile, keepKey, loadKey } from './keystore.js';
 
 const $ = (id) => document.getElementById(id);
 const info = JSON.parse($('play-data').textContent);
 const csrf = document.querySelector('meta[name="pbem-csrf"]').content;
 const base = `/api/play/${encodeURIComponent(info.table)}/${encodeURIComponent(info.seat)}`;
 const areas = { board: $('board'), side: $('side') };
+const keptAs = `${location.origin}/${info.table}/${info.seat}`;
 let data = null;
 let chosen = null;
 let identity = null;
@@ -40,7 +41,7 @@ async function post(path, body) {
 async function load() {
   const response = await fetch(base, { credentials: 'same-origin' });
   data = await response.json();
-  if (identity === null) identity = await seatKey(info.table, info.seat).catch(() => null);
+  if (identity === null) identity = await loadKey(keptAs).catch(() => null);
   render();
 }
 
@@ -71,13 +72,13 @@ function choose(offer, button) {
 
 /** The hidden items sealed to this seat, opened here with its key and each checked against its commitment
  * in the record: what the board shows as the player's own comes from the judge, this from the record. */
-function openMine() {
+async function openMine() {
   if (!identity || !data.sealedToMe) return;
   const opened = [];
   const wrong = [];
   for (const item of data.sealedToMe) {
     try {
-      opened.push(`${item.key} = ${openValue(item, identity, data.genesisHash).value}`);
+      opened.push(`${item.key} = ${(await openValueAsync(item, identity, data.genesisHash)).value}`);
     } catch (error) {
       wrong.push(`${item.key} (${error.message})`);
     }
@@ -179,16 +180,16 @@ async function sign() {
     if (!identity) throw new Error(`this browser does not hold ${info.seat}'s key`);
     const owner = identity.public;
     const referee = PublicKey.parse(data.keys[data.referee]);
+    say('Signing...');
     const { commitments, sealed } = commitOwn({ genesisHash: data.genesisHash, owner, readers: [owner, referee], secrets: chosen.commits });
     const openings = {};
-    for (const opening of chosen.opens) openings[opening.key] = openValue(opening, identity, data.genesisHash).salt;
+    for (const opening of chosen.opens) openings[opening.key] = (await openValueAsync(opening, identity, data.genesisHash)).salt;
     const fields = {
       game_id: data.gameId, seq: data.seq + 1, prev: data.head, author: info.seat, action: chosen.action,
       commitments, sealed, openings, time: Math.max(Math.floor(Date.now() / 1000), data.minTime),
       note: $('note').value.trim() || undefined,
     };
     if (chosen.join) fields.contribution = toHex(randomBytes(32));
-    say('Signing...');
     const entry = await signEntry(identity, fields);
     const answer = await post('/entry', { entry });
     if (!answer.ok) {
@@ -213,16 +214,14 @@ async function sign() {
 async function exportKey() {
   try {
     if (!identity) throw new Error('this browser holds no key for this seat');
-    const passphrase = $('export-pass').value;
-    if (!passphrase) throw new Error('choose a passphrase to protect the file');
-    const text = identity.toOpenSSH(passphrase);
+    const text = identity.exportKeyFile();
     $('exported').value = text;
     $('exported').hidden = false;
     const link = $('download');
     link.href = URL.createObjectURL(new Blob([text], { type: 'application/octet-stream' }));
     link.download = `pbem-${info.seat}`;
     link.hidden = false;
-    say('Your key, protected by the passphrase: keep the file (pbem key import reads it).');
+    say('Your key, protected by your passphrase: keep the file (pbem key add NAME --from FILE takes it).');
   } catch (error) {
     say(`Not exported: ${error.message}`, true);
   }
@@ -230,11 +229,10 @@ async function exportKey() {
 
 async function importKey() {
   try {
-    const passphrase = $('import-pass').value || null;
-    const found = Identity.fromOpenSSH($('import-text').value, passphrase, 'the key file');
+    const found = await importKeyFile($('import-text').value, $('import-pass').value);
     const line = expectedKey();
     if (!line || !PublicKey.parse(line).sameKey(found.public)) throw new Error(`this is not ${info.seat}'s key in this game`);
-    await keepSeatKey(info.table, info.seat, found);
+    await keepKey(keptAs, found);
     identity = found;
     if (!data.holds) {
       const message = canonical({ purpose: 'pbem-web-hold', table: info.table, seat: info.seat, session: csrf });
