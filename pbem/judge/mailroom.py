@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import email.utils
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from email.parser import BytesHeaderParser
 from email.policy import default as default_policy
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.judge import library, replies
 from pbem.judge.config import Config
 from pbem.judge.database import StoreError
 from pbem.judge.spool import MAX_TRIES, Spool
 from pbem.judge.store import Store
+
+T = TypeVar("T")
 
 MAX_GAMES_PER_MAIL = 8
 """Games one mail may name (a pbem mail names one): each is a lock the judge takes while it applies it."""
@@ -33,6 +35,10 @@ class Mailroom:
     spool: Spool
     pending: set[str]
     clock: Callable[[], float]
+    _write_log: Callable[[str], None]
+    held: list[str] | None = None
+    """The log's lines about a mail received and not settled yet: written when it is, so that the log
+    tells of each mail of a batch in turn."""
 
     def log(self, text: str) -> None:
         raise NotImplementedError
@@ -47,40 +53,74 @@ class Mailroom:
     def handle(self, path: Path) -> list[str]:
         """Read one mail and put it where its fate says; returns the set-aside mails it made ready. Nothing
         that happens here, whatever the mail holds, leaves this function as an exception."""
+        received = self.receive(path)
+        return self.settle(path, received) if self.force() else received.said_only()
+
+    def receive(self, path: Path) -> Received:
+        """Claim one mail and apply it, committed but not yet forced to disk (`force`, once for a batch);
+        returns what is left to do then (`settle`: move it, answer it). Never raises."""
+        self.held = []
+        try:
+            settle = self._guarded(path, lambda: self._receive(path), _nothing)
+        finally:
+            said, self.held = self.held, None
+        return Received(said, settle, self._write_log)
+
+    def force(self) -> bool:
+        """Make the mails received so far durable before anything of theirs leaves the judge; False (said
+        once) when the database cannot: they are moved on a later pass (claimed again, found settled)."""
+        try:
+            self.store.db.force()
+            return True
+        except StoreError as exc:
+            self._once(f"force {exc}", f"error reading mail: {exc}")
+            return False
+
+    def settle(self, path: Path, received: Received) -> list[str]:
+        """What `receive` left to do, once forced; the set-aside mails it made ready. Never raises."""
+        received.said_only()
+        return self._guarded(path, received.settle, [])
+
+    def _guarded(self, path: Path, step: Callable[[], T], otherwise: T) -> T:
+        try:
+            return step()
+        except StoreError as exc:  # the database busy or gone: the mail stays, taken again on a later pass
+            self._once(f"mail {path.name} {exc}", f"error mail {path.name}: {exc}")
+            return otherwise
+        except Exception as exc:  # noqa: BLE001  (one mail never stops the judge: the operator reads why)
+            self._quarantine(path, f"{type(exc).__name__}: {exc}")
+            return otherwise
+
+    def _receive(self, path: Path) -> Callable[[], list[str]]:
         try:
             tries = self.spool.take(path, self.clock())
         except StoreError as exc:
             self._once(f"take {exc}", f"error reading mail: {exc}")
-            return []
+            return _nothing
         if tries is None:
-            return []  # another judge has it, or it waits
+            return _nothing  # another judge has it, or it waits
+        if tries == 0:  # settled before a stop, not moved yet
+            self.store.db.force()
+            self.spool.set_aside(path)
+            return _nothing
+        if tries > MAX_TRIES:
+            self._quarantine(path, f"the judge stopped {MAX_TRIES} times while reading it")
+            return _nothing
         try:
-            if tries == 0:
-                self.spool.set_aside(path)  # settled before a stop, not moved yet
-                return []
-            if tries > MAX_TRIES:
-                self._quarantine(path, f"the judge stopped {MAX_TRIES} times while reading it")
-                return []
-            try:
-                data = library.read_file(path, "a mail", library.MAX_MAIL)  # the gate pbem inbox reads through
-            except library.PbemError as exc:
-                if not path.exists():
-                    self.store.forget_mail(path.name)
-                    return []  # gone (another reader of the Maildir): nothing to do
-                self.log(f"refused mail {path.name}: {exc}")
-                self.store.settle(None, path.name, "done", reason=str(exc))
-                self.spool.set_aside(path)
-                return []
-            return self._apply(path, data)
-        except StoreError as exc:  # the database busy or gone: the mail stays, taken again on a later pass
-            self._once(f"mail {path.name} {exc}", f"error mail {path.name}: {exc}")
-            return []
-        except Exception as exc:  # noqa: BLE001  (one mail never stops the judge: the operator reads why)
-            self._quarantine(path, f"{type(exc).__name__}: {exc}")
-            return []
+            data = library.read_file(path, "a mail", library.MAX_MAIL)  # the gate pbem inbox reads through
+        except library.PbemError as exc:
+            if not path.exists():
+                self.store.forget_mail(path.name)
+                return _nothing  # gone (another reader of the Maildir): nothing to do
+            self.log(f"refused mail {path.name}: {exc}")
+            self.store.settle(None, path.name, "done", reason=str(exc))
+            self.spool.set_aside(path)
+            return _nothing
+        return self._apply(path, data)
 
-    def _apply(self, path: Path, data: bytes) -> list[str]:
-        """Apply the mail's games and turns under their locks, in one transaction with what became of it."""
+    def _apply(self, path: Path, data: bytes) -> Callable[[], list[str]]:
+        """Apply the mail's games and turns under their locks, in one transaction with what became of it
+        (not forced to disk: the caller forces a batch's); returns what is left to do once forced."""
         parsed = library.parse_mail(str(path), data)
         now = self.clock()
         if len(parsed.games) > MAX_GAMES_PER_MAIL:  # each game named is a lock held: a pbem mail names one
@@ -88,8 +128,8 @@ class Mailroom:
             self.log(f"refused mail {path.name}: {reason}")
             self.store.settle(None, path.name, "done", reason=reason)
             self.spool.set_aside(path)
-            return []
-        with self.store.db.transaction(lock=parsed.games) as tx:
+            return _nothing
+        with self.store.db.transaction(lock=parsed.games, forced=False) as tx:
             for game_id in parsed.games:
                 self.store.sync(tx, game_id)
             try:
@@ -112,7 +152,7 @@ class Mailroom:
                 for game_id in parsed.games:
                     self.store.forget(game_id)  # the cache may hold what the database does not
                 raise
-        return self._settle(path, data, read) + ready
+        return lambda: self._settle(path, data, read) + ready
 
     def _keep_mail(self, tx: Any, path: Path, read: library.MailRead) -> library.MailRead:
         """Note in the store what became of the mail: waiting for an entry of its game (unless too many do
@@ -215,3 +255,23 @@ class Mailroom:
                         self.store.learn(game, name, library.check_address(addr), tx)
                     except library.PbemError:
                         continue
+
+
+def _nothing() -> list[str]:
+    return []
+
+
+@dataclass
+class Received:
+    """A mail claimed and applied: what the log says of it so far, and what is left to do once forced."""
+
+    said: list[str]
+    settle: Callable[[], list[str]]
+    write: Callable[[str], None]
+
+    def said_only(self) -> list[str]:
+        """Write what the log says of it (once); no mail made ready."""
+        for line in self.said:
+            self.write(line)
+        self.said = []
+        return []

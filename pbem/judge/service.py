@@ -99,7 +99,11 @@ class Judge(Mailroom):
     # ------------------------------------------------------------ logging and addresses
 
     def log(self, text: str) -> None:
-        self._write_log(f"{_stamp(self.clock())} {text}")
+        line = f"{_stamp(self.clock())} {text}"
+        if self.held is not None:
+            self.held.append(line)  # about a mail not settled yet: said with its settling
+        else:
+            self._write_log(line)
 
     def book(self, game_id: str, me: str, tx: Any = None) -> dict[str, str]:
         """The game's addresses as the store holds them (in `tx` when given): those learned, by this judge or
@@ -134,15 +138,20 @@ class Judge(Mailroom):
         return self.spool.unread()
 
     def read(self, tried: set[str] | None = None) -> int:
-        """Read a batch of the mails in new/ not tried in this pass (`tried`, which grows), one by one."""
+        """Read a batch of the mails in new/ not tried in this pass (`tried`, which grows): each applied in
+        turn, the batch forced to disk once, then each moved and answered."""
         tried = set() if tried is None else tried
         files = [p for p in self.new_mail() if p.name not in tried][:BATCH]
         tried.update(p.name for p in files)
         queue = list(files)
-        while queue:
-            path = queue.pop(0)
-            ready = [self.spool.new / name for name in self.handle(path)]  # waiting mails its game has room for
-            queue += [p for p in ready if p.exists()]
+        while queue:  # the batch applied, then forced to disk once, then moved and answered
+            received = [(path, self.receive(path)) for path in queue]
+            if not self.force():
+                for _, mail in received:
+                    mail.said_only()
+                break
+            ready = [name for path, mail in received for name in self.settle(path, mail)]
+            queue = [p for p in (self.spool.new / name for name in ready) if p.exists()]  # waiting mails with room now
         return len(files)
 
     def referee(self, game_id: str) -> bool:
@@ -236,6 +245,7 @@ class Judge(Mailroom):
     def deliver(self) -> None:
         """Send what the outbox holds, marking what the SMTP server took; what it refused waits."""
         smtp = self.config.smtp
+        self.store.db.force()  # what leaves the judge is on its disk first
         unsent = self.store.claim_unsent(self.clock())
         if not unsent:
             return

@@ -247,8 +247,9 @@ class Store:
 
     def take(self, name: str, now: float) -> int | None:
         """Claim a mail for this judge before its content is read; how many times it has been taken (this
-        time included), or None when it is settled, waiting, or another live judge holds it."""
-        with self.db.transaction() as tx:
+        time included), or None when it is settled, waiting, or another live judge holds it. Not forced to
+        disk: a claim a power cut loses only has the mail read again."""
+        with self.db.transaction(forced=False) as tx:
             row = tx.one("SELECT state, owner, taken_at, tries FROM mails WHERE name = ?", (name,))
             if row is None:  # another judge may take it at this very moment: one insert wins, the other skips
                 added = tx.run("INSERT INTO mails (name, state, owner, taken_at, tries) VALUES (?, 'taken', ?, ?, 1) "
