@@ -23,7 +23,7 @@ def test_the_compiled_modules_are_engine_modules_that_mypy_checks_strictly():
     """mypyc compiles what mypy strict accepts: mypy is strict on every module, with no override that
     loosens one; a module renamed or moved fails here."""
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
-    assert mypy["strict"] is True and "overrides" not in mypy and mypy["files"] == ["engine", "pbem"]
+    assert mypy["strict"] is True and "overrides" not in mypy and {"engine", "pbem"} <= set(mypy["files"])
     for name in compile_engine.MODULES:
         assert name.startswith("engine.") and importlib.util.find_spec(name) is not None, name
         assert compile_engine.source(name).is_file(), name

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from engine import GAMES, find_game
-from engine.contract import DEALER, Pace, UnknownGame
+from engine.contract import DEALER, HandWords, Pace, UnknownGame
 from engine.path_of_pharaohs import GAME
 from engine.path_of_pharaohs.actions import Action, Deal, Steal
 from engine.path_of_pharaohs.cards import card_name
@@ -20,7 +20,8 @@ from engine.sarcophagus import GAME as SARCOPHAGUS
 
 def test_the_entry_has_the_shape_of_every_game_and_is_registered():
     contract = [name for name in vars(type(SARCOPHAGUS)) if not name.startswith("_")]
-    assert all(callable(getattr(GAME, name)) or isinstance(getattr(GAME, name), (str, tuple, Pace)) for name in contract)
+    assert all(callable(getattr(GAME, name)) or isinstance(getattr(GAME, name), (str, int, tuple, Pace, HandWords))
+               for name in contract)
     assert (GAME.name, GAME.title) == ("path-of-pharaohs", "Path of Pharaohs")
     assert GAMES["path-of-pharaohs"] is GAME is find_game("Path-of-Pharaohs")
     with pytest.raises(UnknownGame, match="known: path-of-pharaohs, sarcophagus"):
