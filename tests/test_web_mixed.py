@@ -26,12 +26,12 @@ BY_MAIL = ["ben", "cat"]
 base = pytest.fixture(scope="module")(memory_folder)
 
 
-@pytest.mark.slow
 def copy(base: Path, name: str) -> Path:
     """A player's own copy of the game."""
     return next((base / name / "games-files").glob("path-of-pharaohs-*.json"))
 
 
+@pytest.mark.slow
 def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypatch):
     fast_cli(monkeypatch)
     monkeypatch.chdir(base)
