@@ -30,6 +30,9 @@ class WebJudge:
         self.boxes = {"judge@example.org": base / "mail" / "judge", **(boxes or {})}
         self.process: subprocess.Popen[bytes] | None = None
 
+    program: tuple[str, ...] = ("-m", "pbem.judge")
+    """What the judge's Python runs (a test's judge that cheats runs its own script)."""
+
     def __enter__(self) -> WebJudge:
         self._smtp = smtp_server(self.boxes)
         self.port, self.smtp = self._smtp.__enter__()
@@ -45,7 +48,7 @@ class WebJudge:
         env = {k: v for k, v in os.environ.items() if k != "PBEM_NOW"} | ({"PBEM_NOW": str(now)} if now else {})
         starts = self.log.read_text().count(" started: ") if self.log.exists() else 0
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "pbem.judge", "web", str(self.config), "--port", "0"],
+            self.process = subprocess.Popen([sys.executable, *self.program, "web", str(self.config), "--port", "0"],
                                             stdout=log, stderr=log, env=env)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
