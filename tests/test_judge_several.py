@@ -115,12 +115,15 @@ def test_a_judge_mails_with_the_addresses_another_judge_on_its_database_learned(
         assert len(server.received) == 2  # the invitation, and the judge's join to the players
 
 
+@pytest.mark.parametrize("spools", ["one mailbox", "a copy each (IMAP)"])
 def test_a_turn_one_judge_set_aside_before_its_invitation_is_read_by_another_judge_that_gets_the_invitation(
-        base, monkeypatch, tmp_path):
-    """Two judges on one database and one mailbox, each with a home of its own: the first sets aside a
-    turn of a game it does not host yet, then is gone for good; the second gets the game's invitation and
-    reads that turn again (it waits in the mailbox, not in the first judge's home). Here the turn then
-    proves bad: it is refused, by the second judge."""
+        base, monkeypatch, tmp_path, spools):
+    """Two judges on one database, each with a home of its own: the first sets aside a turn of a game it
+    does not host yet, then is gone for good; the second gets the game's invitation and reads that turn
+    again. With one Maildir, the turn waits in its unhosted/, not in the first judge's home; with a copy
+    of the mailbox each (IMAP: each judge fetches every message into its own spool), the second judge
+    sets its own copy aside as parked too, as the database says. Here the turn then proves bad: it is
+    refused, by the second judge."""
     from pbem.judge import config as judge_config
     from pbem.judge.service import Judge
     from pbem.record.canonical import canonical
@@ -138,22 +141,27 @@ def test_a_turn_one_judge_set_aside_before_its_invitation_is_read_by_another_jud
         first.write_text(text)
         (base / "second").mkdir()
         second = base / "second" / "judge.toml"
-        second.write_text(text.replace(f'home = "{base / "judge-home"}"', f'home = "{base / "second" / "home"}"'))
+        own = box if spools == "one mailbox" else base / "second" / "spool"
+        second.write_text(text.replace(f'home = "{base / "judge-home"}"', f'home = "{base / "second" / "home"}"')
+                          .replace(f'maildir = "{box}"', f'maildir = "{own}"'))
         start_game(base, port, "path-of-pharaohs", PLAYERS, keys, base / "game.json")
         [invitation] = list((box / "new").iterdir())
         held = invitation.rename(tmp_path / invitation.name)  # delivered late
         genesis = json.loads((base / "game.json").read_text())["genesis"]
         turn = {"format": "pbem-turn/1", "game_id": genesis["game_id"], "genesis": "0" * 64, "after": 0,
                 "prev": "0" * 64, "entries": json.loads(EXAMPLE.read_text())["entries"][:3]}  # in form only
-        (box / "new" / "0.early").write_bytes(b"From: ben@example.org\r\nSubject: [pbem] a turn\r\n\r\n"
-                                              + armor.wrap("TURN", canonical(turn)).encode())
+        early = b"From: ben@example.org\r\nSubject: [pbem] a turn\r\n\r\n" + armor.wrap("TURN", canonical(turn)).encode()
+        (box / "new" / "0.early").write_bytes(early)
         lines: list[str] = []
         Judge(judge_config.load(first), log=lines.append).once()
         assert [line.split(" ", 1)[1][:24] for line in lines] == ["set aside mail 0.early: "], lines
-        held.rename(box / "new" / held.name)
+        (own / "new").mkdir(parents=True, exist_ok=True)
+        if own != box:
+            (own / "new" / "0.early").write_bytes(early)  # the same message, fetched by the second judge
+        held.rename(own / "new" / held.name)
         lines.clear()
         Judge(judge_config.load(second), log=lines.append).once()
     said = [line.split(" ", 1)[1] for line in lines]
     assert f"read again the turns of {genesis['game_id'][:8]} that came before its invitation" in said, said
     assert any(line.startswith("refused mail 0.early: ") for line in said), said
-    assert not any((box / "unhosted").iterdir()) and not any((box / "new").iterdir())
+    assert not any((own / "unhosted").iterdir()) and not any((own / "new").iterdir())

@@ -99,9 +99,13 @@ class Mailroom:
             return _nothing
         if tries is None:
             return _nothing  # another judge has it, or it waits
-        if tries == 0:  # settled before a stop, not moved yet
+        if tries == 0:  # settled before a stop, or by another judge whose copy of the mailbox is its own (IMAP)
             self.store.db.force()
-            self.spool.set_aside(path)
+            parked = self.store.parked_for(path.name)
+            if parked is not None:
+                self.spool.park(path, parked)  # read again by whichever judge applies the game's invitation
+            else:
+                self.spool.set_aside(path)
             return _nothing
         if tries > MAX_TRIES:
             self._quarantine(path, f"the judge stopped {MAX_TRIES} times while reading it")

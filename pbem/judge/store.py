@@ -290,6 +290,12 @@ class Store:
         self.reopen(tx, names)
         return names
 
+    def parked_for(self, name: str) -> str | None:
+        """The game a mail settled as parked waits for (None: not parked)."""
+        with self.db.transaction() as tx:
+            row = tx.one("SELECT game_id FROM mails WHERE name = ? AND state = 'parked'", (name,))
+        return str(row[0]) if row and row[0] else None
+
     def reopen(self, tx: Tx, names: list[str]) -> None:
         """Mails set aside that are to be read again (waiting ones whose game moved on, parked ones whose
         game came): read as new."""
