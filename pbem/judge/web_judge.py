@@ -127,6 +127,11 @@ class WebJudge(Judge):
         rep = self.game(game_id)
         return f"{rep.genesis.game}-{library.short_id(game_id)}.json", library.to_json(rep.record).encode()
 
+    def genesis(self, game_id: str) -> dict[str, Any]:
+        """A game's signed genesis, which a seat's page checks before it signs: its game id is the hash of
+        every player's key, so the page sees its own key, and the referee's, in the game its entries name."""
+        return self.game(game_id).genesis.model_dump(exclude_none=True)
+
     def page(self, table: HostedTable, seat: str) -> dict[str, Any]:
         """What `seat`'s page shows: the game from the seat's view and the entries it may sign."""
         assert table.game_id is not None

@@ -228,6 +228,14 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         return Response(data, media_type="application/json",
                         headers={"content-disposition": f'attachment; filename="{name}"', **NO_STORE})
 
+    async def genesis(request: Request) -> Response:
+        found = await seat_of(request)
+        if isinstance(found, Response):
+            return found
+        if found[0].game_id is None:
+            return _refused(404, "the game has not started: every seat must be taken first")
+        return JSONResponse(await run_in_threadpool(judge.genesis, found[0].game_id), headers=NO_STORE)
+
     def mark(table_id: str) -> str:
         table = web_tables.table(judge.store, table_id)
         if table is None:
@@ -287,6 +295,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         Route("/api/play/{table}/{seat}/hold", guarded(hold), methods=["POST"]),
         Route("/api/play/{table}/{seat}/events", guarded(events)),
         Route("/api/play/{table}/{seat}/record", guarded(record)),
+        Route("/api/play/{table}/{seat}/genesis", guarded(genesis)),
         Route("/static/{path:path}", static), Route("/favicon.ico", lambda request: Response(status_code=204)),
     ]
     return WebGuard(Starlette(routes=routes), judge.public_url, assets.import_map_hash,

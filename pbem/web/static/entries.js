@@ -5,6 +5,7 @@
 import { sha256 } from './vendor/noble-hashes/sha2.js';
 import { b64, toHex } from './bytes.js';
 import { canonical } from './canonical.js';
+import { PublicKey } from './keys.js';
 
 function present(value) {
   if (value === null || value === undefined || value === '' || value === 0 || value === false) return false;
@@ -42,4 +43,27 @@ export function payloadHash(signed) {
 export function coreId(genesis) {
   const core = Object.fromEntries(Object.entries(payload(genesis)).filter(([k]) => !['game_id', 'sealed'].includes(k)));
   return toHex(sha256(canonical(core))).slice(0, 32);
+}
+
+/** Why a page must not sign into the game the judge reports (null: it may). Every entry names its game by
+ * game_id, the hash of the genesis core with every player's key in it, so the page signs only into a game
+ * whose signed genesis it has seen hold this seat's key (`key`) and the referee key it seals to: a judge that
+ * put another key in the seat's place, or told the page another referee key, is refused before any signing.
+ * `reported`: what the judge's view says (gameId, genesisHash, referee, refereeKey). */
+export function genesisFlaw(genesis, reported, seat, key) {
+  const notYours = `The judge's game does not hold your key for ${seat}: do not play it (nothing was signed or sent).`;
+  const notReferee = "The judge's game does not hold the referee's key this page would seal your secrets to: do not play it "
+    + '(nothing was signed or sent).';
+  try {
+    if (!genesis || genesis.game_id !== reported.gameId || coreId(genesis) !== reported.gameId
+      || payloadHash(genesis) !== reported.genesisHash) return notYours;
+    const player = (genesis.players || []).filter((p) => p.name === seat);
+    if (player.length !== 1 || !PublicKey.parse(player[0].key).sameKey(key)) return notYours;
+    const referee = genesis.dealer && genesis.dealer.referee;
+    if (!referee || referee.name !== reported.referee || !reported.refereeKey
+      || !PublicKey.parse(referee.key).sameKey(PublicKey.parse(reported.refereeKey))) return notReferee;
+  } catch {
+    return notYours; // a genesis or a key line that does not even parse holds nobody's key
+  }
+  return null;
 }

@@ -18,7 +18,7 @@ export {
   COMMITMENT_DOMAIN, SEED, commit, commitOwn, commitOwnAsync, newSalt, openSealed, openSealedAsync, openValue,
   openValueAsync, sealValue, sealValueAsync,
 } from './commitments.js';
-export { coreId, entryBody, payload, payloadHash, signEntry } from './entries.js';
+export { coreId, entryBody, genesisFlaw, payload, payloadHash, signEntry } from './entries.js';
 export {
   BrowserKey, changePassphrase, forgetKey, generateKey, importKeyFile, keepKey, keptKeys, keyRecord, loadKey,
   signsAsItsPublicKey,

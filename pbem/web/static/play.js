@@ -2,8 +2,12 @@
 // each with what it says in words; this page shows them, and when the player chooses one it builds the entry
 // itself: commits to and seals the player's own secrets (to the player and the referee), opens the player's
 // own salts, signs with the key this browser holds, and posts it. The judge checks it as a mail turn.
+// Before it signs anything it checks the game's signed genesis (entries.js, genesisFlaw): the game its
+// entries name must hold this browser's key for the seat and the referee key it seals to.
 
-import { PublicKey, b64, canonical, commitOwn, openValueAsync, randomBytes, signEntry, toHex } from './pbem-crypto.js';
+import {
+  PublicKey, b64, canonical, commitOwn, genesisFlaw, openValueAsync, randomBytes, signEntry, toHex,
+} from './pbem-crypto.js';
 import { importKeyFile, keepKey, loadKey } from './keystore.js';
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +21,8 @@ let chosen = null;
 let identity = null;
 let busy = false;
 let drawn = null; // the head of the game the options were drawn for: a choice stays while the game does
+let genesis = null; // the promise of the game's signed genesis (null: not fetched, or to fetch again)
+let flaw = null; // why this page must not sign into the game the judge reports (null: none seen)
 
 function say(text, bad = false) {
   $('message').textContent = text;
@@ -57,6 +63,29 @@ function showKey() {
     : `This browser does not hold ${info.seat}'s key: import your key file below to play here.`;
   $('import-box').open = !mine;
   return mine;
+}
+
+/** Why this page must not sign into the game as the judge now reports it (null: it may), from the game's
+ * signed genesis, fetched once: a judge that cheats this seat is caught here, before anything is signed. */
+async function checkGenesis() {
+  if (!identity || !data.started) return null;
+  if (genesis === null) genesis = fetch(`${base}/genesis`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.json() : null));
+  const found = await genesis.catch(() => null);
+  if (found === null) {
+    genesis = null;
+    return 'The judge did not send the game\'s signed invitation, which this page checks before it signs: try again.';
+  }
+  flaw = genesisFlaw(found, { gameId: data.gameId, genesisHash: data.genesisHash, referee: data.referee,
+    refereeKey: data.keys[data.referee] }, info.seat, identity.public);
+  if (flaw) refuse();
+  return flaw;
+}
+
+function refuse() {
+  say(flaw, true);
+  document.querySelectorAll('#options .option').forEach((b) => { b.disabled = true; });
+  $('confirm').hidden = true;
+  chosen = null;
 }
 
 function choose(offer, button) {
@@ -104,6 +133,7 @@ function render() {
     $('next').textContent = `Seats still free: ${data.seats.filter((s) => !s.taken).map((s) => s.name).join(', ')}.`;
     return;
   }
+  checkGenesis();
   if (drawn === `${data.head} ${mine}`) return; // the game where it was: the board, its marks and a choice stay
   drawn = `${data.head} ${mine}`;
   $('about').textContent = `${data.title} with ${data.players.join(', ')}, refereed by the judge; ${data.seq} signed entries.`;
@@ -132,7 +162,7 @@ function render() {
       button.textContent = place ? offer.option : offer.says;
       button.title = offer.says;
       button.setAttribute('aria-label', offer.says);
-      button.disabled = !mine;
+      button.disabled = !mine || flaw !== null;
       button.addEventListener('click', () => choose(offer, button));
       return button;
     });
@@ -178,6 +208,11 @@ async function sign() {
   $('sign').disabled = true;
   try {
     if (!identity) throw new Error(`this browser does not hold ${info.seat}'s key`);
+    const refusal = await checkGenesis();
+    if (refusal) {
+      say(refusal, true);
+      return;
+    }
     const owner = identity.public;
     const referee = PublicKey.parse(data.keys[data.referee]);
     say('Signing...');
