@@ -21,6 +21,7 @@ from engine.contract import DEALER
 from pbem.judge import git as judge_git
 from pbem.judge import hosted_ci as judge_ci
 from pbem.judge import library
+from pbem.judge import post_receive as judge_post
 
 from judge_support import cli, fast_cli, ok
 
@@ -359,7 +360,7 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
         table.advance(seed=999)
         run(table.work, "pull", "-q", "--rebase")
         assert not judge_owes(game_at(table.work, table.game))
-    assert twice(judge_entries(origin, *(base / "judge-home" / judge_git.PENDING).glob("*.json"))) == []
+    assert twice(judge_entries(origin, *(base / "judge-home" / judge_post.PENDING).glob("*.json"))) == []
     signed = run(origin, "rev-list", "--count", "--author=pbem judge", "main").stdout.strip()
     print(f"race: {signed} commits of the judge's, {sum(t.moves for t in tables)} pushes landed, "
           f"{sum(t.lost_races for t in tables)} lost a race and were pushed again, "
@@ -385,14 +386,14 @@ def test_an_entry_whose_commit_did_not_land_is_committed_next_time_as_it_was_sig
         return real(repo, parent, files, branch, message)
 
     monkeypatch.setenv("PBEM_HOME", str(home))
-    monkeypatch.setattr(judge_git, "commit_files", a_push_lands_first)
+    monkeypatch.setattr(judge_post, "commit_files", a_push_lands_first)
     tip = run(origin, "rev-parse", "main").stdout.strip()
     log: list[str] = []
-    assert judge_git.post_receive(origin, [(judge_git.ZERO, tip, "refs/heads/main")], home / "keys" / "judge", home,
-                                  log=log) is None
+    assert judge_post.post_receive(origin, [(judge_git.ZERO, tip, "refs/heads/main")], home / "keys" / "judge", home,
+                                   log=log) is None
     assert log[-1] == "the branch kept moving: the judge's entries wait, and the next push commits them", log
-    assert sum("a push landed meanwhile" in line for line in log) == judge_git.ATTEMPTS
-    waiting = next((home / judge_git.PENDING).glob("*.json")).read_bytes()
+    assert sum("a push landed meanwhile" in line for line in log) == judge_post.ATTEMPTS
+    waiting = next((home / judge_post.PENDING).glob("*.json")).read_bytes()
     dealt = library.verify_record(library.read_record(waiting))
     assert library.sighting(dealt).seen_seq < dealt.seq  # signed, not seen: not on the branch
     monkeypatch.undo()
@@ -406,7 +407,7 @@ def test_an_entry_whose_commit_did_not_land_is_committed_next_time_as_it_was_sig
     assert done.returncode == 0 and any(line.startswith("committing games/pop.json entries") for line in lines), lines
     run(ann, "pull", "-q", "--rebase")
     assert (ann / GAME).read_bytes() == waiting
-    assert not list((home / judge_git.PENDING).glob("*.json"))
+    assert not list((home / judge_post.PENDING).glob("*.json"))
     assert twice(judge_entries(origin)) == []
     first = game_at(ann, GAME).duties()[0].who
     play(base, works[first], first)

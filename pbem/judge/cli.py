@@ -1,6 +1,6 @@
 """The judge's command line (`pbem judge ...`, which runs `python -m pbem.judge ...`): parsing and
-printing only, over the service (service.py), its store (store.py), the git hooks (git.py), hosted CI
-(hosted_ci.py) and status (status.py).
+printing only, over the service (service.py), its store (store.py), the git hooks (pre_receive.py,
+post_receive.py), hosted CI (hosted_ci.py) and status (status.py).
 
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
     pbem judge web CONFIG [--port N]     the judge by mail, and its web pages for browser seats (docs/web.md)
@@ -308,7 +308,7 @@ def _keep_traceback(home: Path | None) -> None:
 @app.command("pre-receive")
 def pre_receive(config: ConfigArg) -> None:
     """(Run by git.) Refuse a push that deletes, rolls back, forks or invalidates a game file."""
-    from pbem.judge.git import pre_receive as check
+    from pbem.judge.pre_receive import pre_receive as check
 
     def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]], _: Signed) -> tuple[list[str], bool]:
         problems = check(repo, updates, loaded.git.games)
@@ -320,7 +320,7 @@ def pre_receive(config: ConfigArg) -> None:
 @app.command("post-receive")
 def post_receive(config: ConfigArg) -> None:
     """(Run by git.) Sign the referee's duties on the branch as it stands, and commit them on it."""
-    from pbem.judge.git import post_receive as referee
+    from pbem.judge.post_receive import post_receive as referee
 
     def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]], signed: Signed) -> tuple[list[str], bool]:
         log: list[str] = []

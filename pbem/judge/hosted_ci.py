@@ -3,7 +3,7 @@ protected branch, and its memory is the repository's history. Every version of e
 read: a file at HEAD behind or forked from any valid earlier version is refused, and so is a game that
 was there once and is gone. Before it signs, it reads every ref it can see, and never signs a second
 entry for a place where its key signed one (docs/git.md says what this withstands, and what it does not).
-Built on the plumbing of git.py, whose hooks serve a repository you control.
+Built on the plumbing of git.py and git_games.py, as the hooks of a repository you control are.
 """
 
 from __future__ import annotations
@@ -13,22 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.judge import library
-from pbem.judge.git import (
-    GAMES,
-    REGULAR,
-    ZERO,
-    BranchGame,
-    GitError,
-    Version,
-    _duties,
-    _stands,
-    _verifies,
-    _version,
-    blob,
-    game_files,
-    git,
-    shown,
-)
+from pbem.judge.git import GAMES, REGULAR, ZERO, GitError, blob, game_files, git, shown
+from pbem.judge.git_games import BranchGame, Version, read_version, sign_duties, stands, verifies
 
 
 def _versions(repo: Path, revs: list[str], games: str) -> Iterator[tuple[str, str, str, str]]:
@@ -65,7 +51,7 @@ def history(repo: Path, games: str = GAMES, until: str = "HEAD") -> dict[str, li
     _shallow(repo)
     versions: dict[str, list[Version]] = {}
     for commit, _, path, sha in _versions(repo, [until], games):
-        version = _version(repo, path, sha, f"commit {commit[:12]}")
+        version = read_version(repo, path, sha, f"commit {commit[:12]}")
         if isinstance(version, Version):
             versions.setdefault(version.record.genesis.game_id, []).append(version)
     return versions
@@ -77,7 +63,7 @@ def ci_check(repo: Path, games: str = GAMES) -> list[str]:
     problems = []
     current: dict[str, list[Version]] = {}
     for path, sha in sorted(game_files(repo, "HEAD", games).items()):
-        version = _version(repo, path, sha, "HEAD")
+        version = read_version(repo, path, sha, "HEAD")
         if isinstance(version, str):
             problems.append(version)
             continue
@@ -98,8 +84,8 @@ def ci_check(repo: Path, games: str = GAMES) -> list[str]:
             continue
         for now in current[game_id]:
             for old in earlier:
-                how = _stands(now.hashes, old.hashes)
-                if how is not None and _verifies(old):
+                how = stands(now.hashes, old.hashes)
+                if how is not None and verifies(old):
                     problems.append(f"{now.where.split(' (')[0]}: {how} as in {old.where}: refused")
     return problems
 
@@ -150,7 +136,7 @@ def ci_referee(repo: Path, key: Path, games: str = GAMES, log: list[str] | None 
     for path, sha in sorted(game_files(repo, "HEAD", games).items()):
         data = blob(repo, sha)
         head = BranchGame(path, data, library.verify_record(library.read_record(data)))
-        duties = _duties(head, key, identity, log)
+        duties = sign_duties(head, key, identity, log)
         if duties is not None:
             problems += _signed_elsewhere(repo, games, head, duties)
             signed[path] = duties
@@ -183,7 +169,7 @@ def _signed_elsewhere(repo: Path, games: str, head: BranchGame, now: BranchGame)
     places = range(head.rep.seq + 1, now.rep.seq + 1)
     problems = []
     for _, ref, path, sha in _versions(repo, _ref_tips(repo), games):
-        version = _version(repo, path, sha, ref)
+        version = read_version(repo, path, sha, ref)
         if isinstance(version, str) or version.record.genesis.game_id != head.rep.genesis.game_id:
             continue
         theirs = [s for s in places if s < len(version.hashes) and version.record.entries[s - 1].author == referee

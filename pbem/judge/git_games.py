@@ -1,0 +1,107 @@
+"""Game files as the judge reads them out of git, and the referee's duties it signs on one: a version of
+a file and how it stands against another, the judge's seen-store, and signing in a scratch home so that
+nothing is remembered before it is on the branch. Shared by both hooks and hosted CI."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from pbem.judge import library
+from pbem.judge.git import blob, shown
+
+
+@dataclass
+class Version:
+    """One version of a game file: where and when it was seen, its record and hash chain."""
+
+    where: str
+    record: library.GameFile
+    hashes: list[str]
+
+
+def read_version(repo: Path, path: str, sha: str, where: str) -> Version | str:
+    try:
+        record = library.read_record(blob(repo, sha))
+    except library.PbemError as exc:
+        return f"{shown(path)} ({where}): not a game file: {exc}"
+    return Version(f"{shown(path)} ({where})", record, library.hash_chain(record))
+
+
+def stands(new: list[str], old: list[str]) -> str | None:
+    """None when `new` extends (or equals) `old`; else how it stands against it."""
+    for seq, (a, b) in enumerate(zip(new, old)):
+        if a != b:
+            return f"forked at entry {seq}" if seq else "a different game"
+    return f"rolled back from entry {len(old) - 1} to entry {len(new) - 1}" if len(old) > len(new) else None
+
+
+def seen_problem(rep: library.Replay) -> str | None:
+    """Why a file cannot stand against the judge's seen-store, and what the pusher does about it (its message
+    names no path of this machine): None when it extends what was seen."""
+    seen = library.sighting(rep)
+    if seen.kind == "older":
+        return (f"this file stops at entry {rep.seq}, but entry {seen.seen_seq} of this game was already seen "
+                "here: pull, and build on the newer version")
+    if seen.kind == "forked":
+        return (f"this file's entry {seen.fork_at} differs from the one already seen here: the game has forked; "
+                "pull, and build on the newer version")
+    return None
+
+
+def verifies(version: Version) -> bool:
+    """Whether a version verifies (one that does not never counted: nobody acted on it)."""
+    try:
+        library.verify_record(version.record)
+    except library.PbemError:
+        return False
+    return True
+
+
+@dataclass
+class BranchGame:
+    """A game's one file on the branch, verified."""
+
+    path: str
+    data: bytes
+    rep: library.Replay
+
+
+@contextmanager
+def scratch_home() -> Iterator[Path]:
+    """An empty PBEM_HOME for the length of the block: the judge signs there, so nothing it signs is
+    remembered in its own home before it is on the branch."""
+    before = os.environ.get("PBEM_HOME")
+    with tempfile.TemporaryDirectory(prefix="pbem-judge-") as scratch:
+        os.environ["PBEM_HOME"] = scratch
+        try:
+            yield Path(scratch)
+        finally:
+            if before is None:
+                del os.environ["PBEM_HOME"]
+            else:
+                os.environ["PBEM_HOME"] = before
+
+
+def sign_duties(game: BranchGame, key: Path, identity: library.Identity, log: list[str]) -> BranchGame | None:
+    """The game file with every duty the judge owes now signed (None: it is not the referee, or owes nothing)."""
+    with scratch_home() as scratch:
+        copy = scratch / "game.json"
+        copy.write_bytes(game.data)
+        try:
+            name = library.referee_name(copy, identity.public)
+            if name is None:
+                return None
+            turn = library.referee(copy, name, str(key))
+        except library.PbemError as exc:
+            log.append(f"error {shown(game.path)}: {exc}")
+            return None
+        if not turn.written:
+            return None
+        log.append(f"signed {shown(game.path)} entries {turn.rep.seq - turn.written + 1}-{turn.rep.seq} as {name}")
+        return BranchGame(game.path, copy.read_bytes(), turn.rep)
+

@@ -1,0 +1,80 @@
+"""The judge's pre-receive hook on a repository you control: it refuses a push that turns any game file
+into anything but a valid extension of what the judge has seen and of the branch as it stands (deleted,
+rolled back, forked, copied to a second file, an entry that does not verify). What it has seen is its
+seen-store, in its own home, where no push can write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.judge import library
+from pbem.judge.git import GAMES, ZERO, game_files, shown
+from pbem.judge.git_games import Version, read_version, seen_problem, stands, verifies
+
+
+def pre_receive(repo: Path, updates: list[tuple[str, str, str]], games: str = GAMES) -> list[str]:
+    """The reasons to refuse the push (none: accept). `updates` are pre-receive's (old, new, ref) lines."""
+    problems = []
+    for old, new, ref in updates:
+        if ref.startswith("refs/heads/"):
+            problems += _branch_update(repo, old, new, shown(ref), games)
+    return problems
+
+
+def _branch_update(repo: Path, old: str, new: str, ref: str, games: str) -> list[str]:
+    """What is wrong with moving one branch from `old` to `new`."""
+    before = game_files(repo, old, games) if old != ZERO else {}
+    after = game_files(repo, new, games) if new != ZERO else {}
+    problems = [f"{ref}: {shown(path)} deleted: a game file is never removed" for path in sorted(set(before) - set(after))]
+    changed = {path: sha for path, sha in after.items() if before.get(path) != sha}
+    if not changed:
+        return problems
+    was = _by_game(repo, before, ref)
+    for files in _by_game(repo, after, ref).values():
+        if len(files) > 1 and any(path in changed for path, _ in files):
+            problems.append(f"{ref}: {', '.join(shown(p) for p, _ in files)}: one game in {len(files)} files: a game "
+                            "has one file")
+    for path, sha in sorted(changed.items()):
+        problem = _new_version(repo, path, sha, ref, was)
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _new_version(repo: Path, path: str, sha: str, ref: str, was: dict[str, list[tuple[str, Version]]]) -> str | None:
+    """Why one pushed version of a game file is refused: it does not verify, or it does not extend what
+    the judge has seen or what the branch held."""
+    version = read_version(repo, path, sha, ref)
+    if isinstance(version, str):
+        return version
+    where = f"{ref}: {shown(path)}"
+    try:
+        rep = library.verify_record(version.record)
+    except library.PbemError as exc:
+        return f"{where}: {exc}"
+    problem = seen_problem(rep)
+    for _, old in was.get(rep.genesis.game_id, []):
+        problem = problem or (_refusal(version.hashes, old.hashes) if verifies(old) else None)
+    return f"{where}: {problem}" if problem else None
+
+
+def _refusal(new: list[str], old: list[str]) -> str | None:
+    """Why a pusher's file cannot stand against a version already seen (None: it extends it), and what
+    the pusher does about it: pull, never a path of the judge's machine."""
+    how = stands(new, old)
+    if how is None:
+        return None
+    if how.startswith("rolled back"):
+        return (f"this file stops at entry {len(new) - 1}, but entry {len(old) - 1} of this game was already seen "
+                "here: pull, and build on the newer version")
+    return f"this file departs from the game already seen here ({how}): pull, and build on the newer version"
+
+
+def _by_game(repo: Path, files: dict[str, str], where: str) -> dict[str, list[tuple[str, Version]]]:
+    """The game files that read as games, by game id (path, version); the others are left out."""
+    found: dict[str, list[tuple[str, Version]]] = {}
+    for path, sha in sorted(files.items()):
+        version = read_version(repo, path, sha, where)
+        if isinstance(version, Version):
+            found.setdefault(version.record.genesis.game_id, []).append((path, version))
+    return found
