@@ -147,7 +147,7 @@ def test_a_reshuffle_in_an_order_the_seed_does_not_give_is_convicted():
 
 
 def test_in_referee_mode_moves_after_a_thief_wait_for_the_referees_pick():
-    from pbem.api.playing import waiting_for_others
+    from pbem.api.turns import waiting_for_others
 
     for seed in range(40):
         rep, sessions = pop_game("referee", seed=seed, finish=False)

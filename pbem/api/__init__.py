@@ -12,9 +12,9 @@ Errors are `pbem.errors.PbemError` or `engine.contract.RuleError`, each with a m
 docs/library.md walks through a whole game.
 
 Each name is imported from the module that does the work when it is first used (PEP 562), so a command
-loads only what it needs and starts fast; the API's own modules (games, playing, hosting, mail) hold
-what is more than one call to the layers below. `__all__` is exactly what the front ends (pbem.cli,
-pbem.app, pbem.judge) and docs/library.md use (tests/test_api.py checks it)."""
+loads only what it needs and starts fast; the API's own modules (games, new_games, turns, demo_game,
+hosting, mail, browser) hold what is more than one call to the layers below. `__all__` is exactly what
+the front ends (pbem.cli, pbem.app, pbem.judge) and docs/library.md use (tests/test_api.py checks it)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the same names as _HOMES gives them at run time, for the type checker
     from engine.contract import DEALER as DEALER
     from engine.contract import RuleError as RuleError
+    from pbem.api.demo_game import demo as demo
     from pbem.api.games import armored as armored
     from pbem.api.games import choices_text as choices_text
     from pbem.api.games import deadline_lines as deadline_lines
@@ -62,15 +63,14 @@ if TYPE_CHECKING:  # the same names as _HOMES gives them at run time, for the ty
     from pbem.api.mail import send_mail as send_mail
     from pbem.api.mail import smtp_connection as smtp_connection
     from pbem.api.mail import status as status
-    from pbem.api.playing import TurnResult as TurnResult
-    from pbem.api.playing import absent as absent
-    from pbem.api.playing import act as act
-    from pbem.api.playing import demo as demo
-    from pbem.api.playing import new_game as new_game
-    from pbem.api.playing import parse_move as parse_move
-    from pbem.api.playing import play as play
-    from pbem.api.playing import referee as referee
-    from pbem.api.playing import start_game as start_game
+    from pbem.api.new_games import new_game as new_game
+    from pbem.api.new_games import start_game as start_game
+    from pbem.api.turns import TurnResult as TurnResult
+    from pbem.api.turns import absent as absent
+    from pbem.api.turns import act as act
+    from pbem.api.turns import parse_move as parse_move
+    from pbem.api.turns import play as play
+    from pbem.api.turns import referee as referee
     from pbem.crypto import Identity as Identity
     from pbem.crypto import PublicKey as PublicKey
     from pbem.crypto.keyring import PASSPHRASE_ENV as PASSPHRASE_ENV
@@ -179,8 +179,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
                          "unsent"),
     "pbem.api.mail": ("absences_offered", "copies_in", "duty_clocks", "hash_chain", "imap_connect", "is_imap",
                       "mail_turn", "read_mail", "read_mails", "restore_copy", "send_mail", "smtp_connection", "status"),
-    "pbem.api.playing": ("TurnResult", "absent", "act", "demo", "new_game", "parse_move", "play", "referee",
-                         "start_game"),
+    "pbem.api.new_games": ("new_game", "start_game"),
+    "pbem.api.turns": ("TurnResult", "absent", "act", "parse_move", "play", "referee"),
+    "pbem.api.demo_game": ("demo",),
 }
 _WHERE = {spec.partition("=")[0]: (module, spec.partition("=")[2] or spec) for module, specs in _HOMES.items()
           for spec in specs}
