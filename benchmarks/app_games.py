@@ -8,7 +8,7 @@ took, how many clicks of Sign and send it needed, and how many mails it took (ea
 by its Message-ID, however many Maildirs it reached), against the entries signed; fails if a game does
 not end verified and the same in every copy. Nobody clicks Fetch mail: each page shows the others' turns
 as their mail arrives (the live app). The suite plays the last moves of such games
-(tests/test_app_browser.py).
+(tests/app/test_app_browser.py).
 
     PYTHONPATH=. python benchmarks/app_games.py [--game sarcophagus|path-of-pharaohs]
 """

@@ -235,7 +235,7 @@ class Game(Protocol[OptionsT, StateT, ActionT, KnowledgeT]):
     min_players: int
     max_players: int
     """How many players the game takes: `pbem new` and the demo answer another count with them
-    (`players_problem`), and `setup` refuses it in the same words (tests/test_every_game.py holds them alike)."""
+    (`players_problem`), and `setup` refuses it in the same words (tests/protocol/test_every_game.py holds them alike)."""
     pace: Pace
     """The deadlines a game made with `--deadlines default` gives (a long turn needs more than a short one)."""
     hand_words: HandWords

@@ -1,6 +1,6 @@
 """pbem: hidden-information board games by email or git, with every entry signed and every rule replayed.
 
-The package is in layers; each imports only the layers below it (tests/test_layers.py checks it):
+The package is in layers; each imports only the layers below it (tests/project/test_layers.py checks it):
 
     pbem.cli, pbem.judge, pbem.app   front ends: parse, prompt, print; no rules, no protocol
     pbem.web                         the browser's own pbem (JavaScript, served as files; issue 36)

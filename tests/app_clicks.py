@@ -1,5 +1,5 @@
 """Clicking in `pbem app` in a real browser (Selenium, Debian's chromium and chromedriver): each person's
-own tab on their own app, as people sit at their own screens. For tests/test_app_browser.py and the
+own tab on their own app, as people sit at their own screens. For tests/app/test_app_browser.py and the
 benchmarks that play whole games by clicks (benchmarks/app_games.py)."""
 
 from __future__ import annotations

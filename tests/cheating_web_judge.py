@@ -1,4 +1,4 @@
-"""`pbem judge web` as a judge that cheats its browser seats (tests only; tests/test_web_cheating_judge.py runs
+"""`pbem judge web` as a judge that cheats its browser seats (tests only; tests/web/test_web_cheating_judge.py runs
 it as the judge's process): it makes each table's game with a key of its own in the seat PBEM_TEST_SWAP_SEAT's
 place, and tells that seat's page the key the seat took (so the page sees its own key in the judge's view);
 to the page of PBEM_TEST_REFEREE_SEAT it names another referee key than the game's. Signing as the seat, or

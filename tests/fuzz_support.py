@@ -1,4 +1,4 @@
-"""The fuzz harness over every path outside input enters pbem by (issue 21), shared by tests/test_fuzz_inputs.py
+"""The fuzz harness over every path outside input enters pbem by (issue 21), shared by tests/project/test_fuzz_inputs.py
 (hypothesis, a few seconds in CI) and benchmarks/fuzz_inputs.py (hours, printing the figures).
 
 Each path has seeds (valid inputs of its kind), a dictionary of tokens worth splicing in, and a `run`

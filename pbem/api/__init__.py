@@ -14,7 +14,7 @@ docs/library.md walks through a whole game.
 Each name is imported from the module that does the work when it is first used (PEP 562), so a command
 loads only what it needs and starts fast; the API's own modules (games, new_games, turns, demo_game,
 hosting, mail, browser) hold what is more than one call to the layers below. `__all__` is exactly what
-the front ends (pbem.cli, pbem.app, pbem.judge) and docs/library.md use (tests/test_api.py checks it)."""
+the front ends (pbem.cli, pbem.app, pbem.judge) and docs/library.md use (tests/project/test_api.py checks it)."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ class Item:
     Frozen: a replay's copies (Replay.fork), and so every replay this process keeps and every one it hands
     out (pbem.protocol.remembered), share their items. A caller that changed one in place would change
     what every later check of that game builds on: an honest opening refused as 'not a hidden item', or a
-    forged one matching a commitment changed to fit (tests/test_remembered_attacks.py)."""
+    forged one matching a commitment changed to fit (tests/protocol/test_remembered_attacks.py)."""
 
     commitment: str
     binding: str

@@ -13,7 +13,7 @@ Nothing is taken on trust that this process did not check itself, and no changed
   kept part holds, at the clock of the moment;
 - a kept replay is never handed out, only copies of it (Replay.fork), so a caller that goes on from
   one changes nothing kept.
-tests/test_remembered.py holds a tampered file to the same refusal as in a fresh process."""
+tests/protocol/test_remembered.py holds a tampered file to the same refusal as in a fresh process."""
 
 from __future__ import annotations
 

@@ -138,7 +138,7 @@ def canonical(value: object) -> bytes:
     library's C encoder, whose escaping of strings (short forms for \\b \\t \\n \\f \\r, \\u00xx for the other
     control characters, nothing else escaped) is RFC 8785's: ten times faster than the rfc8785 package,
     which stays the judge of anything else (a float, a lone surrogate, a large integer).
-    tests/test_canonical.py holds the two to the same bytes."""
+    tests/record/test_canonical.py holds the two to the same bytes."""
     if _plain(value):
         try:
             return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")

@@ -1,4 +1,4 @@
-"""The JSON Schemas in schemas/, generated from the record models (tests/test_record.py keeps them in sync).
+"""The JSON Schemas in schemas/, generated from the record models (tests/record/test_record.py keeps them in sync).
 
     python -m pbem.schemas [DIRECTORY]
 """

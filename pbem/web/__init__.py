@@ -5,7 +5,7 @@ static/ holds ES modules served as files, no build step at run time:
   file (keys.js), SSHSIG signatures (sshsig.js), age sealing (age.js, its X25519 by WebCrypto or @noble in
   x25519.js), commitments (commitments.js), signed entries and the check of a game's genesis (entries.js), each
   the byte-for-byte twin of its Python counterpart in pbem.crypto, pbem.record and pbem.protocol
-  (tests/test_web_crypto.py holds them to it);
+  (tests/web/test_web_crypto.py holds them to it);
 - keystore.js: the player's key kept in IndexedDB as WebCrypto keys no script can read, the seed only in the
   passphrase-protected OpenSSH file that Export hands over;
 - the pages' own scripts: join.js (an invitation: make the key, take the seat) and play.js (a seat's game:

@@ -172,7 +172,7 @@ def _manifest(built: dict[str, dict[str, tuple[bytes, str]]]) -> str:
         "(pbem/web/vendor.py), which fetches each tarball with `npm pack NAME@VERSION`, checks its SHA-256, reads",
         "it in memory and copies the modules pbem imports with every module they import. Do not edit these files:",
         "change the pins in vendor.py and run it again. `python -m pbem.web.vendor --check` rebuilds in a",
-        "temporary folder and compares; `--verify` checks the files below offline (tests/test_web_crypto.py does).",
+        "temporary folder and compares; `--verify` checks the files below offline (tests/web/test_web_crypto.py does).",
         "",
         "Changes to the published files, all mechanical: an import of another vendored package by its npm name",
         "(`'@noble/hashes/sha2.js'`) becomes a relative path (a browser resolves no bare name without an import",

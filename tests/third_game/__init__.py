@@ -1,7 +1,7 @@
 """The tests' third game, Closest, in the three parts docs/adding-a-game.md names: its engine package
 (`closest/`), its registry entry (`plugged_in`: the game kept outside engine/ joins the registry at run
 time, where a game of engine/ has its line in engine.GAMES) and its presentation (`presentation.py`).
-Nothing in pbem/ or engine/ names it: tests/test_every_game.py plays it as it plays the others."""
+Nothing in pbem/ or engine/ names it: tests/protocol/test_every_game.py plays it as it plays the others."""
 
 from __future__ import annotations
 

@@ -123,7 +123,7 @@ def module_name(game: str) -> str:
 @functools.cache
 def presentation(game: str) -> Presentation:
     """The game's own presentation, found by its name (no registry to edit), or the generic one (its view
-    as text) for a game without one yet. tests/test_every_game.py holds every game's module to the
+    as text) for a game without one yet. tests/protocol/test_every_game.py holds every game's module to the
     Protocol; mypy holds the two below to it statically."""
     if game in _PLUGGED_IN:
         return _PLUGGED_IN[game]

@@ -1,5 +1,5 @@
 // RFC 8785 (JSON Canonicalization Scheme): the bytes pbem hashes and signs, exactly as
-// pbem/record/canonical.py writes them (tests/test_web_crypto.py holds the two to the same bytes).
+// pbem/record/canonical.py writes them (tests/web/test_web_crypto.py holds the two to the same bytes).
 //
 // RFC 8785 writes strings and numbers as ECMAScript's JSON.stringify does, and sorts object keys by their
 // UTF-16 code units, as Array.prototype.sort does: so this is short. What it adds is refusing what pbem's

@@ -1,7 +1,7 @@
 """pbem judge web against what a hostile page, a thief or a careless operator tries, over real HTTP to the
 judge's own process: a strict policy and integrity on every script from this origin only, anti-forgery on
 every POST, a link good for one seat once, the Host checked, a page session that cannot sign without the
-key its browser holds, and names that cannot carry markup. (The browser half: tests/test_web_browser.py.)"""
+key its browser holds, and names that cannot carry markup. (The browser half: tests/web/test_web_browser.py.)"""
 
 from __future__ import annotations
 
@@ -12,19 +12,10 @@ import re
 
 import pytest
 
-from judge_support import cli, fast_cli, memory_folder, ok
-from web_client_support import Client, WebJudge, entry_for
+from judge_support import cli, fast_cli, ok
+from web_client_support import Client, entry_for
 
 NAMES = ["ann", "ben", "cat"]
-base = pytest.fixture(scope="module")(memory_folder)
-
-
-@pytest.fixture(scope="module")
-def judge(base):
-    with WebJudge(base) as running:
-        yield running
-
-
 @pytest.fixture(scope="module")
 def table(judge):
     """A Sarcophagus table whose three seats were taken by three browsers, and the game begun: each

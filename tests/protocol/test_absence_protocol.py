@@ -16,7 +16,6 @@ from pbem.record.models import to_json
 from absence_support import (
     ABSENT_AFTER,
     T0,
-    Clock,
     a_card_that_does_not_open,
     check_replays,
     game,
@@ -26,12 +25,6 @@ from absence_support import (
     run_duties,
     signed_at,
 )
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
-
 
 # ---------------------------------------------------------------- table mode
 

@@ -15,7 +15,6 @@ from pbem.api.browser import _invitation
 from pbem.crypto import Identity
 from pbem.record.models import payload_hash
 
-from judge_support import memory_folder
 from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
 from web_support import shared_node
 
@@ -26,9 +25,6 @@ def not_yours(seat: str) -> str:
 
 NOT_REFEREES = ("The judge's game does not hold the referee's key this page would seal your secrets to: do not "
                 "play it (nothing was signed or sent).")
-
-base = pytest.fixture(scope="module")(memory_folder)
-
 
 class CheatingJudge(WebJudge):
     """`pbem judge web` that swaps cat's key in the genesis and names another referee key to fay's page."""

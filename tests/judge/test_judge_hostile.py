@@ -19,21 +19,10 @@ from pbem.judge import library
 from pbem.judge.service import Judge, open_memory
 from pbem.judge.spool import MAX_TRIES
 
-from judge_support import cli, hosted_game, memory_folder, ok, players_act
+from judge_support import cli, ok, players_act
 from paths_support import EXAMPLES
 
 PLAYERS = ["ann", "ben", "cat"]
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
-
-
-@pytest.fixture
-def hosted(base, monkeypatch):
-    """ann's 3-player game hosted by the judge, its invitation not read yet (judge_support.hosted_game)."""
-    yield from hosted_game(base, monkeypatch, PLAYERS)
 
 
 def answers(server) -> list[EmailMessage]:

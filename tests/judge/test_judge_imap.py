@@ -5,23 +5,16 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-import pytest
-
 from pbem.judge import config as judge_config
 from pbem.judge.service import Judge
 from pbem.transport import imap
 
 from imap_support import imap_server
-from judge_support import cli, fast_cli, memory_folder, ok, setup_players, start_game, write_config
+from judge_support import cli, fast_cli, ok, setup_players, start_game, write_config
 from mail_support import smtp_server
 
 PLAYERS = ["ann", "ben", "cat"]
 SECRET = "judge's secret"
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
 
 
 @contextmanager

@@ -22,7 +22,6 @@ from pbem.record.models import GameFile, core_id, payload, to_json
 from absence_support import (
     ABSENT_AFTER,
     T0,
-    Clock,
     a_card_that_does_not_open,
     check_replays,
     false_discard,
@@ -37,11 +36,6 @@ from absence_support import (
     to_a_discard,
 )
 from pbem_support import identity
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 def refused(rep, entry, error, message):

@@ -1,5 +1,5 @@
 """Golden transcripts: four whole 3-player games (Sarcophagus and Path of Pharaohs, each in table and in
-referee mode) typed at the CLI, compared byte for byte with the recordings in tests/golden/.
+referee mode) typed at the CLI, compared byte for byte with the recordings in tests/cli/golden/.
 
 Each script runs `pbem` in-process as a user types it, every participant with their own PBEM_HOME under
 one temporary folder, and records for every command: the command, its exit code, its stdout and stderr
@@ -7,9 +7,9 @@ one temporary folder, and records for every command: the command, its exit code,
 the command made, changed or removed (mode and SHA-256 of its content, the folder's path in it replaced
 by <TMP>). The recording proves that a change meant to keep behaviour (the redesign of issue 20) kept it.
 
-Regenerate after a deliberate change of behaviour, then review the diff of tests/golden/:
+Regenerate after a deliberate change of behaviour, then review the diff of tests/cli/golden/:
 
-    PBEM_UPDATE_GOLDEN=1 PYTHONPATH=$PWD python -m pytest tests/test_golden.py -n0
+    PBEM_UPDATE_GOLDEN=1 PYTHONPATH=$PWD python -m pytest tests/cli/test_golden.py -n0
 
 Determinism comes from the test side only, patched where the standard library and `cryptography` draw
 randomness and read the clock (never a pbem module, so pbem's modules can move freely):

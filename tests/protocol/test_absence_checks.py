@@ -17,7 +17,6 @@ from pbem.record.models import from_json, to_json
 from absence_support import (
     ABSENT_AFTER,
     T0,
-    Clock,
     check_replays,
     cli_game,
     false_discard,
@@ -29,11 +28,6 @@ from absence_support import (
     signed_at,
     to_a_discard,
 )
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 def play_to_the_end(rep, sessions, late, clock, skip=()):

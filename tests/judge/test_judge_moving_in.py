@@ -1,4 +1,4 @@
-"""A judge home of files, made by the judge of b1789a2 (before the store: tests/data/judge-home-b1789a2,
+"""A judge home of files, made by the judge of b1789a2 (before the store: tests/judge/data/judge-home-b1789a2,
 a 3-player Path of Pharaohs game at entry 31 with the default deadlines, a reminder sent to ben and an
 answer to ann), moves into the store on the judge's first start: the game, the marks of what was mailed,
 the addresses learned, the reminders sent and the answers' times. Nothing is sent twice, and the game goes

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from judge_support import cli, fast_cli, memory_folder, ok, players_act, setup_players
+from judge_support import cli, fast_cli, ok, players_act, setup_players
 from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of
 
 if not (CHROMIUM and DRIVER):
@@ -22,9 +22,6 @@ if not (CHROMIUM and DRIVER):
 pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
 
 BY_MAIL = ["ben", "cat"]
-
-base = pytest.fixture(scope="module")(memory_folder)
-
 
 def copy(base: Path, name: str) -> Path:
     """A player's own copy of the game."""

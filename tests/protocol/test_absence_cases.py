@@ -16,7 +16,6 @@ from pbem.record.models import GameFile, to_json
 
 from absence_support import (
     ABSENT_AFTER,
-    Clock,
     a_card_that_does_not_open,
     check_replays,
     game,
@@ -29,11 +28,6 @@ from absence_support import (
 
 GAMES = ["sarcophagus", "path-of-pharaohs"]
 MODES = ["table", "referee"]
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    return Clock(monkeypatch)
 
 
 def recorders(rep, late):

@@ -17,17 +17,12 @@ from pbem.protocol.session import Session
 from pbem.record.deadlines import default_policy
 from pbem.record.gamefile import save
 
-from judge_support import cli, fast_cli, judge_key, memory_folder, ok, players_act, setup_players, write_config
+from judge_support import cli, fast_cli, judge_key, ok, players_act, setup_players, write_config
 from mail_support import smtp_server
 
 pytestmark = pytest.mark.slow
 
 PLAYERS = ["ann", "ben", "cat"]
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
 
 
 def test_a_vanished_player_is_reminded_then_recorded_absent_and_the_game_goes_on(base, monkeypatch):

@@ -11,15 +11,10 @@ import pytest
 from pbem.judge import config as judge_config
 from pbem.judge.service import Judge
 
-from judge_support import cli, fast_cli, memory_folder, ok, play_by_mail, setup_players, start_game, write_config
+from judge_support import cli, fast_cli, ok, play_by_mail, setup_players, start_game, write_config
 from mail_support import smtp_server
 
 PLAYERS = ["ann", "ben", "cat", "dan"]
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
 
 
 def four_player_game(base, monkeypatch, limit: int | None) -> tuple[list[str], int]:

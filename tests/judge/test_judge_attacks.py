@@ -22,16 +22,11 @@ from pbem.judge.service import Judge
 from pbem.record.canonical import canonical
 from pbem.transport import armor
 
-from judge_support import cli, fast_cli, hosted_game, memory_folder, ok, players_act, setup_players, start_game, write_config
+from judge_support import cli, fast_cli, hosted_game, ok, players_act, setup_players, start_game, write_config
 from mail_support import smtp_server
 from paths_support import EXAMPLES
 
 PLAYERS = ["ann", "ben", "cat"]
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
 
 
 @pytest.fixture

@@ -19,14 +19,9 @@ from pbem.record.canonical import canonical
 from pbem.record.models import Entry
 
 from pbem_support import identity
-from web_support import JsError, Node, shared_node, static_server, tool
+from web_support import JsError, Node, static_server, tool
 
 PASS = "correct horse ☃"
-
-
-@pytest.fixture(scope="module")
-def js() -> Node:
-    return shared_node()
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -42,12 +42,7 @@ from pbem.record.models import Entry, GameFile, from_json, payload, to_json
 from pbem.web import vendor
 
 from pbem_support import NAMES, identity, sessions_for
-from web_support import JsError, Node, bech32_decode, shared_node, tool
-
-
-@pytest.fixture(scope="module")
-def js() -> Node:
-    return shared_node()
+from web_support import JsError, Node, bech32_decode, tool
 
 
 def seed_of(name: str) -> str:

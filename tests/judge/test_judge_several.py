@@ -13,18 +13,13 @@ import pytest
 from pbem.judge.database import Database
 from pbem.judge.store import Store
 
-from judge_support import JudgeProcess, fast_cli, memory_folder, players_act, setup_players, signed_by, start_game, write_config
+from judge_support import JudgeProcess, fast_cli, players_act, setup_players, signed_by, start_game, write_config
 from mail_support import smtp_server
 from paths_support import EXAMPLES
 from postgres_support import postgres_cluster
 
 PLAYERS = ["ann", "ben", "cat"]
 EXAMPLE = EXAMPLES / "table-3-players.json"
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
 
 
 def entries(path) -> list[dict]:

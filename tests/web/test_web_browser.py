@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from judge_support import cli, fast_cli, memory_folder, ok
-from web_client_support import CHROMIUM, DRIVER, PASSPHRASE, WebJudge, chromium, ready, sign, take_seat, text_of, wait
+from judge_support import cli, fast_cli, ok
+from web_client_support import CHROMIUM, DRIVER, PASSPHRASE, chromium, ready, sign, take_seat, text_of, wait
 
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)
@@ -19,15 +19,6 @@ pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra:
 
 NAMES = ["ann", "ben", "cat"]
 NOTE = '<img src=x onerror="window.pwned=1">hello'
-
-base = pytest.fixture(scope="module")(memory_folder)
-
-
-@pytest.fixture(scope="module")
-def judge(base):
-    with WebJudge(base) as running:
-        yield running
-
 
 @pytest.fixture(scope="module")
 def browser():

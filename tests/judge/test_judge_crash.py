@@ -16,8 +16,6 @@ from pbem.judge.service import Judge
 from judge_support import (
     JudgeProcess,
     fast_cli,
-    hosted_game,
-    memory_folder,
     players_act,
     setup_players,
     signed_by,
@@ -33,11 +31,6 @@ PLAYERS = ["ann", "ben", "cat"]
 
 def entries(base, who: str) -> int:
     return len(json.loads(next((base / who / "games-files").glob("*.json")).read_text())["entries"])
-
-
-@pytest.fixture
-def base():
-    yield from memory_folder()
 
 
 def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_turn(base, monkeypatch):
@@ -81,12 +74,6 @@ def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_
         assert final[:len(mine)] == mine and len(mine) <= len(final)
     assert {entries(base, n) for n in PLAYERS} == {len(final)}
     assert len(final) > 10
-
-
-@pytest.fixture
-def hosted(base, monkeypatch):
-    """ann's 3-player game hosted by the judge, its invitation not read yet (judge_support.hosted_game)."""
-    yield from hosted_game(base, monkeypatch, PLAYERS)
 
 
 def test_the_judges_files_a_power_cut_damaged_are_made_again_from_its_database(base, hosted):

@@ -1,0 +1,17 @@
+"""Fixtures of the judge's tests: a folder for the judge's home and the players' (in memory where the machine
+has it), and a game hosted by the judge."""
+
+import pytest
+
+from judge_support import hosted_game, memory_folder
+
+
+@pytest.fixture
+def base():
+    yield from memory_folder()
+
+
+@pytest.fixture
+def hosted(base, monkeypatch):
+    """ann's 3-player game hosted by the judge, its invitation not read yet (judge_support.hosted_game)."""
+    yield from hosted_game(base, monkeypatch, ["ann", "ben", "cat"])
