@@ -6,7 +6,7 @@
 Each module's extension sits next to its .py, and Python imports it first; the rules stay the same
 Python source (mypy strict checks them, mypyc compiles them unchanged), so the plain install, CI and
 every test run without a compiler. git ignores the built files. Build again after editing a compiled
-module: Python would import the old extension (tests/engine/test_compiled_engine.py fails on a stale build).
+module: Python would import the old extension (tests/engines/test_compiled_engine.py fails on a stale build).
 
 The playout benchmarks say which engine they ran and print a checksum of seeded games; `--pure` runs
 them on the pure modules even where the compiled ones are built, so the two compare side by side:

@@ -16,7 +16,7 @@ It says which engine it ran (pure Python, or compiled by benchmarks/compile_engi
 the pure modules even where compiled ones are built), and ends with a checksum of a fixed set of seeded
 games, every act and outcome: two builds that play alike print the same.
 
-The soak is the long run of tests/engine/test_rules_properties.py and tests/engine/test_playout.py: every invariant
+The soak is the long run of tests/engines/test_rules_properties.py and tests/engines/test_playout.py: every invariant
 checked at every step of random games, for every player count and option (the test plays 60 per
 configuration), and the lean playout playing each game as the rules do act by act.
 """

@@ -32,7 +32,7 @@ Measured on 25 November 2026 (issue 26), on the 2-core machine shared by five, r
   second mid-game.
 - Since 27 November the greedy playouts go by the lean greedy playout (engine/path_of_pharaohs/
   lean_greedy.py), which makes the acts and the draws greedy makes act by act through the full rules:
-  every search at a given number of iterations is as it was (tests/engine/test_pop_search.py), so the shares
+  every search at a given number of iterations is as it was (tests/engines/test_pop_search.py), so the shares
   above stand for those numbers of iterations, and an iteration costs a third: callgrind counts 20.9
   -> 7.1 M instructions (4 players, mid-game). Side by side at a load of 6 to 7 (three mid-game
   positions each, 300 iterations): 290-380 -> 540-1,150 iterations a CPU-second with 3 players, 260-440

@@ -26,8 +26,8 @@ Like engine_playouts.py, it says which engine it ran (`--pure`: the pure modules
 ones are built) and ends with checksums of seeded games: two builds that play alike print the same, and
 the lean playout the same as the full rules (its acts, replayed through the full rules for the outcome).
 
-The soak is the long run of tests/engine/test_pop_properties.py, tests/engine/test_pop_playout.py,
-tests/engine/test_pop_lean.py and tests/engine/test_pop_lean_greedy.py: every card accounted for at every step,
+The soak is the long run of tests/engines/test_pop_properties.py, tests/engines/test_pop_playout.py,
+tests/engines/test_pop_lean.py and tests/engines/test_pop_lean_greedy.py: every card accounted for at every step,
 markers on the path, every game ends, the driver's random game (playout.py) and the lean playout
 (lean.py) play each random game as the full rules do (the same acts, end state and winners), and from
 a point of each greedy game the search's greedy playout by the lean game (lean_greedy.py) plays as it

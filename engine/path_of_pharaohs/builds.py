@@ -103,7 +103,7 @@ def bridge_fillings(need: int, hand: int) -> Fillings:
     """Every canonical way to make `need` from the hand `hand_key` packs: one card of the value (or a
     Wild), or two or three signed cards, in the order `_combinations` ranks them. Remembered by the
     need and the hand's value cards and Wilds (its 0s only for a need of 0) in one int; worked out
-    by `_bridge_table` (tests/engine/test_pop_properties.py holds both to the plain model)."""
+    by `_bridge_table` (tests/engines/test_pop_properties.py holds both to the plain model)."""
     key = (hand & (_NO_ZEROS if need else _VALUES_AND_WILDS)) << 4 | need
     found = _BRIDGES.get(key)
     if found is None:

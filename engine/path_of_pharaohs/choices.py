@@ -10,7 +10,7 @@ import functools
 def card_choices(held: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, ...], ...]:
     """Every multiset of `k` cards from `held` ((card, copies) pairs, cards ascending): as many of the
     first card as can be (descending), each followed by the choices of the rest. The order
-    `nth_choice` indexes; tests/engine/test_pop_properties.py holds them together."""
+    `nth_choice` indexes; tests/engines/test_pop_properties.py holds them together."""
     if k == 0:
         return ((),)
     if not held:

@@ -173,7 +173,7 @@ class FullInformation:
 def random_game(players: Sequence[str], options: Options, rng: random.Random,
                 policy: Policy = random_policy) -> FullInformation:
     """Deal and play one whole game; returns the driver at the end. Random games go by the lean
-    playout: the same game as act by act (tests/engine/test_pop_playout.py)."""
+    playout: the same game as act by act (tests/engines/test_pop_playout.py)."""
     game = FullInformation(options, players, shuffled_deck(options, rng), rng.choice(list(players)), rng)
     if policy is random_policy:
         game.play_at_random()

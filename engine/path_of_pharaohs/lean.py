@@ -7,7 +7,7 @@ turn in the order the rules take it); here are the random players' choices.
 It plays the game the driver plays with `driver.random_policy`: the same draws of the random
 generator in the same order (an index into the acts `legal_actions` would list for each move,
 discard and steal; `shuffle` for each reshuffle), so the same acts and the same winners.
-tests/engine/test_pop_lean.py holds it to that over 650 seeded games, act by act (`trace` gives the acts
+tests/engines/test_pop_lean.py holds it to that over 650 seeded games, act by act (`trace` gives the acts
 as the driver logs them); `python benchmarks/pop_playouts.py --soak N` over thousands more.
 """
 

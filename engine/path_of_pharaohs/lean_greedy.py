@@ -7,7 +7,7 @@ random generator in the same order. Greedy draws nothing for a move (its ratings
 action cards have no noise); it rates every discard with a draw (`rng.random()` breaks ties), unless
 there is only one, which the search plays without asking; and the search's world takes a draw for
 each of the dealer's acts (a reveal, a deal, a reshuffle before its shuffle, a steal's choice).
-tests/engine/test_pop_lean_greedy.py holds it to that act by act, with the generator's state at the end;
+tests/engines/test_pop_lean_greedy.py holds it to that act by act, with the generator's state at the end;
 `python benchmarks/pop_playouts.py --soak N` over thousands more games.
 """
 

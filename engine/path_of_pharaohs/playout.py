@@ -5,7 +5,7 @@ duties, a list of legal acts and a policy call at each one.
 It makes the choices `driver.random_policy` makes from the same draws of the random generator (one
 draw per move, discard or steal: an index into the acts `legal_actions` lists, which it shares:
 `moves`, `Discards`, `Steals`, `dealt`), and the dealer's acts the driver makes, so a game played here
-is the game the driver plays (tests/engine/test_pop_playout.py). The deck and the hands' cards come from the
+is the game the driver plays (tests/engines/test_pop_playout.py). The deck and the hands' cards come from the
 full knowledge given: a driver's secrets or a search's sampled world.
 """
 

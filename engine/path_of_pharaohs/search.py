@@ -19,7 +19,7 @@ A Wild fills a position dozens of ways, so the tree tries only the acts greedy (
 rates best (`_candidates`), and the playouts are greedy: by the lean greedy playout
 (lean_greedy.greedy_playout), which makes the acts and the draws greedy_policy makes act by act
 through the full rules (`play_out`, still used for any other policy), so each search is the same,
-at a third of the instructions an iteration (tests/engine/test_pop_search.py holds the two searches equal).
+at a third of the instructions an iteration (tests/engines/test_pop_search.py holds the two searches equal).
 The history of that choice: benchmarks/pop_bot_strength.py measures it: at 1 s a move on the same loaded machine, greedy playouts
 won 0.44 of 92 three-player and 0.40 of 93 four-player games against greedy players, where the lean
 random playout (`playout=None`) won 0.345 of 200 each, at about as many iterations a second (random

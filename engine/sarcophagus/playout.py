@@ -10,7 +10,7 @@ the end) follow rules.Play method for method, in the same order.
 
 It makes the choices `driver.random_policy` would make from the same draws of the random generator
 (one draw per placement or discard, an index into the acts `legal_actions` lists), so a game played
-here is the game the driver plays act by act: tests/engine/test_playout.py checks the same acts, the same end
+here is the game the driver plays act by act: tests/engines/test_playout.py checks the same acts, the same end
 State and the same coin values over every configuration, from the start and from mid-game. Reveals and
 openings come from the full knowledge given: a driver's layout or a search's sampled world.
 """

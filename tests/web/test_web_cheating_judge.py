@@ -7,7 +7,6 @@ the check itself (genesisFlaw in pbem/web/static/entries.js) against each way a 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -15,6 +14,7 @@ from pbem.api.browser import _invitation
 from pbem.crypto import Identity
 from pbem.record.models import payload_hash
 
+from paths_support import TESTS
 from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
 from web_support import shared_node
 
@@ -29,7 +29,7 @@ NOT_REFEREES = ("The judge's game does not hold the referee's key this page woul
 class CheatingJudge(WebJudge):
     """`pbem judge web` that swaps cat's key in the genesis and names another referee key to fay's page."""
 
-    program = (str(Path(__file__).with_name("cheating_web_judge.py")),)
+    program = (str(TESTS / "cheating_web_judge.py"),)
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ GAMES = 125
 def test_the_lean_playout_plays_the_full_rules_game(n_players):
     """Each act as the driver logs it, and the winners. Every eighth game is played act by act
     through the full rules (duties, legal acts, the random policy, apply); the rest by the driver's
-    own random game (playout.py), which tests/engine/test_pop_playout.py holds to that act by act."""
+    own random game (playout.py), which tests/engines/test_pop_playout.py holds to that act by act."""
     ends, shuffles, steals = set(), 0, 0
     for seed in range(GAMES):
         options = DECKS[seed % len(DECKS)]
