@@ -1,5 +1,5 @@
 """A judge that cheats a browser seat's key (issue 36): it makes the table's game with a key of its own in
-ann's place while telling ann's page the key she took, or tells ben's page another referee key than the
+cat's place while telling cat's page the key cat took, or tells fay's page another referee key than the
 game's. Before it signs anything, a seat's page checks the game's signed genesis (its game id is the hash of
 every player's key): it refuses, says so in one sentence, and posts nothing; the honest seat plays on. Then
 the check itself (genesisFlaw in pbem/web/static/entries.js) against each way a genesis can fail to bind."""
@@ -25,6 +25,7 @@ def not_yours(seat: str) -> str:
 
 NOT_REFEREES = ("The judge's game does not hold the referee's key this page would seal your secrets to: do not "
                 "play it (nothing was signed or sent).")
+
 
 class CheatingJudge(WebJudge):
     """`pbem judge web` that swaps cat's key in the genesis and names another referee key to fay's page."""
