@@ -64,8 +64,10 @@ def test_bad_new_arguments(game):
                "--option", "speed"], "option 'speed': write KEY=VALUE")
     one_error(["new", "sarcophagus", "-o", "g.json", "--as", "ann", "--player", "ann", "--player", "ben"],
               "g.json already exists (use --force to replace it)")
-    one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ben", "--player", "ann"],
+    one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ben", "--player", "ann", "--player", "cat"],
               "--as ben: you must be one of the players or the referee")
+    one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ann", "--player", "ann"],
+              "Sarcophagus is for 2 to 4 players, not 1")  # said before any key is read
     (game / "layout.json").write_text('{"pyramid": {"1a": "sun-3"}, "sarcophagus": {}}')
     one_error(["new", "sarcophagus", "-o", "h.json", "--as", "ann", "--player", "ann", "--player", "ben",
                "--layout", "layout.json"], "layout layout.json: no tile given for 2a (give all 21 pyramid tiles")
