@@ -73,9 +73,10 @@ def copy_of(tmp_path: Path, name: str) -> Path:
     return found
 
 
-def read_until(fd, marker: bytes, timeout: float = 20.0) -> bytes:
-    """What a terminal (the pty's side `fd`) shows up to and including `marker`."""
-    out = b""
+def read_until(fd, marker: bytes, timeout: float = 20.0, start: bytes = b"") -> bytes:
+    """What a terminal (the pty's side `fd`) shows up to and including `marker`, after `start` (what was
+    read already: a marker may come in two reads)."""
+    out = start
     end = time.monotonic() + timeout
     while marker not in out:
         ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
