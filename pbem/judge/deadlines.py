@@ -4,7 +4,7 @@ once the grace has passed too, the absence recorded as a signed entry (the game'
 mailed like every entry it signs.
 
 The times compared are the judge's own clock (injectable, for the tests) against the signed start of
-each duty. What was mailed is noted in the judge's home per game, party and duty start, so a restart
+each duty. What was mailed is noted in the judge's database per game, party and duty start, so a restart
 mails nothing twice and a new duty starts afresh."""
 
 from __future__ import annotations
