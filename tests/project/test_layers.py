@@ -42,9 +42,8 @@ def module_name(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
 
 
-MOUNTED = {("pbem.cli.judge", "pbem.judge")}
-"""The one crossing allowed: `pbem judge`, the CLI's command group for the judge service (parsing and
-printing only), imports the service it starts."""
+MOUNTED: set[tuple[str, str]] = set()
+"""Crossings allowed between front ends: none (`pbem judge` starts the judge as a process of its own)."""
 
 
 def test_no_import_runs_up_a_layer_or_across_the_front_ends():
