@@ -71,6 +71,8 @@ class Watcher:
                     self.moved(files, copies)
                     copies = files
             except (PbemError, RuleError, OSError) as exc:
+                if self.stopping.is_set():
+                    return
                 print(f"pbem app: watching the mail: {exc}", file=sys.stderr, flush=True)
                 self.stopping.wait(5)
 
@@ -102,5 +104,7 @@ class Watcher:
                         if session.wait(20):
                             self.arrived.set()
             except (PbemError, OSError) as exc:
+                if self.stopping.is_set():
+                    return  # the app stopped while the thread waited: what the server did then is no news
                 print(f"pbem app: IMAP: {exc}", file=sys.stderr, flush=True)
                 self.stopping.wait(30)
