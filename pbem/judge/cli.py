@@ -5,6 +5,7 @@ post_receive.py), hosted CI (hosted_ci.py) and status (status.py).
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
     pbem judge web CONFIG [--port N]     the judge by mail, and its web pages for browser seats (docs/web.md)
     pbem judge invite CONFIG GAME SEAT...  a game whose seats browsers take by link (and players by mail)
+    pbem judge creator-link CONFIG       a link with which a browser makes such games (--revoke: none does)
     pbem judge tables CONFIG             those games: whose seat is taken, and the game once made
     pbem judge relink CONFIG TABLE SEAT  a new link for a seat nobody has taken (the old one dies)
     pbem judge status CONFIG             the games it holds
@@ -140,6 +141,30 @@ def invite(config: ConfigArg,
         else:
             typer.echo(f"{seat.name}: by mail, {seat.address}")
     typer.echo("Each link takes its seat once; the game starts when every seat is taken.")
+
+
+@app.command("creator-link")
+@_handled
+def creator_link(config: ConfigArg,
+                 revoke: Annotated[bool, typer.Option("--revoke", help="Revoke every creator link given so far.")] = False,
+                 url: Annotated[str, typer.Option(help="The address the judge's pages are served at.")] = "http://127.0.0.1:8080"
+                 ) -> None:
+    """A link whose holder makes tables in a browser, as `invite` makes them (docs/web.md), until revoked."""
+    import time
+
+    from pbem.judge import config as settings
+    from pbem.judge import web_creators
+    from pbem.judge.store import open_store
+
+    loaded = settings.load(config)
+    os.environ["PBEM_HOME"] = str(loaded.home)
+    store = open_store(loaded.database, loaded.games, loaded.home)
+    if revoke:
+        count = web_creators.revoke(store, time.time())
+        typer.echo(f"Revoked {count} creator link{'' if count == 1 else 's'}: none makes a table any more.")
+        return
+    typer.echo(f"{url.rstrip('/')}/new/{web_creators.new_link(store, time.time())}")
+    typer.echo("Whoever opens this link can make tables on this judge, until `pbem judge creator-link CONFIG --revoke`.")
 
 
 @app.command("tables")

@@ -30,6 +30,10 @@ Version 4 (pbem judge web, docs/web.md):
   itself), the key the browser that used it registered, the address it gave, when it was used;
 - `web_logins`, `web_holds`: a browser's page session (its cookie's SHA-256 and its anti-forgery token) and
   the seats it took: a session reads its seats' views and posts entries, which its key alone can sign.
+
+Version 5:
+- `web_creators`: the creator links the host gave (`pbem judge creator-link`): the SHA-256 of each link's
+  capability, and when it was revoked (NULL: it still makes tables).
 """
 
 from __future__ import annotations
@@ -141,6 +145,9 @@ MIGRATIONS = [
         session_hash TEXT NOT NULL, table_id TEXT NOT NULL, name TEXT NOT NULL,
         PRIMARY KEY (session_hash, table_id, name)
     );
+    """,
+    """
+    CREATE TABLE web_creators (token_hash TEXT PRIMARY KEY, created REAL NOT NULL, revoked REAL);
     """,
 ]
 VERSION = len(MIGRATIONS)

@@ -121,3 +121,23 @@ whole signed record, which <code>pbem verify</code> checks on any computer.</p><
 <svg class="defs" aria-hidden="true">{assets.symbols.get(game, "")}</svg>
 {_json_block("play-data", {"table": table_id, "seat": seat, "game": game})}"""
     return _shell(assets, f"{title}: {seat} (pbem)", csrf, body, module="play.js", game=game)
+
+
+def new_table(assets: Assets, csrf: str, games: list[dict[str, str]]) -> str:
+    """A creator link's page: the form that makes a table (create.js posts it), and its seats' links."""
+    choices = "".join(f'<option value="{e(g["name"])}">{e(g["title"])} ({e(g["players"])} players)</option>'
+                      for g in games)
+    body = f"""<main id="new-page">
+<h1>New table</h1>
+<p>The judge of this site makes the game and referees it once every seat is taken: each seat gets a link of
+its own, good for that seat, once. Send each player theirs.</p>
+<p><label for="game">Game</label> <select id="game">{choices}</select></p>
+<p><label for="seats">The seats' names, in turn order (letters, digits, - and _; one space between)</label>
+<input id="seats" maxlength="300"></p>
+<p><label for="options">Game options, KEY=VALUE (optional; one space between)</label>
+<input id="options" maxlength="300"></p>
+<p><button type="button" id="make">Make the table</button></p>
+<p id="message" role="status" aria-live="polite"></p>
+<ul id="links"></ul>
+</main>"""
+    return _shell(assets, "New table (pbem)", csrf, body, module="create.js")

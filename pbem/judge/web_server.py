@@ -4,6 +4,8 @@ one store. Every request passes the guard first (web_guard.py); every change goe
 
     GET  /join/TOKEN                  an invitation: the page makes a key and takes the seat
     POST /api/join                    {token, key, address}: the seat taken (once), the game made when full
+    GET  /new/TOKEN                   a creator link: the form that makes a table (docs/web.md)
+    POST /api/new                     {token, game, seats, options}: a table, as pbem judge invite makes one
     GET  /play/TABLE/SEAT             a seat's game page (its session must hold the seat)
     GET  /api/play/TABLE/SEAT         the seat's view, and the entries it may sign
     POST /api/play/TABLE/SEAT/entry   {entry}: an entry the page signed, read as a mail turn
@@ -32,7 +34,7 @@ from starlette.routing import Route
 
 from pbem import api
 from pbem.api import browser
-from pbem.judge import library, web_pages, web_tables
+from pbem.judge import library, web_creators, web_pages, web_tables
 from pbem.judge.config import Config
 from pbem.judge.web_assets import Assets
 from pbem.judge.web_guard import WebGuard, cookie_of, session_cookie
@@ -54,6 +56,13 @@ class JoinBody(_Strict):
     token: str = Field(min_length=20, max_length=100)
     key: str = Field(min_length=20, max_length=500)
     address: str | None = Field(default=None, max_length=200)
+
+
+class NewBody(_Strict):
+    token: str = Field(min_length=20, max_length=100)
+    game: str = Field(max_length=100)
+    seats: list[str] = Field(max_length=20)
+    options: list[str] = Field(default_factory=list, max_length=20)
 
 
 class EntryBody(_Strict):
@@ -150,6 +159,28 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         if table.full:
             await run_in_threadpool(judge.make_game, table.table_id)
         return JSONResponse({"ok": True, "play": f"/play/{table.table_id}/{seat}"}, headers=NO_STORE)
+
+    async def new_page(request: Request) -> Response:
+        good = await call(web_creators.good, judge.store, request.path_params["token"])
+        value, csrf, new = await session(request, make=good)
+        if not good:
+            return page(web_pages.message(assets, csrf, "Not a creator link", "This link is not one with which this "
+                                          "judge makes tables, or it was revoked."), value, new, 404)
+        return page(web_pages.new_table(assets, csrf, web_creators.games()), value, new)
+
+    async def new(request: Request) -> Response:
+        body = await _body(request, NewBody)
+        try:
+            table, tokens = await call(web_creators.make_table, judge.store, body.token, body.game, body.seats,
+                                       body.options, judge.clock())
+        except web_creators.NotACreator as exc:
+            return _refused(404, str(exc))
+        except library.PbemError as exc:
+            return _refused(400, str(exc))
+        judge.changes += 1
+        judge.log(f"table {table.table_id}: {table.game} with {', '.join(body.seats)}, made by a creator link")
+        links = {name: f"{judge.public_url.rstrip('/')}/join/{token}" for name, token in tokens.items()}
+        return JSONResponse({"ok": True, "table": table.table_id, "links": links}, headers=NO_STORE)
 
     async def seat_of(request: Request) -> tuple[HostedTable, str] | Response:
         """The table and seat of a /play address, when this request's session holds the seat."""
@@ -290,6 +321,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
     routes = [
         Route("/", guarded(home)), Route("/join/{token}", guarded(join_page)),
         Route("/api/join", guarded(join), methods=["POST"]),
+        Route("/new/{token}", guarded(new_page)), Route("/api/new", guarded(new), methods=["POST"]),
         Route("/play/{table}/{seat}", guarded(play_page)), Route("/api/play/{table}/{seat}", guarded(state)),
         Route("/api/play/{table}/{seat}/entry", guarded(entry), methods=["POST"]),
         Route("/api/play/{table}/{seat}/hold", guarded(hold), methods=["POST"]),

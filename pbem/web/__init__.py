@@ -8,7 +8,8 @@ static/ holds ES modules served as files, no build step at run time:
   (tests/web/test_web_crypto.py holds them to it);
 - keystore.js: the player's key kept in IndexedDB as WebCrypto keys no script can read, the seed only in the
   passphrase-protected OpenSSH file that Export hands over;
-- the pages' own scripts: join.js (an invitation: make the key, take the seat) and play.js (a seat's game:
+- the pages' own scripts: join.js (an invitation: make the key, take the seat), create.js (a creator link:
+  make a table, show its seats' links) and play.js (a seat's game:
   the board, the offers, each entry built and signed in the page, after checking that the game's signed
   genesis holds this browser's key and the referee's).
 static/vendor/ holds the audited libraries it builds on, pinned, with their licences; vendor.py rebuilds them
