@@ -20,6 +20,10 @@ NAMES = ["ann", "ben", "cat"]
 def table(judge):
     """A Sarcophagus table whose three seats were taken by three browsers, and the game begun: each
     browser's client and its seat's page."""
+    return seated_table(judge)
+
+
+def seated_table(judge):
     links = judge.invite("sarcophagus", *NAMES)
     clients = {name: Client(judge) for name in NAMES}
     plays = {}
@@ -93,10 +97,10 @@ def test_every_post_needs_the_anti_forgery_token_and_this_origin(judge, table):
     assert status == 405
 
 
-def test_a_stolen_page_session_cannot_sign_without_the_key(judge, table):
+def test_a_stolen_page_session_cannot_sign_without_the_key(judge):
     from pbem.crypto import Identity
 
-    _, clients, plays = table
+    _, clients, plays = seated_table(judge)  # a table of its own: ann's join still owed, whatever ran before
     thief = Client(judge)
     thief.cookie, thief.csrf = clients["ann"].cookie, clients["ann"].csrf  # ann's cookie and token, stolen
     state = thief.state(plays["ann"])
@@ -159,7 +163,7 @@ def test_a_judge_that_alters_a_browser_players_entry_or_signs_for_them_is_caught
 
     _, clients, plays = table
     state = clients["ann"].state(plays["ann"])
-    if state["seq"] == 0:  # ann's join, signed with her key (the stolen-session test posts it when run first)
+    if state["seq"] == 0:  # ann's join, signed with her key
         good = entry_for(clients["ann"].keys["ann"], state, state["offers"][0])
         assert clients["ann"].post("/api" + plays["ann"] + "/entry", {"entry": good})[0] == 200
     copy = next(path for path in judge.export() if path.name.startswith("sarcophagus-"))
