@@ -14,7 +14,6 @@ from .actions import Action, Discard, Place
 from .deal import deal_unseen, layout_problem
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
 from .pieces import NULL, Tile, parse_tile
-from .playout import play_out
 from .rules import apply, apply_checked, duties, legal_actions, opening, setup
 from .scoring import fame
 from .state import Options, State
@@ -161,7 +160,10 @@ class FullInformation:
 
     def play_at_random(self, rng: random.Random) -> None:
         """`play` with random_policy for everyone, the same game from the same `rng`, by the lean
-        playout (playout.play_out) rather than act by act."""
+        playout (playout.play_out) rather than act by act. The playout is imported here, by the searches
+        that use it: a command that only reads a game does not load it (4 ms of `pbem show`'s 190)."""
+        from .playout import play_out
+
         self.state = play_out(self.state, self.values, self.layout, rng, self.log)
         known_by_seat = [self.known[seat.player] for seat in self.state.table.seats]
         slot_seat = self.state.slot_seat
