@@ -16,27 +16,26 @@
 
 from __future__ import annotations
 
-import hmac
-import json
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
-from typing import Any
 from urllib.parse import parse_qs
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from pbem.api.http_guard import (
+    ASGIApp,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    cookie_named,
+    cross_site,
+    policy,
+    reply,
+    same_secret,
+    secure_headers,
+    wrong_token,
+)
 
-CSRF_HEADER = "x-pbem-csrf"
-POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-          "form-action 'none'; base-uri 'none'; frame-ancestors 'none'")
-HEADERS = [(b"content-security-policy", POLICY.encode()), (b"x-content-type-options", b"nosniff"),
-           (b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer"),
-           (b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-resource-policy", b"same-origin")]
+HEADERS = secure_headers(policy())
 
 
 _ONWARD = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">'
@@ -54,10 +53,6 @@ class SessionSecrets:
     """The cookie's value."""
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     """The anti-forgery token, in every page, sent back in a header with every POST."""
-
-
-def _same(given: str | None, secret: str) -> bool:
-    return given is not None and hmac.compare_digest(given.encode(), secret.encode())
 
 
 class Guard:
@@ -85,12 +80,12 @@ class Guard:
         problem = self.refusal(scope, headers)
         if problem is not None:
             status, text = problem
-            await _plain(secured, status, text)
+            await reply(secured, status, text)
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if "token" in query:
-            if not _same(query["token"][0], self.keys.token):
-                await _plain(secured, 403, "Forbidden: this is not the link the app printed. Open the link on "
+            if not same_secret(query["token"][0], self.keys.token):
+                await reply(secured, 403, "Forbidden: this is not the link the app printed. Open the link on "
                                            "the terminal where you started pbem app.")
                 return
             # A page, not a redirect: the browser then goes on from this origin, so the Strict cookie goes
@@ -101,14 +96,14 @@ class Guard:
                                        (b"cache-control", b"no-store"), (b"content-length", str(len(_ONWARD)).encode())]})
             await secured({"type": "http.response.body", "body": _ONWARD})
             return
-        if not _same(self.cookie_value(headers), self.keys.session):
-            await _plain(secured, 403, "Forbidden: open the link that pbem app printed on its terminal (it "
+        if not same_secret(self.cookie_value(headers), self.keys.session):
+            await reply(secured, 403, "Forbidden: open the link that pbem app printed on its terminal (it "
                                        "holds the secret that lets this browser in).")
             return
         if scope["method"] == "POST":
             refused = self.post_refusal(headers)
             if refused is not None:
-                await _json(secured, 403, refused)
+                await reply(secured, 403, refused, as_json=True)
                 return
         await self.app(scope, receive, secured)
 
@@ -120,38 +115,8 @@ class Guard:
         return None
 
     def cookie_value(self, headers: dict[str, str]) -> str | None:
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(headers.get("cookie", ""))
-        except Exception:  # noqa: BLE001 (a malformed Cookie header is no cookie)
-            return None
-        morsel = jar.get(self.cookie)
-        return morsel.value if morsel else None
+        return cookie_named(headers, self.cookie)
 
     def post_refusal(self, headers: dict[str, str]) -> str | None:
         """Why a POST is refused, or None: a forged one from another page fails at least one check."""
-        if "origin" in headers and headers["origin"] != self.origin:
-            return f"refused: a request from another site ({headers['origin']})"
-        if headers.get("sec-fetch-site", "same-origin") != "same-origin":
-            return "refused: a request from another site"
-        if headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return "refused: not sent by this app's page"
-        if not _same(headers.get(CSRF_HEADER), self.keys.csrf):
-            return "refused: the anti-forgery token is missing or wrong (reload the page)"
-        return None
-
-
-async def _plain(send: Send, status: int, text: str) -> None:
-    body = text.encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-                            (b"cache-control", b"no-store")]})
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _json(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"ok": False, "message": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"cache-control", b"no-store")]})
-    await send({"type": "http.response.body", "body": body})
+        return cross_site(headers, self.origin, "this app's page") or wrong_token(headers, self.keys.csrf)

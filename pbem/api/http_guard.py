@@ -1,0 +1,80 @@
+"""What the front ends that serve pages over HTTP refuse alike (pbem app on the loopback, pbem judge web
+behind a TLS reverse proxy), decided in one place: a POST from another site or not sent by the page,
+a missing or wrong anti-forgery token, the headers every response carries, the short refusals."""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import SimpleCookie
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CSRF_HEADER = "x-pbem-csrf"
+"""The header a page's POST carries its anti-forgery token in."""
+
+
+def policy(script_hashes: str = "") -> str:
+    """The Content-Security-Policy: scripts and styles from this server's own files only (and inline
+    scripts of these hashes), nothing from any other origin, no framing, no forms posted."""
+    scripts = f"'self' {script_hashes}" if script_hashes else "'self'"
+    return (f"default-src 'none'; script-src {scripts}; style-src 'self'; img-src 'self'; "
+            "connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def secure_headers(content_policy: str) -> list[tuple[bytes, bytes]]:
+    """What every response carries: the policy, and no sniffing, framing, referrer or cross-origin use."""
+    return [(b"content-security-policy", content_policy.encode()), (b"x-content-type-options", b"nosniff"),
+            (b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer"),
+            (b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-resource-policy", b"same-origin")]
+
+
+def same_secret(given: str | None, secret: str | None) -> bool:
+    """Whether a secret sent is the one expected (compared in constant time)."""
+    return given is not None and secret is not None and hmac.compare_digest(given.encode(), secret.encode())
+
+
+def cross_site(headers: dict[str, str], origin: str, page: str) -> str | None:
+    """Why a POST is not one this server's page sent (another site's, or not JSON), or None. `page` names
+    the page in the refusal ("this app's page")."""
+    if "origin" in headers and headers["origin"] != origin:
+        return f"refused: a request from another site ({headers['origin']})"
+    if headers.get("sec-fetch-site", "same-origin") != "same-origin":
+        return "refused: a request from another site"
+    if headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return f"refused: not sent by {page}"
+    return None
+
+
+def wrong_token(headers: dict[str, str], expected: str | None) -> str | None:
+    """Why a POST's anti-forgery token is refused (missing, or not the page session's), or None."""
+    if not same_secret(headers.get(CSRF_HEADER), expected):
+        return "refused: the anti-forgery token is missing or wrong (reload the page)"
+    return None
+
+
+def cookie_named(headers: dict[str, str], name: str) -> str | None:
+    """The value of one cookie of the request (a malformed Cookie header holds none)."""
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(headers.get("cookie", ""))
+    except Exception:  # noqa: BLE001 (a malformed Cookie header is no cookie)
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel else None
+
+
+async def reply(send: Send, status: int, text: str, as_json: bool = False) -> None:
+    """A short refusal, not stored: plain text, or JSON ({"ok": false, "message": ...}) for a page's POST."""
+    body = json.dumps({"ok": False, "message": text}).encode() if as_json else text.encode()
+    kind = b"application/json" if as_json else b"text/plain; charset=utf-8"
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+                            (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
