@@ -8,7 +8,10 @@ import hmac
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -78,3 +81,20 @@ async def reply(send: Send, status: int, text: str, as_json: bool = False) -> No
                 "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
                             (b"cache-control", b"no-store")]})
     await send({"type": "http.response.body", "body": body})
+
+
+class TooLarge(Exception):
+    """A request body over the server's limit: refused before it is all read."""
+
+
+async def bounded_body(request: Request, limit: int) -> bytes:
+    """The body, read no further than `limit` bytes (a content-length can lie or be missing)."""
+    if int(request.headers.get("content-length") or 0) > limit:
+        raise TooLarge
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from pbem.api.http_guard import TooLarge, bounded_body
 from pbem.app import library, pages
 from pbem.app.guard import Guard
 from pbem.app.library import PbemError, RuleError
@@ -51,25 +52,8 @@ _NO_STORE = {"cache-control": "no-store"}
 
 
 _KEEP = {"cache-control": "private, max-age=86400"}
-MAX_REQUEST_BYTES = 1 << 20  # a move, a new game's roster or a passphrase: far less; more is an attack
-
-
-class _TooLarge(Exception):
-    """A request body over MAX_REQUEST_BYTES: refused before it is all read."""
-
-
-async def _bounded_body(request: Request) -> bytes:
-    """The body, read no further than MAX_REQUEST_BYTES (a content-length can lie or be missing)."""
-    if int(request.headers.get("content-length") or 0) > MAX_REQUEST_BYTES:
-        raise _TooLarge
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_REQUEST_BYTES:
-            raise _TooLarge
-        chunks.append(chunk)
-    return b"".join(chunks)
 """Script, style and icon: their addresses name the run (pages.RUN), so a browser may keep them."""
+MAX_REQUEST_BYTES = 1 << 20  # a move, a new game's roster or a passphrase: far less; more is an attack
 
 
 HEARTBEAT = 15.0
@@ -141,10 +125,10 @@ def make_app(state: AppState, port: int, stopping: Any = None) -> Guard:
     def action(work: Callable[[Request, dict[str, Any]], str]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
-                body = json.loads(await _bounded_body(request) or b"{}")
+                body = json.loads(await bounded_body(request, MAX_REQUEST_BYTES) or b"{}")
                 if not isinstance(body, dict):
                     raise ValueError
-            except _TooLarge:
+            except TooLarge:
                 return JSONResponse({"ok": False, "message": f"refused: a request over {MAX_REQUEST_BYTES:,} bytes"}, 413)
             except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python's stack
                 return JSONResponse({"ok": False, "message": "refused: the request is not a JSON object"}, 400)

@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 from pbem import api
 from pbem.api import browser
+from pbem.api.http_guard import TooLarge, bounded_body
 from pbem.judge import library, web_creators, web_pages, web_tables
 from pbem.judge.config import Config
 from pbem.judge.web_assets import Assets
@@ -73,20 +74,8 @@ class HoldBody(_Strict):
     signature: str = Field(min_length=20, max_length=1000)
 
 
-class _TooLarge(Exception):
-    pass
-
-
 async def _body(request: Request, model: type[T]) -> T:
-    if int(request.headers.get("content-length") or 0) > MAX_REQUEST_BYTES:
-        raise _TooLarge
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_REQUEST_BYTES:
-            raise _TooLarge
-        chunks.append(chunk)
-    return model.model_validate(json.loads(b"".join(chunks)))  # type: ignore[attr-defined, no-any-return]
+    return model.model_validate(json.loads(await bounded_body(request, MAX_REQUEST_BYTES)))  # type: ignore[attr-defined, no-any-return]
 
 
 def _refused(status: int, text: str) -> JSONResponse:
@@ -309,7 +298,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         async def run(request: Request) -> Response:
             try:
                 return await handler(request)  # type: ignore[no-any-return]
-            except _TooLarge:
+            except TooLarge:
                 return _refused(413, "refused: too large")
             except (ValidationError, ValueError) as exc:
                 return _refused(400, f"refused: not what this page sends ({type(exc).__name__})")
