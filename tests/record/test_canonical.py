@@ -3,12 +3,14 @@ JSON value (the rfc8785 package as the oracle, and the RFC's own examples)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.record.canonical import canonical
+from pbem.record.canonical import canonical, pretty
 
 SAFE = 2**53 - 1
 keys = st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=8), st.text(max_size=4))
@@ -73,3 +75,16 @@ def test_the_depth_check_blanks_exactly_the_string_literals(text):
     from pbem.record.canonical import _STRING, _blanked
 
     assert _STRING.sub('""', text) == _blanked(text) == blanked(text)
+
+
+@settings(max_examples=300)
+@given(values)
+def test_a_record_is_laid_out_exactly_as_json_indents_it(value):
+    """pretty writes records itself (json's indented layout is its slow pure-Python encoder): the same
+    text for any JSON value, floats and non-ASCII text included, and for keys json must convert."""
+    assert pretty(value) == json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
+
+
+def test_a_record_with_keys_json_converts_is_laid_out_as_json_does():
+    for value in ({1: "a", 2: [True, None]}, {"k": {3: 1.5}}, [1.0, float("inf")], {"a": [{}, [], ""]}):
+        assert pretty(value) == json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
