@@ -4,6 +4,7 @@ published to the pages, within 2 s and no click."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -37,11 +38,19 @@ def test_a_mail_appended_to_the_imap_folder_reaches_the_live_app_within_two_seco
         monkeypatch.setenv("PBEM_MAIL", dovecot.url("ben@example.org"))
         monkeypatch.setenv(imap.PASSWORD_ENV, SECRET)
         monkeypatch.setenv(imap.CAFILE_ENV, str(dovecot.cafile))
+        idle = threading.Event()
+        real_wait = imap.Connection.wait
+
+        def waits(self, timeout):
+            idle.set()
+            return real_wait(self, timeout)
+
+        monkeypatch.setattr(imap.Connection, "wait", waits)
         state = AppState()
         watcher = Watcher(state)
         watcher.start()
         try:
-            time.sleep(1.0)  # the watch connected and is IDLE
+            assert idle.wait(10), "the watch never waited on IDLE"  # connected, the mail there read, IDLE next
             seen = state.live.count
             sent = time.monotonic()
             dovecot.deliver("ben@example.org", (tmp_path / "invitation.eml").read_bytes())
