@@ -125,6 +125,12 @@ def narrowed(typer_app: typer.Typer, asked: str) -> typer.Typer:
 
 
 def main() -> None:
+    # The objects a command made are left for the process's end to free: collecting them then, with no
+    # cycle worth freeing, walks every one of them (some 4% of `pbem show`). Frozen, they are not walked.
+    import atexit
+    import gc
+
+    atexit.register(gc.freeze)
     narrowed(app, sys.argv[1] if len(sys.argv) > 1 else "")()
 
 
