@@ -1,6 +1,6 @@
 """The judge's command line (`pbem judge ...`, which runs `python -m pbem.judge ...`): parsing and
-printing only, over the service (service.py), its store (store.py), the git hooks (pre_receive.py,
-post_receive.py), hosted CI (hosted_ci.py) and status (status.py).
+printing only, over the service (service.py), its store (store.py), the git hooks (git_hook.py,
+which git's hooks reach without this module: __main__.py), hosted CI (hosted_ci.py) and status (status.py).
 
     pbem judge run CONFIG [--once]       the judge by mail, until stopped (or one pass, for cron)
     pbem judge web CONFIG [--port N]     the judge by mail, and its web pages for browser seats (docs/web.md)
@@ -24,18 +24,13 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
 from pbem.errors import error_text
-
-if TYPE_CHECKING:
-    from pbem.judge.config import Config
 
 app = typer.Typer(name="pbem judge", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="The judge: an unattended referee by mail or in git (docs/judge.md).")
@@ -264,96 +259,22 @@ def hooks(repo: Annotated[Path, typer.Argument(help="A bare git repository.")], 
         typer.echo(f"Wrote {hook}")
 
 
-def _updates() -> list[tuple[str, str, str]]:
-    """git's lines on a hook's input: OLD NEW REF."""
-    found = []
-    for line in sys.stdin.buffer.read().decode(errors="surrogateescape").splitlines():
-        parts = line.split()
-        if len(parts) == 3:
-            found.append((parts[0], parts[1], parts[2]))
-    return found
-
-
-Signed = Callable[[str, dict[int, str]], None]
-"""Records the places the judge signs in a game, in its store: refused (with all of the hook's work) when
-any was signed before, by any process."""
-Hook = Callable[["Config", Path, list[tuple[str, str, str]], Signed], tuple[list[str], bool]]
-
-
-def _hook(config: Path, act: Hook) -> None:
-    """Run a git hook in one transaction of the judge's store, holding its lock for this repository (hooks
-    of pushes a second apart take turns, on any machine sharing the store); print its lines to the pusher,
-    one line per problem and no path of the judge's machine in any; exit 1 when it refuses or fails. An
-    unexpected failure is one line too, its traceback kept in the judge's home (git-hooks.log)."""
-    import time
-
-    from pbem.judge import config as settings
-    from pbem.judge.git import private
-    from pbem.judge.store import open_store
-
-    repo = Path(os.environ.get("GIT_DIR", ".")).resolve()
-    hidden = [config, config.resolve(), repo, Path(tempfile.gettempdir()).resolve(), Path(sys.prefix)]
-    home: Path | None = None
-    lines: list[str] = []
-    refused = True
-    try:
-        loaded = settings.load(config)
-        home = loaded.home
-        hidden += [loaded.home, loaded.key]
-        os.environ["PBEM_HOME"] = str(loaded.home)
-        store = open_store(loaded.database, loaded.games, loaded.home)
-        with store.db.transaction(lock=[f"git {repo}"]) as tx:
-            lines, refused = act(loaded, repo, _updates(),
-                                 lambda game_id, places: store.sign(tx, game_id, places, time.time()))
-    except Exception as exc:  # noqa: BLE001  (a hook must never show a pusher a traceback)
-        text = error_text(exc)
-        if text is None:
-            text = f"the judge failed on this push ({type(exc).__name__}): its log on the server says more"
-            _keep_traceback(home)
-        lines = [f"Error: {text}"]
-    for line in lines:
-        typer.echo(private(line, hidden), err=True)
-    if refused:
-        raise typer.Exit(1)
-
-
-def _keep_traceback(home: Path | None) -> None:
-    """The traceback of a failure the pusher only hears of, appended to the judge's home's git-hooks.log."""
-    import traceback
-
-    if home is None:
-        return
-    try:
-        with open(home / "git-hooks.log", "a", encoding="utf-8", errors="backslashreplace") as out:
-            out.write(traceback.format_exc())
-    except OSError:
-        pass
-
-
 @app.command("pre-receive")
 def pre_receive(config: ConfigArg) -> None:
     """(Run by git.) Refuse a push that deletes, rolls back, forks or invalidates a game file."""
-    from pbem.judge.pre_receive import pre_receive as check
+    from pbem.judge.git_hook import run_hook
 
-    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]], _: Signed) -> tuple[list[str], bool]:
-        problems = check(repo, updates, loaded.git.games)
-        return [f"Error: {problem}" for problem in problems], bool(problems)
-
-    _hook(config, act)
+    if run_hook("pre-receive", config):
+        raise typer.Exit(1)
 
 
 @app.command("post-receive")
 def post_receive(config: ConfigArg) -> None:
     """(Run by git.) Sign the referee's duties on the branch as it stands, and commit them on it."""
-    from pbem.judge.post_receive import post_receive as referee
+    from pbem.judge.git_hook import run_hook
 
-    def act(loaded: Config, repo: Path, updates: list[tuple[str, str, str]], signed: Signed) -> tuple[list[str], bool]:
-        log: list[str] = []
-        made = referee(repo, updates, loaded.key, loaded.home, f"refs/heads/{loaded.git.branch}", loaded.git.games, log,
-                       signed)
-        return log + ([f"judge: committed {made[:12]}: pull to see it"] if made else []), False
-
-    _hook(config, act)
+    if run_hook("post-receive", config):
+        raise typer.Exit(1)
 
 
 @app.command("ci")

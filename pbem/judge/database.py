@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.judge import schema
-from pbem.judge.library import PbemError
 from pbem.record.files import copies_of_durable_data
 
 BUSY_SECONDS = 60

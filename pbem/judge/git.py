@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 import pbem
-from pbem.judge import library
+from pbem.errors import PbemError
 
 ZERO = "0" * 40
 GAMES = "games/"
@@ -26,7 +26,7 @@ REGULAR = ("100644", "100755")
 """A game file is a regular file: a symbolic link or a submodule at a game's path is no game."""
 
 
-class GitError(library.PbemError):
+class GitError(PbemError):
     pass
 
 

@@ -1,6 +1,8 @@
 """Game files as the judge reads them out of git, and the referee's duties it signs on one: a version of
 a file and how it stands against another, the judge's seen-store, and signing in a scratch home so that
-nothing is remembered before it is on the branch. Shared by both hooks and hosted CI."""
+nothing is remembered before it is on the branch. Shared by both hooks and hosted CI. It calls the
+library API itself (pbem.api loads what is asked of it): a pre-receive, which only reads game files,
+loads none of what `library` gathers for the judge by mail."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.judge import library
+from pbem import api
 from pbem.judge.git import blob, shown
 
 
@@ -20,16 +22,16 @@ class Version:
     """One version of a game file: where and when it was seen, its record and hash chain."""
 
     where: str
-    record: library.GameFile
+    record: api.GameFile
     hashes: list[str]
 
 
 def read_version(repo: Path, path: str, sha: str, where: str) -> Version | str:
     try:
-        record = library.read_record(blob(repo, sha))
-    except library.PbemError as exc:
+        record = api.read_record(blob(repo, sha))
+    except api.PbemError as exc:
         return f"{shown(path)} ({where}): not a game file: {exc}"
-    return Version(f"{shown(path)} ({where})", record, library.hash_chain(record))
+    return Version(f"{shown(path)} ({where})", record, api.hash_chain(record))
 
 
 def stands(new: list[str], old: list[str]) -> str | None:
@@ -40,10 +42,10 @@ def stands(new: list[str], old: list[str]) -> str | None:
     return f"rolled back from entry {len(old) - 1} to entry {len(new) - 1}" if len(old) > len(new) else None
 
 
-def seen_problem(rep: library.Replay) -> str | None:
+def seen_problem(rep: api.Replay) -> str | None:
     """Why a file cannot stand against the judge's seen-store, and what the pusher does about it (its message
     names no path of this machine): None when it extends what was seen."""
-    seen = library.sighting(rep)
+    seen = api.sighting(rep)
     if seen.kind == "older":
         return (f"this file stops at entry {rep.seq}, but entry {seen.seen_seq} of this game was already seen "
                 "here: pull, and build on the newer version")
@@ -56,8 +58,8 @@ def seen_problem(rep: library.Replay) -> str | None:
 def verifies(version: Version) -> bool:
     """Whether a version verifies (one that does not never counted: nobody acted on it)."""
     try:
-        library.verify_record(version.record)
-    except library.PbemError:
+        api.verify_record(version.record)
+    except api.PbemError:
         return False
     return True
 
@@ -68,7 +70,7 @@ class BranchGame:
 
     path: str
     data: bytes
-    rep: library.Replay
+    rep: api.Replay
 
 
 @contextmanager
@@ -87,17 +89,19 @@ def scratch_home() -> Iterator[Path]:
                 os.environ["PBEM_HOME"] = before
 
 
-def sign_duties(game: BranchGame, key: Path, identity: library.Identity, log: list[str]) -> BranchGame | None:
+def sign_duties(game: BranchGame, key: Path, identity: api.Identity, log: list[str]) -> BranchGame | None:
     """The game file with every duty the judge owes now signed (None: it is not the referee, or owes nothing)."""
+    from pbem.judge.library import referee_name
+
     with scratch_home() as scratch:
         copy = scratch / "game.json"
         copy.write_bytes(game.data)
         try:
-            name = library.referee_name(copy, identity.public)
+            name = referee_name(copy, identity.public)
             if name is None:
                 return None
-            turn = library.referee(copy, name, str(key))
-        except library.PbemError as exc:
+            turn = api.referee(copy, name, str(key))
+        except api.PbemError as exc:
             log.append(f"error {shown(game.path)}: {exc}")
             return None
         if not turn.written:

@@ -1,15 +1,20 @@
 """The judge's pre-receive hook on a repository you control: it refuses a push that turns any game file
 into anything but a valid extension of what the judge has seen and of the branch as it stands (deleted,
 rolled back, forked, copied to a second file, an entry that does not verify). What it has seen is its
-seen-store, in its own home, where no push can write."""
+seen-store, in its own home, where no push can write.
+
+git runs it on every push, and most pushes change no game file: the library API (which reads and
+verifies game files) is loaded only once a game file has changed."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbem.judge import library
 from pbem.judge.git import GAMES, ZERO, game_files, shown
-from pbem.judge.git_games import Version, read_version, seen_problem, stands, verifies
+
+if TYPE_CHECKING:
+    from pbem.judge.git_games import Version
 
 
 def pre_receive(repo: Path, updates: list[tuple[str, str, str]], games: str = GAMES) -> list[str]:
@@ -44,13 +49,16 @@ def _branch_update(repo: Path, old: str, new: str, ref: str, games: str) -> list
 def _new_version(repo: Path, path: str, sha: str, ref: str, was: dict[str, list[tuple[str, Version]]]) -> str | None:
     """Why one pushed version of a game file is refused: it does not verify, or it does not extend what
     the judge has seen or what the branch held."""
+    from pbem import api
+    from pbem.judge.git_games import read_version, seen_problem, verifies
+
     version = read_version(repo, path, sha, ref)
     if isinstance(version, str):
         return version
     where = f"{ref}: {shown(path)}"
     try:
-        rep = library.verify_record(version.record)
-    except library.PbemError as exc:
+        rep = api.verify_record(version.record)
+    except api.PbemError as exc:
         return f"{where}: {exc}"
     problem = seen_problem(rep)
     for _, old in was.get(rep.genesis.game_id, []):
@@ -61,6 +69,8 @@ def _new_version(repo: Path, path: str, sha: str, ref: str, was: dict[str, list[
 def _refusal(new: list[str], old: list[str]) -> str | None:
     """Why a pusher's file cannot stand against a version already seen (None: it extends it), and what
     the pusher does about it: pull, never a path of the judge's machine."""
+    from pbem.judge.git_games import stands
+
     how = stands(new, old)
     if how is None:
         return None
@@ -72,6 +82,8 @@ def _refusal(new: list[str], old: list[str]) -> str | None:
 
 def _by_game(repo: Path, files: dict[str, str], where: str) -> dict[str, list[tuple[str, Version]]]:
     """The game files that read as games, by game id (path, version); the others are left out."""
+    from pbem.judge.git_games import Version, read_version
+
     found: dict[str, list[tuple[str, Version]]] = {}
     for path, sha in sorted(files.items()):
         version = read_version(repo, path, sha, where)

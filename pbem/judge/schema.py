@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from pbem.judge.library import PbemError
+from pbem.errors import PbemError
 
 
 class _Tx(Protocol):
