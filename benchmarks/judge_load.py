@@ -280,12 +280,15 @@ class Players:
 # ---------------------------------------------------------------- a bench: server, judges, players
 
 class Bench:
-    def __init__(self, games: int, judges: int = 1, database: str = "sqlite", shm: bool = False, seed: int = 1):
+    def __init__(self, games: int, judges: int = 1, database: str = "sqlite", shm: bool = False, seed: int = 1,
+                 url: str | None = None):
         where = "/dev/shm" if shm and os.access("/dev/shm", os.W_OK) else None
         self.base = Path(tempfile.mkdtemp(prefix="pbem-judge-load-", dir=where))
         self.cluster = None
         self._pg = None
-        if database == "postgresql":
+        if database == "postgresql" and url:
+            self.url = url
+        elif database == "postgresql":
             from postgres_support import postgres_cluster
 
             self._pg = postgres_cluster()
@@ -346,7 +349,7 @@ class Bench:
                 last, still = left, time.monotonic()
             elif time.monotonic() - still > 15:
                 return
-            time.sleep(0.5)
+            time.sleep(0.1)
 
     def judges_cpu(self) -> float:
         return sum(cpu_seconds(j.process.pid) for j in self.judges if j.process is not None)
@@ -358,7 +361,7 @@ class Bench:
         games = len(self.players.reps)
         while len(self.players.ready) < games - self.players.over and time.monotonic() - started < limit \
                 and not self.players.errors:
-            time.sleep(0.2)
+            time.sleep(0.05)
         took = time.monotonic() - started
         print(f"warm-up: {len(self.players.ready)} of {games} games owe a player's move after {took:.1f} s "
               f"({len(self.post.delivered)} mails to the judge, {len(self.post.from_judge)} from it, "
@@ -458,10 +461,10 @@ def find_rate(games: int, seconds: float, start: float, step: float, limit: floa
 
 
 def several(games: int, judges: int, database: str, kill_every: float, rate: float, seconds: float,
-            saturate: float, shm: bool, saturate_seconds: float = 20) -> None:
+            saturate: float, shm: bool, saturate_seconds: float = 20, url: str | None = None) -> None:
     """Judges of their own, one Maildir, one database; the last judge killed (SIGKILL) every `kill_every` s
     and restarted. Then the throughput of all the judges beside one, at an offered `saturate` a second."""
-    bench = Bench(games, judges=judges, database=database, shm=shm)
+    bench = Bench(games, judges=judges, database=database, shm=shm, url=url)
     victim = bench.judges[-1]
     kills = [0]
 
@@ -789,6 +792,8 @@ def main() -> None:
     parser.add_argument("--until", type=int, default=0, help="--flat: the long games stop at this entry")
     parser.add_argument("--no-checkpoints", action="store_true", help="--flat: with the judge's checkpoints off")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--database-url", metavar="URL", help="--database postgresql: an empty database on a running "
+                        "server (the tests' cluster), not a throwaway cluster started here")
     parser.add_argument("--judges", type=int, default=1, help="judges of their own on one database and Maildir")
     parser.add_argument("--kill-every", type=float, default=0, metavar="S", help="SIGKILL the last judge every S s")
     parser.add_argument("--saturate", type=float, default=60, help="--judges: the rate offered for throughput")
@@ -805,7 +810,7 @@ def main() -> None:
         find_rate(args.games, args.round, args.start, args.step, 2.0, args.shm)
     elif args.judges > 1 or args.database == "postgresql" or args.kill_every:
         several(args.games, args.judges, args.database, args.kill_every, args.rate, args.seconds, args.saturate,
-                args.shm, args.saturate_seconds)
+                args.shm, args.saturate_seconds, args.database_url)
     else:
         load(args.games, args.rate, args.seconds, args.shm)
 
