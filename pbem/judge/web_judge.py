@@ -41,6 +41,8 @@ class WebJudge(Judge):
         self.public_url = public_url.rstrip("/")
         self.changes = 0
         """Bumped after anything that may have moved a game on: the pages' event streams look then."""
+        self._pages: dict[str, tuple[str, Any, dict[str, dict[str, Any]]]] = {}
+        """Each game's pages as last worked out: (its head, the referee's session on it, the pages by seat)."""
 
     # ------------------------------------------------------------ the mail judge, with browser seats
 
@@ -136,8 +138,17 @@ class WebJudge(Judge):
         """What `seat`'s page shows: the game from the seat's view and the entries it may sign."""
         assert table.game_id is not None
         with self.lock:
-            rep = self.game(table.game_id)
-            return browser.page_data(rep, seat, browser.referee_session(rep, self.identity))
+            kept = self._pages.get(table.game_id)
+            with self.store.db.transaction() as tx:
+                held = self.store.held(tx, table.game_id)
+            if kept is None or held is None or held.last_hash != kept[0]:  # every page asks after each entry:
+                rep = self.game(table.game_id)  # worked out once per seat and entry, the game read and its hidden
+                kept = (rep.head, browser.referee_session(rep, self.identity), {})  # items opened once
+                self._pages[table.game_id] = kept
+            _, referee, pages = kept
+            if seat not in pages:
+                pages[seat] = browser.page_data(referee.rep, seat, referee)
+            return pages[seat]
 
     def post(self, table: HostedTable, seat: str, entry: dict[str, Any]) -> int:
         """Apply an entry a seat's page signed, as a mail turn; then the duties after it. Returns the game's
