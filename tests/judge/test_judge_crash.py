@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 
 import pytest
@@ -48,19 +49,22 @@ def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_
         try:
             while judge.kills < 3:
                 judge.wait_started()
-                players_act(base, port, PLAYERS, seen)
-                time.sleep(rng.uniform(0.0, 0.4))  # the judge is somewhere in its work, or waiting
-                judge.kill()
+                kill = threading.Timer(rng.uniform(0.0, 0.4), judge.kill)  # somewhere in its work, or waiting
+                kill.start()
+                deadline = time.monotonic() + 30  # a round: the players read until one of them plays
+                while not players_act(base, port, PLAYERS, seen) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                kill.join()
                 judge.start()
             # then left alone, the players only reading: everything mailed to it is applied, everything
             # owed signed and mailed, and read (the game need not end: the kills are what is tested)
             judge.wait_started()
             settled, calm = time.monotonic() + 120, 0  # generous: a loaded machine is slow, not wrong
-            while time.monotonic() < settled and calm < 5:  # the same for a second: everyone idle
+            while time.monotonic() < settled and calm < 3:  # the same three times running: everyone idle
                 players_act(base, port, PLAYERS, seen, skip=set(PLAYERS))
                 same = {entries(base, "judge-home")} == {entries(base, n) for n in PLAYERS}
                 calm = calm + 1 if same and not any((base / "mail" / "judge" / "new").iterdir()) else 0
-                time.sleep(0.2)
+                time.sleep(0.1)
         finally:
             judge.stop()
         received = list(server.received)
