@@ -57,7 +57,7 @@ def test_key_files_are_whole_or_absent(tmp_path):
     home = tmp_path / "home"
     proc = subprocess.Popen([sys.executable, "-c", script, str(home)], stdout=subprocess.PIPE)
     assert proc.stdout.readline() == b"ready\n"
-    time.sleep(0.5)  # many keys written by then; the kill lands inside one
+    time.sleep(random.Random(6).uniform(0.05, 0.15))  # hundreds of keys written by then; the kill lands inside one
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     from pbem.crypto import Identity, PublicKey
