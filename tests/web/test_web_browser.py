@@ -11,7 +11,7 @@ import random
 import pytest
 
 from judge_support import cli, fast_cli, ok
-from web_client_support import CHROMIUM, DRIVER, PASSPHRASE, chromium, ready, sign, take_seat, text_of, wait
+from web_client_support import CHROMIUM, DRIVER, PASSPHRASE, chromium, ready, shows, sign, take_seat, text_of, wait
 
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)
@@ -52,8 +52,12 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
     status, _, page = judge.request("GET", links["ann"].removeprefix(judge.url))
     assert status == 410 and b"took its seat already" in page
 
+    tab = [pages[NAMES[-1]][0]]
+
     def on(name):
-        browser.switch_to.window(pages[name][0])
+        if tab[0] != pages[name][0]:
+            browser.switch_to.window(pages[name][0])
+            tab[0] = pages[name][0]
 
     on("ann")
     assert ready(browser)["title"] == "Your move"  # the join: ann signs first (roster order)
@@ -68,18 +72,19 @@ def test_three_players_with_only_a_browser_play_a_whole_game(judge, browser, bas
     assert browser.find_element("id", "confirm").get_attribute("hidden") is not None
     assert sign(browser) == f"Signed and accepted by the judge: entry {before + 1}."
     on("ben")  # ben's page was told by the server (no reload), and now offers ben's join
-    wait(browser, lambda b: ready(b)["seq"] == before + 1 and ready(b)["title"] == "Your move")
+    shows(browser, lambda shown: shown["seq"] == before + 1 and shown["title"] == "Your move")
 
     moves, noted, aimed, chance = 0, False, False, random.Random(36)
     while moves < 400:
-        owing, seq = owed(browser, pages)
-        if owing is None:
-            break
-        on(owing)  # its page was brought up to date live (server-sent events), not reloaded
-        wait(browser, lambda b, seq=seq: ready(b)["seq"] == seq and ready(b)["offers"])
-        shown = ready(browser)
-        targets = browser.find_elements("css selector", "#board .target")
-        if targets and not aimed:  # a place on the board brings up its choices, as in pbem app
+        shown = ready(browser)  # the page that signed last, loaded again: its player may owe more
+        if not shown["offers"]:
+            owing, seq = owed(browser, pages)
+            if owing is None:
+                break
+            on(owing)  # its page was brought up to date live (server-sent events), not reloaded
+            shown = shows(browser, lambda shown, seq=seq: shown["seq"] == seq and shown["offers"])
+        targets = [] if aimed else browser.find_elements("css selector", "#board .target")
+        if targets:  # a place on the board brings up its choices, as in pbem app
             targets[0].click()
             focused = browser.execute_script("return document.activeElement")
             assert focused.get_attribute("class") == "option" and focused.get_attribute("aria-label").endswith(
