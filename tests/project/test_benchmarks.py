@@ -20,7 +20,7 @@ def run(script: str, *args: str) -> str:
 
 @pytest.mark.slow
 def test_engine_playouts_prints_the_engine_and_the_plain_model_side_by_side_and_a_checksum():
-    lines = run("engine_playouts.py", "--seconds", "0.1", "--pure").splitlines()
+    lines = run("engine_playouts.py", "--seconds", "0.02", "--pure").splitlines()
     assert lines[0] == "engine: pure Python"
     assert lines[1].split() == ["configuration", "best", "games/s", "median", "acts/game"]
     labels = [re.match(r"(.+?)\s{2,}", line).group(1) for line in lines[2:-3]]
