@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+
+from .frozen import Frozen
 
 DEALER = "dealer"
 """The actor who holds what nobody else may see: face-down tiles, the deck order."""
@@ -56,8 +57,7 @@ class Randomness(Protocol):
     def choice(self, items: Sequence[T]) -> T: ...
 
 
-@dataclass(frozen=True)
-class Dealt:
+class Dealt(Frozen):
     """What the dealer hides at the start, from the game's own deal rules driven by the trust layer's
     fair randomness: `named` items lie face down in their own places (Sarcophagus's tiles, keyed by
     place); `stock` is a deck, drawn from its first item on; `first` moves first."""
@@ -67,8 +67,7 @@ class Dealt:
     first: str
 
 
-@dataclass(frozen=True)
-class Secrets:
+class Secrets(Frozen):
     """What one action does with hidden items: the whole of what the trust layer must commit, seal,
     open and check for it. Keys are the game's names for items (`#3` a coin or a card in hand, `3b` a
     tile place); the dealer's stock items are drawn from the top and named by the draw.
@@ -92,8 +91,7 @@ class Secrets:
     chance: bool = False
 
 
-@dataclass(frozen=True)
-class Pace:
+class Pace(Frozen):
     """How long a game's duties may take people by default (a game made with `--deadlines default`,
     docs/deadlines.md): hours for a turn (TURN_DUTIES), for an opening, for each of the referee's duties;
     the reminders (hours before a deadline, longest first) and the grace after it."""
@@ -105,8 +103,7 @@ class Pace:
     grace_hours: int = 24
 
 
-@dataclass(frozen=True)
-class HandWords:
+class HandWords(Frozen):
     """The trust layer's words for a game's hidden hand, the items the dealer deals one player (`Secrets.draws`,
     `gives`), in the verdicts that prove one false: a dealt item that does not open for its receiver, and an
     absence whose act the game's rule chose from the hand (`absence_act` given the hand's knowledge), proven by
@@ -141,8 +138,7 @@ class Acted(Protocol):
     player: str
 
 
-@dataclass(frozen=True, slots=True)
-class Absent:
+class Absent(Frozen):
     """A player was recorded absent; `consequence` says, in the game's words, what their duty became (every
     game reports an absence with this one event)."""
 

@@ -21,9 +21,8 @@ Dealer duties (reveals) are never a game's: the trust layer rules on an absent r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.contract import ABSENCES_OUT, DEALER, STRIKE_KIND, Absent, Duty, IllegalAction, NotYourDuty
+from engine.frozen import Frozen
 
 from .actions import Action, Discard
 from .events import Finished
@@ -36,8 +35,7 @@ WITHHELD = -1
 """The value of a coin whose owner was recorded absent at the end audit: closed for good."""
 
 
-@dataclass(frozen=True, slots=True)
-class Out:
+class Out(Frozen):
     """A player absent for ABSENCES_OUT turns in a row: the game ends, and they forfeit."""
 
     player: str

@@ -9,11 +9,11 @@ import functools
 import hmac
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidTag
 
+from engine.frozen import Frozen
 from pbem.crypto.keys import Identity, PublicKey
 from pbem.crypto.wire import crypto_library, raw_public, sha256
 from pbem.errors import KeyProblem, NotForYou, SealError
@@ -86,8 +86,7 @@ def ed25519_to_x25519_public(raw: bytes) -> bytes:
     return u.to_bytes(32, "little")
 
 
-@dataclass(frozen=True)
-class X25519Recipient:
+class X25519Recipient(Frozen):
     """A native age X25519 recipient: the table key of a table-mode game."""
 
     public: bytes

@@ -7,10 +7,10 @@ import base64
 import binascii
 import hashlib
 import struct
-from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from engine.frozen import Frozen
 from pbem.crypto.ed25519 import BadPoint, check_public_key
 from pbem.crypto.sshsig import SIGNATURE_NAMESPACE, sshsig_signed_data
 from pbem.crypto.wire import KEY_TYPE, Wire, raw_public, sha256, ssh_string
@@ -42,8 +42,7 @@ def _kdf_rounds(data: bytes) -> int | None:
         return None
 
 
-@dataclass(frozen=True)
-class PublicKey:
+class PublicKey(Frozen):
     """An ssh-ed25519 public key."""
 
     raw: bytes

@@ -6,16 +6,16 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
 from typing import TextIO
+
+from engine.frozen import Frozen
 
 WIDTH = 78
 """The columns a board's text fills at most (an 80-column terminal, with a margin)."""
 _COLOUR_CODES = re.compile(r"\x1b\[[0-9;]*m")
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(Frozen):
     """How a terminal can take the board: colours or not, and which characters it can print."""
 
     colour: bool = False

@@ -7,9 +7,8 @@ time it really is (docs/security.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.contract import DEALER, Duty
+from engine.frozen import Frozen
 from pbem.errors import (
     AbsenceUnderway,
     IllegalMove,
@@ -83,8 +82,7 @@ def entitled(rep: Replay, party: str) -> list[str]:
     return [p for p in rep.players if p != party]
 
 
-@dataclass(frozen=True)
-class Absence:
+class Absence(Frozen):
     """An absence recorded (its last signer's entry): the party, the duty and since when, who signed."""
 
     party: str
@@ -104,8 +102,7 @@ class Absence:
                 f"by {' and '.join(self.signers)}")
 
 
-@dataclass(frozen=True)
-class AbsenceSigned:
+class AbsenceSigned(Frozen):
     """One of several entitled signers has signed an absence that needs them all."""
 
     party: str

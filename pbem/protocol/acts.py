@@ -18,9 +18,9 @@ record alone (except `unopenable`, which is the referee's word and says so)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from engine.contract import Value
+from engine.frozen import Frozen
 from pbem.errors import NotAnAct
 
 ACT_WORDS = ("join", "deal", "audit", "verdict", "absent")
@@ -28,48 +28,40 @@ _KEY = re.compile(r"^[#a-z0-9][a-z0-9._-]{0,23}$")
 _VALUE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
-@dataclass(frozen=True)
-class Join:
+class Join(Frozen):
     pass
 
 
-@dataclass(frozen=True)
-class CommitDeal:
+class CommitDeal(Frozen):
     first: str
 
 
-@dataclass(frozen=True)
-class Audit:
+class Audit(Frozen):
     pass
 
 
-@dataclass(frozen=True)
-class ConvictSecrets:
+class ConvictSecrets(Frozen):
     """Open a player's committed secrets to prove a false choice."""
 
     values: tuple[tuple[str, Value], ...]
 
 
-@dataclass(frozen=True)
-class ConvictDeal:
+class ConvictDeal(Frozen):
     pass
 
 
-@dataclass(frozen=True)
-class ConvictAbsence:
+class ConvictAbsence(Frozen):
     """An absent player opens the hidden cards of the hand they held (dealt to them, so they hold each one's
     salt) to prove that the discard an absence recorded for them was not their lowest cards."""
 
     values: tuple[tuple[str, Value], ...]
 
 
-@dataclass(frozen=True)
-class Unopenable:
+class Unopenable(Frozen):
     key: str
 
 
-@dataclass(frozen=True)
-class RecordAbsence:
+class RecordAbsence(Frozen):
     """`party` is recorded absent from the duty `what` owed since entry `since`; `then` is the game's act
     the duty becomes, in its notation, when it shows hidden items (or is otherwise a choice by rule)."""
 
@@ -143,16 +135,14 @@ def format_act(act: Act) -> str:
 
 # ---------------------------------------------------------------- what they cause
 
-@dataclass(frozen=True)
-class Joined:
+class Joined(Frozen):
     who: str
 
     def __str__(self) -> str:
         return f"{self.who} joins the game"
 
 
-@dataclass(frozen=True)
-class DealPosted:
+class DealPosted(Frozen):
     by: str
     first: str
 
@@ -160,16 +150,14 @@ class DealPosted:
         return f"the hidden items are dealt (shuffled from the dealer's seed and every join); {self.first} moves first"
 
 
-@dataclass(frozen=True)
-class Audited:
+class Audited(Frozen):
     by: str
 
     def __str__(self) -> str:
         return "the dealer's seed is opened: the deal and all it gave check out"
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Frozen):
     """The game ends against `against` (one participant, or the signers of a false absence joined by "and"):
     `reason` says the proof; `seq` is the entry that holds it."""
 

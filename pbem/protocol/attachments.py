@@ -5,10 +5,11 @@ committed; and what it then records (new items, drawn cards, openings, a reshuff
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.contract import DEALER, Secrets, Value
+from engine.frozen import Frozen
 from pbem.errors import BadOpening, IllegalMove
 from pbem.protocol.commitments import Item, Seeded, addressed, commit
 from pbem.protocol.dealing import stock_key
@@ -35,8 +36,7 @@ def check_attachments(rep: Replay, entry: Entry, secrets: Secrets, actor: str, s
     _record(rep, entry, secrets, actor, seq, _checked(rep, entry, secrets, actor, seq))
 
 
-@dataclass(frozen=True)
-class _Attached:
+class _Attached(Frozen):
     """An entry's attachments as checked, with what `_record` needs of the checking."""
 
     commitments: dict[str, Any]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass
 from typing import Any
 
 from engine.contract import (
     DEALER,
     Value,
 )
+from engine.frozen import Frozen
 from pbem import crypto
 from pbem.crypto import PublicKey
 from pbem.errors import (
@@ -54,8 +54,7 @@ def new_salt() -> str:
     return crypto.random_bytes(32).hex()
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(Frozen):
     """A hidden item the record committed to: how to check its opening, who may read its sealed value,
     and its value once opened. A card dealt from the stock keeps the key it was committed under.
 
@@ -81,8 +80,7 @@ class Item:
         return self.owner != DEALER
 
 
-@dataclass(frozen=True)
-class Seeded:
+class Seeded(Frozen):
     """Something the dealer posted that its seed must give: the deal, a reshuffle or a pick by chance.
     Checked by every program holding the seed as it is posted, and by everyone when the seed opens."""
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from engine.frozen import Frozen
 from pbem.crypto.keyring import home
 from pbem.errors import HistoryDamaged, RecordError, StaleFile, Unreadable
 from pbem.protocol.replay import Replay
@@ -28,8 +28,7 @@ def history_path(game_id: str) -> Path:
     return home() / "games" / f"{game_id}.json"
 
 
-@dataclass(frozen=True)
-class Sighting:
+class Sighting(Frozen):
     """How a file stands against the history: `new` (nothing seen), `current` (the same version or a
     later one), `older` (a genuine earlier version), `forked` (it departs at entry `fork_at`)."""
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from engine.frozen import Frozen
 from pbem.errors import UsageError
 
 Hours = Annotated[int, Field(ge=1, le=24 * 365)]
@@ -92,8 +92,7 @@ def default_policy(game: str) -> DeadlinePolicy:
                           reminders=list(pace.reminders), grace_hours=pace.grace_hours)
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(Frozen):
     """The times one owed duty gives, from its start (Unix seconds, a signed claim)."""
 
     since: int

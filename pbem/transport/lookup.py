@@ -9,9 +9,9 @@ that lists both; no game, one that lists the games known here."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from engine.frozen import Frozen
 from pbem.errors import PbemError, UsageError
 from pbem.protocol.seen import seen_where
 from pbem.record.canonical import parse_json
@@ -24,8 +24,7 @@ _LISTED = 10
 """Candidates named in an error at most."""
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(Frozen):
     """A game file as read cheaply (not verified): enough to choose among candidates and name them."""
 
     path: Path
