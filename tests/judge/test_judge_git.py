@@ -10,7 +10,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -22,15 +21,19 @@ from pbem.judge import git as judge_git
 from pbem.judge import hosted_ci as judge_ci
 from pbem.judge import library
 from pbem.judge import post_receive as judge_post
+from pbem.judge.cli import app as judge_app
 
-from judge_support import cli, fast_cli, ok
+from judge_support import cli, fast_cli, ok, runner
 
 PLAYERS = ["ann", "ben", "cat"]
 GAME = "games/pop.json"
 
 
 def run(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    # env None: git inherits the environment (no copy of os.environ made while another thread's in-process
+    # pbem command changes it)
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          env=None if env is None else {**os.environ, **env})
     if check:
         assert done.returncode == 0, done.stderr
     return done
@@ -206,14 +209,16 @@ def test_a_shallow_checkout_is_refused(tmp_path):
 
 # ---------------------------------------------------------------- pushes that race
 
-PBEM = [sys.executable, "-c", "from pbem.cli import main; main()"]
 TWO = "games/two.json"
+PLAYING = threading.Lock()
+"""One in-process pbem command at a time: the test runner swaps the process's environment and streams."""
 
 
-def pbem(home: Path, *args: object) -> subprocess.CompletedProcess[str]:
-    """A pbem command in a process of its own, as a player runs it (threads may run several at once)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
-    return subprocess.run([*PBEM, *map(str, args)], capture_output=True, text=True, env={**env, "PBEM_HOME": str(home)})
+def bot_plays(home: Path, work: Path, game: str, who: str, seed: int) -> None:
+    """`pbem play --bot greedy` as the player `who` types it (in this process: threads take turns)."""
+    with PLAYING:
+        played = cli(home, 0, "play", work / game, "--as", who, "--bot", "greedy", "--seed", seed)
+    assert played.exit_code in (0, 3), played.output
 
 
 def game_at(work: Path, game: str) -> library.Replay:
@@ -230,8 +235,7 @@ def judge_entries(origin: Path, *extra: Path) -> dict[tuple[str, int], set[str]]
     listing = run(origin, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)").stdout
     blobs = [line.split()[0] for line in listing.splitlines() if line.endswith(" blob")]
     found: dict[tuple[str, int], set[str]] = {}
-    datas = [subprocess.run(["git", "-C", str(origin), "cat-file", "blob", b], capture_output=True).stdout for b in blobs]
-    for data in datas + [path.read_bytes() for path in extra]:
+    for data in [*blob_contents(origin, blobs), *(path.read_bytes() for path in extra)]:
         try:
             record = library.read_record(data)
         except library.PbemError:
@@ -244,24 +248,53 @@ def judge_entries(origin: Path, *extra: Path) -> dict[tuple[str, int], set[str]]
     return found
 
 
+def blob_contents(origin: Path, blobs: list[str]) -> list[bytes]:
+    """The bytes of each blob, read by one git process (`cat-file --batch`: a header line, the bytes, a newline)."""
+    out = subprocess.run(["git", "-C", str(origin), "cat-file", "--batch"], input="".join(f"{b}\n" for b in blobs).encode(),
+                         capture_output=True, check=True).stdout
+    contents, at = [], 0
+    for _ in blobs:
+        header_end = out.index(b"\n", at)
+        size = int(out[at:header_end].split()[2])
+        contents.append(out[header_end + 1:header_end + 1 + size])
+        at = header_end + 1 + size + 1
+    return contents
+
+
 def twice(found: dict[tuple[str, int], set[str]]) -> list[tuple[str, int]]:
     return [place for place, signed in found.items() if len(signed) > 1]
 
 
-def slow_server(origin: Path, accepted: float, before: float) -> None:
+def slow_server(origin: Path, accepted: float, before: float, racing: Path) -> None:
     """A busy server: after the judge's pre-receive accepts a push, git waits up to `accepted` seconds
     before it moves the branch (other pushes' hooks run in between), and each post-receive waits up to
-    `before` seconds before the judge's starts (other pushes land while it is at work)."""
-    def pause(seconds: float) -> str:
-        return f'sleep "$(python3 -c "import random; print(random.random() * {seconds})")"\n'
+    `before` seconds, or until another push lands, before the judge's starts (other pushes land while it
+    is at work). Each post-receive writes a file in `racing` named by the commit pushed as it begins (a
+    sign for the chatter to push), holding the branch's tip as the judge's starts."""
+    def pause(seconds: float) -> str:  # a random length, without a Python process
+        return f"od -An -N2 -tu2 /dev/urandom | awk '{{print $1 / 65535 * {seconds}}}'"
 
-    for name, script in (("pre-receive", '"{0}"; status=$?\n' + pause(accepted) + "exit $status\n"),
-                         ("post-receive", pause(before) + 'exec "{0}"\n')):
+    racing.mkdir()
+    judged = {name: origin / "hooks" / f"{name}-judge" for name in ("pre-receive", "post-receive")}
+    pre_judge, post_judge = judged["pre-receive"], judged["post-receive"]
+    pre = f'"{pre_judge}"; status=$?\nsleep "$({pause(accepted)})"\nexit $status\n'
+    post = (f'updates=$(cat)\nset -- $updates\n: > "{racing}/$2"\n'
+            f'steps=$({pause(before)} | awk \'{{print int($1 / 0.05)}}\')\n'
+            'while [ "$steps" -gt 0 ] && [ "$(git rev-parse refs/heads/main)" = "$2" ]; do\n'
+            '  sleep 0.05; steps=$((steps - 1))\ndone\n'
+            f'git rev-parse refs/heads/main > "{racing}/$2"\n'
+            f'printf "%s\\n" "$updates" | "{post_judge}"\n')
+    for name, script in (("pre-receive", pre), ("post-receive", post)):
         hook = origin / "hooks" / name
-        judged = hook.with_name(f"{name}-judge")
-        hook.rename(judged)
-        hook.write_text("#!/bin/sh\n" + script.format(judged))
+        hook.rename(judged[name])
+        hook.write_text("#!/bin/sh\n" + script)
         hook.chmod(0o755)
+
+
+def landed_meanwhile(racing: Path, mine: set[str]) -> int:
+    """How many of the tables' pushes saw another push (or a commit of the judge's) land while their
+    post-receive waited, before the judge's began."""
+    return sum(path.read_text().strip() != path.name for path in racing.iterdir() if path.name not in mine)
 
 
 class Table:
@@ -288,8 +321,7 @@ class Table:
             self.waits += 1
             time.sleep(0.1)
         who = rep.duties()[0].who
-        played = pbem(self.base / who, "play", self.work / self.game, "--as", who, "--bot", "greedy", "--seed", seed)
-        assert played.returncode in (0, 3), played.stderr
+        bot_plays(self.base / who, self.work, self.game, who, seed)
         run(self.work, "commit", "-qam", f"{who} plays")
         while True:
             done = run(self.work, "push", "-q", "origin", "HEAD:main", check=False)
@@ -317,7 +349,8 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
            f"--referee=judge={(base / 'judge-home' / 'keys' / 'judge.pub').read_text().strip()}"))
     run(works["ann"], "pull", "-q", "--rebase")
     assert push(works["ann"], "a second game").returncode == 0
-    slow_server(origin, accepted=0.3, before=1.0)
+    racing = base / "racing"
+    slow_server(origin, accepted=0.2, before=1.0, racing=racing)
     tables = [Table(base, works["ben"], GAME), Table(base, works["cat"], TWO)]
     failures: list[BaseException] = []
 
@@ -331,18 +364,25 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
             failures.append(exc)
 
     over = threading.Event()
+    mine: set[str] = set()
+    """The commits the chatter pushed (each push's post-receive leaves a file named by its commit)."""
 
     def chatter(work: Path) -> None:
-        """A third clone pushing notes as fast as it can: its pushes land while the tables' hooks run."""
+        """A third clone pushing a note as each push of the tables reaches its post-receive: its push
+        lands while that post-receive waits or the judge's is at work."""
         try:
-            for n in range(10_000):
-                if over.is_set():
-                    return
-                (work / "notes.txt").write_text(f"{n}\n")
+            answered: set[str] = set()
+            while not over.wait(0.02):
+                news = {path.name for path in racing.iterdir()} - mine - answered
+                if not news:
+                    continue
+                answered |= news
+                run(work, "pull", "-q", "--rebase")
+                (work / "notes.txt").write_text(f"{len(answered)}\n")
                 run(work, "add", "notes.txt")
-                run(work, "commit", "-qm", f"note {n}")
-                while run(work, "push", "-q", "origin", "HEAD:main", check=False).returncode:
-                    run(work, "pull", "-q", "--rebase")
+                run(work, "commit", "-qm", f"note {len(answered)}")
+                mine.add(run(work, "rev-parse", "HEAD").stdout.strip())
+                run(work, "push", "-q", "origin", "HEAD:main", check=False)  # lost a race: the next note goes on
         except BaseException as exc:  # noqa: BLE001  (reported by the main thread)
             failures.append(exc)
 
@@ -355,6 +395,9 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
     over.set()
     noise.join()
     assert not failures, failures[0]
+    meanwhile = landed_meanwhile(racing, mine)
+    retried = sum(t.retries for t in tables)
+    assert meanwhile + retried > 0, "no push landed while another's post-receive was at work: nothing raced"
     for table in tables:  # the judge owes nothing on the branch, and an honest push is still accepted
         assert table.moves >= min(rounds, 3), (table.game, table.moves)
         table.advance(seed=999)
@@ -363,8 +406,9 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
     assert twice(judge_entries(origin, *(base / "judge-home" / judge_post.PENDING).glob("*.json"))) == []
     signed = run(origin, "rev-list", "--count", "--author=pbem judge", "main").stdout.strip()
     print(f"race: {signed} commits of the judge's, {sum(t.moves for t in tables)} pushes landed, "
+          f"{len(mine)} notes pushed, {meanwhile} post-receives saw a push land before the judge's began, "
           f"{sum(t.lost_races for t in tables)} lost a race and were pushed again, "
-          f"{sum(t.retries for t in tables)} commits of the judge's tried again on a new tip, "
+          f"{retried} commits of the judge's tried again on a new tip, "
           f"{sum(t.waits for t in tables)} looks found the judge at work")
 
 
@@ -458,15 +502,18 @@ def test_hostile_pushes_are_refused_one_line_each_and_never_stop_the_game(table)
 def ci_run(base: Path, origin: Path, branch: str, *args: str, github: bool = True,
            push_back: bool = True) -> subprocess.CompletedProcess[str]:
     """The workflow of docs/git.md on a push to `branch`: a whole clone, `pbem judge ci`, and a commit and
-    push of what the judge wrote."""
+    push of what the judge wrote. The command runs in this process (typer's runner, as `cli` runs pbem),
+    in an environment without the suite's PBEM_, GITHUB_ and CI_ variables, as on a fresh CI runner."""
     ci = base / f"ci-{branch}-{time.monotonic_ns()}"
     run(base, "clone", "-q", "--no-single-branch", str(origin), str(ci))
     run(ci, "checkout", "-q", branch)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "GITHUB_", "CI_"))}
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("PBEM_", "GITHUB_", "CI_"))}
+    env["PBEM_HOME"] = str(ci.with_name(ci.name + "-home"))  # the runner's own home, empty
     if github:
         env["GITHUB_REF"] = f"refs/heads/{branch}"
-    done = subprocess.run([sys.executable, "-m", "pbem.judge", "ci", str(base / "judge-home" / "keys" / "judge"), ".",
-                           *args], cwd=ci, capture_output=True, text=True, env=env)
+    args = ("ci", str(base / "judge-home" / "keys" / "judge"), str(ci), *args)
+    result = runner.invoke(judge_app, list(args), env=env)
+    done = subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
     if done.returncode == 0 and push_back and run(ci, "status", "--porcelain").stdout:
         run(ci, "-c", "user.name=judge", "-c", "user.email=judge@invalid", "commit", "-qam", "judge: the referee's duties")
         run(ci, "push", "-q", "origin", f"HEAD:{branch}")
@@ -480,8 +527,7 @@ def until_the_judge_owes(homes: Path, work: Path, seed: int) -> None:
         if judge_owes(rep):
             return
         who = rep.duties()[0].who
-        played = pbem(homes / who, "play", work / GAME, "--as", who, "--bot", "greedy", "--seed", seed)
-        assert played.returncode in (0, 3), played.stderr
+        bot_plays(homes / who, work, GAME, who, seed)
         run(work, "commit", "-qam", f"{who} plays")
     raise AssertionError("the judge never owed anything")
 
