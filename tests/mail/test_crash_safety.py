@@ -13,33 +13,46 @@ import pytest
 pytestmark = pytest.mark.slow
 
 WRITER = textwrap.dedent("""
-    import sys
+    import os, sys
     from pathlib import Path
     from pbem.record.files import write_atomic
     path, old, new = Path(sys.argv[1]), sys.argv[2].encode(), sys.argv[3].encode()
     size = int(sys.argv[4])
-    print("ready", flush=True)
-    flip = False
-    while True:
-        write_atomic(path, (new if flip else old) * size, mode=0o600)
-        flip = not flip
+    for _ in sys.stdin:  # a writer forked for each line: its process id said, it writes until killed
+        child = os.fork()
+        if child == 0:
+            print(os.getpid(), flush=True)
+            flip = False
+            while True:
+                write_atomic(path, (new if flip else old) * size, mode=0o600)
+                flip = not flip
+        os.waitpid(child, 0)
+        print("dead", flush=True)
 """)
 
 
 def test_a_killed_writer_never_leaves_half_a_file(tmp_path):
+    """25 writers killed at random moments, each a process of its own: forked by one Python process
+    that imported pbem once (a Python started for each cost about 40 ms of CPU)."""
     target = tmp_path / "game.json"
     old, new, size = "A", "B", 400_000
     target.write_bytes(old.encode() * size)
     rng = random.Random(5)
-    for _ in range(25):
-        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(target), old, new, str(size)],
-                                stdout=subprocess.PIPE)
-        assert proc.stdout.readline() == b"ready\n"
-        time.sleep(rng.uniform(0, 0.05))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        data = target.read_bytes()
-        assert data in (old.encode() * size, new.encode() * size), f"torn file of {len(data)} bytes"
+    forks = subprocess.Popen([sys.executable, "-c", WRITER, str(target), old, new, str(size)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        for _ in range(25):
+            forks.stdin.write("write\n")
+            forks.stdin.flush()
+            writer = int(forks.stdout.readline())
+            time.sleep(rng.uniform(0, 0.05))
+            os.kill(writer, signal.SIGKILL)
+            assert forks.stdout.readline() == "dead\n"
+            data = target.read_bytes()
+            assert data in (old.encode() * size, new.encode() * size), f"torn file of {len(data)} bytes"
+    finally:
+        forks.kill()
+        forks.wait()
     leftovers = [p.name for p in tmp_path.iterdir() if p.name != "game.json"]
     # a kill between creating the temp file and renaming it can leave a temp file, never a torn target
     assert all(name.startswith(".game.json.") and name.endswith(".tmp") for name in leftovers)
