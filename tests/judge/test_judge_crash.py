@@ -51,8 +51,9 @@ def test_a_judge_killed_at_random_moments_signs_each_place_once_and_keeps_every_
                 judge.wait_started()
                 kill = threading.Timer(rng.uniform(0.0, 0.4), judge.kill)  # somewhere in its work, or waiting
                 kill.start()
-                deadline = time.monotonic() + 30  # a round: the players read until one of them plays
-                while not players_act(base, port, PLAYERS, seen) and time.monotonic() < deadline:
+                deadline = time.monotonic() + 30  # a round: the players read until one of them plays, or
+                while not players_act(base, port, PLAYERS, seen) and kill.is_alive() \
+                        and time.monotonic() < deadline:  # the judge they may be waiting for is killed
                     time.sleep(0.02)
                 kill.join()
                 judge.start()
