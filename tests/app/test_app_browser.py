@@ -37,9 +37,11 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from app_clicks import (  # noqa: E402
     check_finished,
     chromium,
+    click_a_move,
     copy_bytes,
     enter,
     fetch_mail,
+    message,
     page_state,
     play_to_the_end,
     start_by_form,
@@ -101,6 +103,15 @@ def live_game(people):
         session.automatic()
     other = next(n for n in NAMES[:2] if n != mover)
     return table_, rep.genesis.game_id, mover, other, rep, after
+
+
+@pytest.fixture(scope="module")
+def two_tabs(people):
+    """A Sarcophagus game of ann and ben in the middle, for a player with two tabs on it."""
+    table_, _ = people
+    rep = near_the_end("sarcophagus", NAMES[:2], IDENTITIES, 12, seed=5)
+    table_.hand_out(rep)
+    return table_, rep.genesis.game_id
 
 
 @pytest.fixture(scope="module")
@@ -237,6 +248,34 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
     assert open_game(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json"))).seq > before
     browser.close()
     browser.switch_to.window(first)
+
+
+def test_the_tab_that_signed_says_what_was_done_when_another_tab_of_the_game_is_redrawn_first(two_tabs, browser):
+    """The words of a move go to the tab where it was signed: another tab of the same game, with nothing
+    chosen, is redrawn live with the move and may ask the app for the page first (here: the signing tab's
+    network slowed to make sure), and it showed them while the signing tab showed nothing."""
+    people, game_id = two_tabs
+    mover = next(name for name in NAMES[:2] if people.apps[name].game_data(game_id)["choices"])
+    app = people.apps[mover]
+    enter(browser, app)
+    browser.get(f"{app.base}/game/{game_id}")
+    other = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    browser.get(f"{app.base}/game/{game_id}")
+    seq = page_state(browser)[0]
+    slow = {"offline": False, "latency": 800, "downloadThroughput": -1, "uploadThroughput": -1}
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    try:
+        said = click_a_move(browser)  # not "the game has moved on" (by this very move, heard before its answer)
+        WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+            lambda b: page_state(b)[0] > seq)
+        assert "Signed and wrote" in said and message(browser) == said, said
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "latency": 0})
+        browser.close()
+        browser.switch_to.window(other)
+    assert page_state(browser)[0] > seq  # the other tab was redrawn with the move
 
 
 # ---------------------------------------------------------------- the board's choices

@@ -24,12 +24,25 @@
     box.textContent = text;
     box.className = bad ? "bad" : "good";
   }
+  /* while a request of this page's is in flight, the live changes wait for its answer: the change it makes
+     itself is said by the answer (not as "the game has moved on"), and the page is drawn anew after it */
+  const live = {acting: false, waiting: [], handle: null};
   async function act(button, url, body) {
     button.disabled = true;
     say("Working...", false);
+    live.acting = true;
     const answer = await post(url, body);
+    live.acting = false;
+    const waiting = live.waiting.splice(0);
+    if (!answer.ok && live.handle) waiting.forEach(change => live.handle(change));
     if (answer.ok) {
-      location.reload();  /* the page shows what was done, and the position now */
+      /* the page shows what was done, and the position now: the words kept for this tab, as the server's copy
+         of them goes to whichever page of that address it draws first (another tab, redrawn live, may be first) */
+      if (answer.message) {
+        say(answer.message, false);
+        keepMessage();
+      }
+      location.reload();
       return;
     }
     say(answer.message, true);
@@ -338,7 +351,7 @@
   }
   showNow();
   show(data.seq);
-  listen(String(data.live || 0), change => {
+  live.handle = change => {
     const head = (change.games || {})[data.gameId];
     if (head === undefined || head === data.head) {
       if (change.text && change.live) say(change.text, false);
@@ -355,5 +368,6 @@
     if (box.className !== "bad") say("The game has moved on since this page was drawn. ", false);  /* an error stays */
     again.id = "show-new";
     box.appendChild(again);
-  });
+  };
+  listen(String(data.live || 0), change => (live.acting ? live.waiting.push(change) : live.handle(change)));
 })();
