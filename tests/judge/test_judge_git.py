@@ -267,10 +267,10 @@ def twice(found: dict[tuple[str, int], set[str]]) -> list[tuple[str, int]]:
 
 def slow_server(origin: Path, accepted: float, before: float, racing: Path) -> None:
     """A busy server: after the judge's pre-receive accepts a push, git waits up to `accepted` seconds
-    before it moves the branch (other pushes' hooks run in between), and each post-receive waits up to
-    `before` seconds, or until another push lands, before the judge's starts (other pushes land while it
-    is at work). Each post-receive writes a file in `racing` named by the commit pushed as it begins (a
-    sign for the chatter to push), holding the branch's tip as the judge's starts."""
+    (at random) before it moves the branch (other pushes' hooks run in between), and each post-receive
+    waits until another push lands, up to `before` seconds, before the judge's starts (other pushes land
+    while it is at work). Each post-receive writes a file in `racing` named by the commit pushed as it
+    begins (a sign for the chatter to push), holding the branch's tip as the judge's starts."""
     def pause(seconds: float) -> str:  # a random length, without a Python process
         return f"od -An -N2 -tu2 /dev/urandom | awk '{{print $1 / 65535 * {seconds}}}'"
 
@@ -279,7 +279,7 @@ def slow_server(origin: Path, accepted: float, before: float, racing: Path) -> N
     pre_judge, post_judge = judged["pre-receive"], judged["post-receive"]
     pre = f'"{pre_judge}"; status=$?\nsleep "$({pause(accepted)})"\nexit $status\n'
     post = (f'updates=$(cat)\nset -- $updates\n: > "{racing}/$2"\n'
-            f'steps=$({pause(before)} | awk \'{{print int($1 / 0.05)}}\')\n'
+            f'steps={int(before / 0.05)}\n'
             'while [ "$steps" -gt 0 ] && [ "$(git rev-parse refs/heads/main)" = "$2" ]; do\n'
             '  sleep 0.05; steps=$((steps - 1))\ndone\n'
             f'git rev-parse refs/heads/main > "{racing}/$2"\n'
