@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import time
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -18,19 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from pbem.api import open_game
 
 from app_support import App, Table
-
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-
-
-def chromium(width: int = 1300, height: int = 1000) -> webdriver.Chrome:
-    """Headless chromium, its console kept (a page's errors are read back)."""
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM or ""
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+from chromium_support import CHROMIUM, DRIVER, chromium  # noqa: F401 (benchmarks/app_games.py takes them from here)
 
 
 def enter(browser, app: App) -> None:

@@ -84,6 +84,28 @@ def home(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session")
+def chromium_session():
+    """One headless Chromium per test process, started by the first browser test (tests/chromium_support.py);
+    `.get()` hands it over as a new browser. Skipped with the reason where no browser is installed."""
+    from chromium_support import CHROMIUM, DRIVER, Shared
+
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "
+                    "chromium-driver)")
+    pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+    shared = Shared()
+    yield shared
+    shared.quit()
+
+
+@pytest.fixture
+def browser(chromium_session):
+    """The process's Chromium as a new browser for one test: one blank tab, no cookies, an empty console."""
+    yield chromium_session.get()
+    chromium_session.release()
+
+
+@pytest.fixture(scope="session")
 def postgres():
     """A throwaway PostgreSQL cluster (tests/postgres_support.py), one per test process, started by the first
     test that asks for it; each test makes its own database in it (`new_database`)."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -16,10 +15,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from chromium_support import CHROMIUM, DRIVER, chromium  # noqa: F401 (the browser tests take them from here)
 from judge_support import cli, ok, write_config
 from mail_support import smtp_server
-
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
 class WebJudge:
@@ -95,18 +93,6 @@ class WebJudge:
             return exc.code, {k.lower(): v for k, v in exc.headers.items()}, exc.read()
         except urllib.error.URLError as exc:
             raise AssertionError(f"{exc} from pbem judge web; its log:\n{self.log.read_text()[-3000:]}") from None
-
-
-def chromium(width: int = 1300, height: int = 1000) -> Any:
-    from selenium import webdriver
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM or ""
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={width},{height}"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
 
 
 def wait(browser: Any, predicate: Any, timeout: float = 30) -> Any:

@@ -36,7 +36,6 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from app_clicks import (  # noqa: E402
     check_finished,
-    chromium,
     click_a_move,
     copy_bytes,
     enter,
@@ -53,10 +52,10 @@ IDENTITIES = {name: Identity.from_seed(bytes([i + 40]) * 32, comment=name) for i
 
 
 @pytest.fixture(scope="module")
-def browser():
-    driver = chromium()
-    yield driver
-    driver.quit()
+def browser(chromium_session):
+    """The process's Chromium (tests/chromium_support.py), its tabs and cookies kept from test to test."""
+    yield chromium_session.get()
+    chromium_session.release()
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 if not (CHROMIUM and DRIVER):
     pytest.skip("no browser: install Debian's chromium and chromium-driver (apt-get install -y chromium "
                 "chromium-driver) to run the HTML replay in a real browser", allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -73,16 +73,9 @@ def replayed(rep, observer=None, knowledge=None):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1200,900"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
-    yield driver
-    driver.quit()
+def browser(chromium_session):
+    yield chromium_session.get(1200, 900)
+    chromium_session.release()
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,9 @@ NAMES = ["ann", "ben", "cat"]
 NOTE = '<img src=x onerror="window.pwned=1">hello'
 
 @pytest.fixture(scope="module")
-def browser():
-    driver = chromium()
-    yield driver
-    driver.quit()
+def browser(chromium_session):
+    yield chromium_session.get()
+    chromium_session.release()
 
 
 def owed(browser, pages) -> tuple[str | None, int]:

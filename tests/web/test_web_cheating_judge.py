@@ -15,7 +15,7 @@ from pbem.crypto import Identity
 from pbem.record.models import payload_hash
 
 from paths_support import TESTS
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of, wait
+from web_client_support import WebJudge, ready, sign, take_seat, text_of, wait
 from web_support import shared_node
 
 
@@ -48,46 +48,39 @@ def offered_join(browser) -> None:
 
 
 @pytest.mark.slow
-def test_a_page_refuses_a_game_that_does_not_hold_its_key_and_posts_nothing(judge):
+def test_a_page_refuses_a_game_that_does_not_hold_its_key_and_posts_nothing(judge, browser):
     """Two tables: ann then cat (the genesis holds the judge's key in cat's place), dan then fay (fay's page is
     told another referee key). The honest seat joins first (a Sarcophagus join is owed in turn order), then
     the cheated seat's page refuses."""
-    if not (CHROMIUM and DRIVER):
-        pytest.skip("no browser: install Debian's chromium and chromium-driver")
-    pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
     from selenium.webdriver.common.by import By
 
     tables = [(judge.invite("sarcophagus", "ann", "cat"), "ann", "cat", not_yours("cat")),
               (judge.invite("sarcophagus", "dan", "fay"), "dan", "fay", NOT_REFEREES)]
-    browser = chromium()
-    try:
-        pages = {}
-        for links, honest, cheated, _ in tables:
-            for name in (honest, cheated):
-                browser.switch_to.new_window("tab")
-                pages[name] = browser.current_window_handle
-                take_seat(browser, links[name])
-        for _, honest, cheated, refusal in tables:
-            browser.switch_to.window(pages[honest])
-            offered_join(browser)
-            assert sign(browser) == "Signed and accepted by the judge: entry 1."
-            browser.switch_to.window(pages[cheated])
-            offered_join(browser)
-            # the page sees its own key in the judge's view: only the signed genesis shows the cheat
-            assert text_of(browser, "key-state").startswith(f"This browser holds {cheated}'s key")
-            wait(browser, lambda b, refusal=refusal: text_of(b, "message") == refusal)
-            assert browser.execute_script("return [...document.querySelectorAll('#options .option')]"
-                                          ".every(b => b.disabled)")
-            # a player who forces the button on is refused when signing, before the page signs anything
-            browser.execute_script("document.querySelectorAll('#options .option').forEach(b => { b.disabled = false; });"
-                                   "document.getElementById('message').textContent = '';")
-            browser.find_element(By.CSS_SELECTOR, "#options .option").click()
-            browser.find_element(By.ID, "sign").click()
-            wait(browser, lambda b: text_of(b, "message") and not b.execute_script(
-                "return document.getElementById('turn').dataset.busy"))
-            assert text_of(browser, "message") == refusal
-    finally:
-        browser.quit()
+    pages = {}
+    for links, honest, cheated, _ in tables:
+        for name in (honest, cheated):
+            browser.switch_to.new_window("tab")
+            pages[name] = browser.current_window_handle
+            take_seat(browser, links[name])
+    for _, honest, cheated, refusal in tables:
+        browser.switch_to.window(pages[honest])
+        offered_join(browser)
+        assert sign(browser) == "Signed and accepted by the judge: entry 1."
+        browser.switch_to.window(pages[cheated])
+        offered_join(browser)
+        # the page sees its own key in the judge's view: only the signed genesis shows the cheat
+        assert text_of(browser, "key-state").startswith(f"This browser holds {cheated}'s key")
+        wait(browser, lambda b, refusal=refusal: text_of(b, "message") == refusal)
+        assert browser.execute_script("return [...document.querySelectorAll('#options .option')]"
+                                      ".every(b => b.disabled)")
+        # a player who forces the button on is refused when signing, before the page signs anything
+        browser.execute_script("document.querySelectorAll('#options .option').forEach(b => { b.disabled = false; });"
+                               "document.getElementById('message').textContent = '';")
+        browser.find_element(By.CSS_SELECTOR, "#options .option").click()
+        browser.find_element(By.ID, "sign").click()
+        wait(browser, lambda b: text_of(b, "message") and not b.execute_script(
+            "return document.getElementById('turn').dataset.busy"))
+        assert text_of(browser, "message") == refusal
     log = judge.log.read_text()
     assert "entry 1 posted by ann in a browser" in log and "entry 1 posted by dan in a browser" in log
     assert not any(f"by {name} in a browser" in log or f"{name} posted" in log for name in ("cat", "fay")), log

@@ -6,7 +6,6 @@ and in a real Chromium (selenium), where IndexedDB keeps the key across a reload
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from typing import Any
 
@@ -175,7 +174,6 @@ def test_where_the_browser_lacks_webcrypto_ed25519_or_x25519_the_kept_seed_signs
 
 # -- in Chromium: IndexedDB keeps the key across a reload
 
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 MAKE_AND_KEEP = """
 const done = arguments[arguments.length - 1];
@@ -217,21 +215,13 @@ const done = arguments[arguments.length - 1];
 
 
 @pytest.mark.slow
-def test_chromium_keeps_the_key_in_indexeddb_across_a_reload_and_signs_and_opens_with_it(tmp_path):
-    if not (CHROMIUM and DRIVER):
-        pytest.skip("no browser: Debian's chromium and chromium-driver run this test")
-    webdriver = pytest.importorskip("selenium.webdriver")
+def test_chromium_keeps_the_key_in_indexeddb_across_a_reload_and_signs_and_opens_with_it(tmp_path, browser):
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("<!doctype html><title>keystore</title><p>keys</p>\n")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--user-data-dir={tmp_path / 'profile'}"):
-        options.add_argument(argument)
     with static_server(tmp_path / "site") as base:
-        browser = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
+        # the browser is the process's one (tests/chromium_support.py): its port's origin as new, whatever was there
+        browser.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": base, "storageTypes": "all"})
         try:
-            browser.set_script_timeout(30)
             browser.get(f"{base}/index.html")
             made = browser.execute_async_script(MAKE_AND_KEEP, PASS)
             assert "error" not in made, made
@@ -244,7 +234,7 @@ def test_chromium_keeps_the_key_in_indexeddb_across_a_reload_and_signs_and_opens
             assert "error" not in used, used
             forgotten = browser.execute_async_script(FORGET)
         finally:
-            browser.quit()
+            browser.get("about:blank")
     assert used["line"] == made["line"] and used["where"] == "webcrypto" and used["kept_keys"] == ["table-1/ann"]
     assert used["healthy"] is True
     assert used["kept"] == ["backup", "id", "line", "openKey", "signKey", "version"]  # no seed in IndexedDB

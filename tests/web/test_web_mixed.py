@@ -15,11 +15,7 @@ from pathlib import Path
 import pytest
 
 from judge_support import cli, fast_cli, ok, players_act, setup_players
-from web_client_support import CHROMIUM, DRIVER, WebJudge, chromium, ready, sign, take_seat, text_of
-
-if not (CHROMIUM and DRIVER):
-    pytest.skip("no browser: install Debian's chromium and chromium-driver", allow_module_level=True)
-pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install '.[test]'")
+from web_client_support import WebJudge, ready, sign, take_seat, text_of
 
 BY_MAIL = ["ben", "cat"]
 
@@ -29,7 +25,7 @@ def copy(base: Path, name: str) -> Path:
 
 
 @pytest.mark.slow
-def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypatch):
+def test_a_browser_player_and_two_players_by_mail_share_one_game(base, browser, monkeypatch):
     fast_cli(monkeypatch)
     monkeypatch.chdir(base)
     boxes = {f"{n}@example.org": base / "mail" / n for n in ["ann", *BY_MAIL]}
@@ -41,28 +37,24 @@ def test_a_browser_player_and_two_players_by_mail_share_one_game(base, monkeypat
                              extra=tuple(f"--{kind}={name}={value}" for name in BY_MAIL
                                          for kind, value in (("key", keys[name]), ("mail", f"{name}@example.org"))))
         assert sorted(links) == ["ann"]  # ben and cat have their keys: no link
-        browser = chromium()
-        try:
-            page = take_seat(browser, links["ann"], address="ann@example.org")
-            seen: dict[str, int] = {}
-            ann_moves, opened, chance, deadline = 0, 0, random.Random(7), time.monotonic() + 300
-            while time.monotonic() < deadline:
-                acted = players_act(base, judge.port, BY_MAIL, seen)
-                shown = ready(browser)
-                secrets = text_of(browser, "secrets")  # ann's cards, opened in her page with her key
-                assert "not as committed" not in secrets
-                opened += "opened here with your key and checked against the record" in secrets
-                if shown["offers"]:
-                    said = sign(browser, chance.randrange(len(shown["offers"])))
-                    assert "accepted by the judge" in said, said
-                    ann_moves += 1
-                elif shown["title"] == "Game over":
-                    break
-                elif not acted:
-                    time.sleep(0.2)  # the judge reads its mail every 0.2 s
-            assert shown["title"] == "Game over" and ann_moves >= 5 and opened >= 3  # the deal decides how many
-        finally:
-            browser.quit()
+        page = take_seat(browser, links["ann"], address="ann@example.org")
+        seen: dict[str, int] = {}
+        ann_moves, opened, chance, deadline = 0, 0, random.Random(7), time.monotonic() + 300
+        while time.monotonic() < deadline:
+            acted = players_act(base, judge.port, BY_MAIL, seen)
+            shown = ready(browser)
+            secrets = text_of(browser, "secrets")  # ann's cards, opened in her page with her key
+            assert "not as committed" not in secrets
+            opened += "opened here with your key and checked against the record" in secrets
+            if shown["offers"]:
+                said = sign(browser, chance.randrange(len(shown["offers"])))
+                assert "accepted by the judge" in said, said
+                ann_moves += 1
+            elif shown["title"] == "Game over":
+                break
+            elif not acted:
+                time.sleep(0.2)  # the judge reads its mail every 0.2 s
+        assert shown["title"] == "Game over" and ann_moves >= 5 and opened >= 3  # the deal decides how many
         copies = judge.export()
         length = len(json.loads(copies[0].read_text())["entries"])
         settled = time.monotonic() + 60
