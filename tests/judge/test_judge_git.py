@@ -511,9 +511,9 @@ def ci_run(base: Path, origin: Path, branch: str, *args: str, github: bool = Tru
     env["PBEM_HOME"] = str(ci.with_name(ci.name + "-home"))  # the runner's own home, empty
     if github:
         env["GITHUB_REF"] = f"refs/heads/{branch}"
-    args = ("ci", str(base / "judge-home" / "keys" / "judge"), str(ci), *args)
-    result = runner.invoke(judge_app, list(args), env=env)
-    done = subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+    command = ["ci", str(base / "judge-home" / "keys" / "judge"), str(ci), *args]
+    result = runner.invoke(judge_app, command, env=env)
+    done = subprocess.CompletedProcess(command, result.exit_code, result.stdout, result.stderr)
     if done.returncode == 0 and push_back and run(ci, "status", "--porcelain").stdout:
         run(ci, "-c", "user.name=judge", "-c", "user.email=judge@invalid", "commit", "-qam", "judge: the referee's duties")
         run(ci, "push", "-q", "origin", f"HEAD:{branch}")
