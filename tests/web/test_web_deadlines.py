@@ -10,6 +10,7 @@ import json
 import mailbox
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def play_until_a_move_is_owed(clients, plays) -> tuple[str, dict]:
 def noted(base: Path, party: str, kind: str) -> bool:
     """Whether the judge has noted, in its database, a `kind` (reminder, absent) of `party`'s as done: what
     it notes whether or not there was an address to mail (so that a restart does it not twice)."""
-    with sqlite3.connect(f"file:{base / 'judge-home' / 'judge.db'}?mode=ro", uri=True, timeout=10) as db:
+    with closing(sqlite3.connect(f"file:{base / 'judge-home' / 'judge.db'}?mode=ro", uri=True, timeout=10)) as db:
         return db.execute("SELECT 1 FROM deadlines WHERE item LIKE ?", (f"{party}:%:{kind}:%",)).fetchone() is not None
 
 
