@@ -106,6 +106,24 @@ def test_a_valid_key_plus_a_small_order_point_is_refused():
     assert "has a small-order component" in refusal((y | (x & 1) << 255).to_bytes(32, "little"))
 
 
+def test_a_key_with_any_small_order_component_is_refused_as_the_group_order_says():
+    """The prime-order test (X25519's multiplication by a scalar that is -1 modulo L) decides as [L]P = identity
+    does, multiplied out here: for keys plus each of the 8 small-order points."""
+    generator = ed25519.decode(bytes.fromhex(SMALL_ORDER[4]))
+    torsion = [ed25519._IDENTITY]
+    for _ in range(7):
+        torsion.append(ed25519._add(torsion[-1], (*generator, 1, generator[0] * generator[1] % ed25519.P)))
+    for n in range(1, 6):
+        good = ed25519.decode(crypto.Identity.from_seed(bytes([n]) * 32, comment="me").public.raw)
+        for component in torsion:
+            x, y, z, _ = ed25519._add((*good, 1, good[0] * good[1] % ed25519.P), component)
+            inverse = pow(z, ed25519.P - 2, ed25519.P)
+            x, y = x * inverse % ed25519.P, y * inverse % ed25519.P
+            in_group = ed25519._is_identity(ed25519._multiply(ed25519.L, (x, y, 1, x * y % ed25519.P)))
+            assert in_group == (component == ed25519._IDENTITY)
+            assert ed25519._in_prime_order_group(y) == in_group
+
+
 def test_points_off_the_curve_and_other_key_types_are_refused():
     off_curve = next(y for y in range(2, 100) if not _on_curve(y))
     assert refusal(off_curve.to_bytes(32, "little")) == \
