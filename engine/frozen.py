@@ -1,6 +1,7 @@
-"""Frozen value classes that cost little to define: `class Joined(Frozen): who: str` is a frozen dataclass
-(fields, defaults, `dataclasses.replace`, `fields`, match patterns, equality, hash, repr, no assignment) to
-mypy and to the program alike.
+"""Value classes that cost little to define: `class Joined(Frozen): who: str` is a frozen dataclass (fields,
+defaults, `dataclasses.replace`, `fields`, match patterns, equality, hash, repr, no assignment) to mypy and
+to the program alike; `class Replay(Mutable): ...` a dataclass whose fields may be assigned (and which is not
+hashable, as a dataclass that compares is not).
 
 Why not `@dataclass(frozen=True)`: it writes each class's __init__, __eq__, __hash__, __repr__,
 __setattr__ and __delattr__ as Python source and compiles it, some 3 M instructions a class, and a command
@@ -18,9 +19,8 @@ from typing import Any, ClassVar, dataclass_transform
 _MISSING = dataclasses.MISSING
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-class Frozen:
-    """The base of a frozen value class: its annotated attributes are its fields, in order."""
+class _Fields:
+    """What Frozen and Mutable share: a class's annotated attributes are its fields, in order."""
 
     _plan: ClassVar[tuple[tuple[str, Any, Any], ...]] = ()
     """(name, default, default factory) of each field __init__ takes, in order."""
@@ -68,13 +68,18 @@ class Frozen:
             return NotImplemented
         return _values(self, self._compared) == _values(other, self._compared)
 
-    def __hash__(self) -> int:
-        return hash(_values(self, self._hashed))
-
     @recursive_repr()
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
         return f"{type(self).__qualname__}({shown})"
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+class Frozen(_Fields):
+    """The base of a frozen value class."""
+
+    def __hash__(self) -> int:
+        return hash(_values(self, self._hashed))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -83,5 +88,12 @@ class Frozen:
         raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _values(value: Frozen, names: tuple[str, ...]) -> tuple[Any, ...]:
+@dataclass_transform(field_specifiers=(dataclasses.field,))
+class Mutable(_Fields):
+    """The base of a class of fields that may be assigned."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _values(value: _Fields, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple([getattr(value, name) for name in names])

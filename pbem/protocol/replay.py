@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import Any
 
 from engine.contract import (
@@ -14,6 +14,7 @@ from engine.contract import (
     Duty,
     Value,
 )
+from engine.frozen import Mutable
 from pbem.crypto import PublicKey
 from pbem.protocol.acts import (
     Verdict,
@@ -23,8 +24,7 @@ from pbem.protocol.dealing import stock_key
 from pbem.record.models import Entry, GameFile, Genesis
 
 
-@dataclass
-class Replay:
+class Replay(Mutable):
     """A record replayed and checked up to its last entry."""
 
     genesis: Genesis

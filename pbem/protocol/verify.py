@@ -6,9 +6,10 @@ the reason. What it proves and what it cannot is written in docs/security.md."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
+from engine.frozen import Mutable
 from pbem.errors import AuditFailed, Divergence, Equivocation, PbemError, RecordError
 from pbem.protocol.entries import replay
 from pbem.protocol.replay import Replay
@@ -73,8 +74,7 @@ def compare(first: GameFile, second: GameFile) -> str | None:
 __all__ = ["audited", "compare", "verify"]
 
 
-@dataclass
-class Checked:
+class Checked(Mutable):
     """One file verified: the game, and how it stood against this machine's history before this run."""
 
     path: Path
@@ -82,8 +82,7 @@ class Checked:
     seen: Sighting
 
 
-@dataclass
-class VerifyReport:
+class VerifyReport(Mutable):
     """`verify` over several files: each valid file, each failure (one line each), and the warnings."""
 
     valid: list[Checked] = field(default_factory=list)
