@@ -22,7 +22,7 @@ _MINUS_ONE = (8 * L - 8 * pow(8, -1, L)).to_bytes(32, "little")
 """An X25519 scalar that is -1 modulo L and 0 modulo 8, and that X25519's clamping leaves as it is (a multiple
 of 8 between 2^254 and 2^255): times it, a point P + T of the curve's group (the group of order 8L: P in the
 prime-order subgroup, T of order dividing 8) is -P, whose X25519 coordinate is P's."""
-D = -121665 * pow(121666, P - 2, P) % P
+D = -121665 * pow(121666, -1, P) % P
 SQRT_M1 = pow(2, (P - 1) // 4, P)
 Point = tuple[int, int, int, int]
 """A point in extended coordinates."""
