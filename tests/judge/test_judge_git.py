@@ -354,9 +354,9 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
     tables = [Table(base, works["ben"], GAME), Table(base, works["cat"], TWO)]
     failures: list[BaseException] = []
 
-    def race(table: Table, offset: int) -> None:
+    def race(table: Table, offset: int, steps: int) -> None:
         try:
-            for step in range(rounds):
+            for step in range(steps):
                 time.sleep(random.random() * 0.2)
                 if not table.advance(seed=offset + step):
                     return
@@ -389,7 +389,7 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
         except BaseException as exc:  # noqa: BLE001  (reported by the main thread)
             failures.append(exc)
 
-    threads = [threading.Thread(target=race, args=(t, 100 * n)) for n, t in enumerate(tables)]
+    threads = [threading.Thread(target=race, args=(t, 100 * n, rounds)) for n, t in enumerate(tables)]
     noise = threading.Thread(target=chatter, args=(works["ann"],))
     for thread in [*threads, noise]:
         thread.start()
@@ -401,9 +401,14 @@ def test_racing_pushes_never_leave_a_game_stuck_nor_make_the_judge_sign_a_place_
     meanwhile = landed_meanwhile(racing, mine)
     retried = sum(t.retries for t in tables)
     assert meanwhile + retried > 0, "no push landed while another's post-receive was at work: nothing raced"
+    assert all(table.moves >= min(rounds, 3) for table in tables), [(t.game, t.moves) for t in tables]
+    finals = [threading.Thread(target=race, args=(t, 999, 1)) for t in tables]  # both tables at once
+    for thread in finals:
+        thread.start()
+    for thread in finals:
+        thread.join()
+    assert not failures, failures[0]
     for table in tables:  # the judge owes nothing on the branch, and an honest push is still accepted
-        assert table.moves >= min(rounds, 3), (table.game, table.moves)
-        table.advance(seed=999)
         run(table.work, "pull", "-q", "--rebase")
         assert not judge_owes(game_at(table.work, table.game))
     assert twice(judge_entries(origin, *(base / "judge-home" / judge_post.PENDING).glob("*.json"))) == []
