@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import functools
 
-# X25519 keys as cryptography's X25519PrivateKey and X25519PublicKey make them, without their first asking
-# cryptography's whole OpenSSL backend (rsa, ec, the ciphers: 25 M instructions to import) whether the
-# OpenSSL it is built with has X25519, which every OpenSSL that cryptography>=42 builds with has.
-from cryptography.hazmat.bindings._rust import openssl as rust_openssl
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493  # the order of the base point
@@ -109,5 +106,5 @@ def _in_prime_order_group(y: int) -> bool:
     point's own, u = (1 + y) / (1 - y) (RFC 7748), comes out unchanged exactly when T is the identity:
     P + T = -P would make T = -2P, of order L."""
     u = ((1 + y) * pow(1 - y, -1, P) % P).to_bytes(32, "little")  # y != 1: the identity is of small order
-    times = rust_openssl.x25519.from_private_bytes(_MINUS_ONE).exchange(rust_openssl.x25519.from_public_bytes(u))
+    times = X25519PrivateKey.from_private_bytes(_MINUS_ONE).exchange(X25519PublicKey.from_public_bytes(u))
     return times == u
