@@ -315,6 +315,8 @@ class Bench:
                               f'[smtp]\nserver = "127.0.0.1:{self.port}"\nsecurity = "none"\n')
             self.judges.append(JudgeProcess(config))
         self.peaks: list[int] = []
+        self.gone_cpu = 0.0
+        """The CPU seconds of judge processes killed or stopped: counted, or a restart makes the judges' CPU fall."""
         started = time.monotonic()
         self.players = Players(games, identity.public, self.post, self.port, seed)
         print(f"{games} four-player Path of Pharaohs games, {judges} judge{'s' if judges > 1 else ''} on "
@@ -352,7 +354,13 @@ class Bench:
             time.sleep(0.1)
 
     def judges_cpu(self) -> float:
-        return sum(cpu_seconds(j.process.pid) for j in self.judges if j.process is not None)
+        """The CPU seconds of every judge process so far, those gone included."""
+        return self.gone_cpu + sum(cpu_seconds(j.process.pid) for j in self.judges if j.process is not None)
+
+    def note_gone(self, judge) -> None:
+        """A judge about to be killed or stopped: its CPU so far is kept."""
+        if judge.process is not None:
+            self.gone_cpu += cpu_seconds(judge.process.pid)
 
     def warm_up(self, limit: float) -> None:
         """Invitations, joins and deals at full speed, until every game owes a player's move."""
@@ -471,6 +479,7 @@ def several(games: int, judges: int, database: str, kill_every: float, rate: flo
     def killer(elapsed: float) -> None:
         if kill_every and elapsed >= (kills[0] + 1) * kill_every:
             bench.note_peaks()
+            bench.note_gone(victim)
             victim.kill()
             victim.start()
             kills[0] += 1
@@ -483,6 +492,7 @@ def several(games: int, judges: int, database: str, kill_every: float, rate: flo
         for count in sorted({judges, 1}, reverse=True):  # all the judges, then one: each saturated
             for judge in bench.judges[count:]:
                 bench.note_peaks()
+                bench.note_gone(judge)
                 judge.stop()
             bench.judges = bench.judges[:count]
             bench.drain(300)
