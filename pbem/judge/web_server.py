@@ -340,7 +340,10 @@ def _mail_loop(judge: WebJudge, stopping: threading.Event) -> None:
 
 def serve(config: Config, host: str, port: int, url: str | None) -> None:
     """Serve until SIGINT or SIGTERM; the judge's mail read all along."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on connections of a socket that names it, and
+    # without it a response written in two parts (uvicorn: headers, then body) waited for the browser's
+    # delayed ACK, about 40 ms a request
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(128)  # from now on a connection waits for the server rather than being refused
