@@ -23,6 +23,7 @@ let busy = false;
 let drawn = null; // the head of the game the options were drawn for: a choice stays while the game does
 let genesis = null; // the promise of the game's signed genesis (null: not fetched, or to fetch again)
 let flaw = null; // why this page must not sign into the game the judge reports (null: none seen)
+const opened = new Map(); // each hidden item as sent, by the key that opened it: what it opened to, or why not
 
 function say(text, bad = false) {
   $('message').textContent = text;
@@ -103,18 +104,22 @@ function choose(offer, button) {
  * in the record: what the board shows as the player's own comes from the judge, this from the record. */
 async function openMine() {
   if (!identity || !data.sealedToMe) return;
-  const opened = [];
+  const shown = [];
   const wrong = [];
   for (const item of data.sealedToMe) {
-    try {
-      opened.push(`${item.key} = ${(await openValueAsync(item, identity, data.genesisHash)).value}`);
-    } catch (error) {
-      wrong.push(`${item.key} (${error.message})`);
+    // an item the game sends again after each entry, unchanged, is opened and checked once
+    const seen = `${identity.public.line()} ${data.genesisHash} ${JSON.stringify(item)}`;
+    if (!opened.has(seen)) {
+      opened.set(seen, openValueAsync(item, identity, data.genesisHash).then(
+        ({ value }) => ({ value }), (error) => ({ error: error.message })));
     }
+    const found = await opened.get(seen);
+    if ('error' in found) wrong.push(`${item.key} (${found.error})`);
+    else shown.push(`${item.key} = ${found.value}`);
   }
   $('secrets').textContent = wrong.length
     ? `Sealed to you but not as committed in the record: ${wrong.join('; ')}. Do not go on: pbem verify shows who sealed it.`
-    : opened.length ? `Your secrets, opened here with your key and checked against the record: ${opened.join(', ')}.` : '';
+    : shown.length ? `Your secrets, opened here with your key and checked against the record: ${shown.join(', ')}.` : '';
   $('secrets').className = wrong.length ? 'bad' : '';
 }
 
