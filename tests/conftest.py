@@ -122,3 +122,20 @@ def judge_database(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "judge.db")
     return request.getfixturevalue("postgres").new_database()
+
+
+def pytest_collection_modifyitems(items):
+    """The modules with the most slow tests first, each module's tests kept together and in order: the
+    whole games, servers and browsers start while the other worker takes the quick tests, instead of the
+    last of them starting near the end and leaving one worker alone at it (pytest-xdist's worksteal hands
+    each worker a run of the list and lets an idle one take from the end of another's). Every worker
+    orders the same collection the same way, as xdist requires."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+
+    def slow_tests(tests: list[pytest.Item]) -> int:
+        return sum(item.get_closest_marker("slow") is not None for item in tests)
+
+    ordered = sorted(modules.values(), key=slow_tests, reverse=True)  # stable: ties keep collection order
+    items[:] = [item for tests in ordered for item in tests]
