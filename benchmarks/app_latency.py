@@ -6,7 +6,8 @@ mail through a real SMTP server on localhost (aiosmtpd) into their Maildirs. A 4
 game played by greedy bots, cut back to its last `--moves` decisions (a late file: over a hundred
 entries). For each decision: the mover's game page served cold (the copy changed since the app last
 read it: verified again from its first entry) and warm (the verified game kept in memory), then the
-move posted as the page's Sign-and-send button posts it (signed, written, mailed), then everyone
+move posted as the page's Sign-and-send button posts it (signed, written, and mailed once the turn is
+done: one mail a turn), then everyone
 fetches their mail. With chromium installed, the same click in a real browser: from the click on Sign
 and send to the page showing the turn sent (the reload included).
 
@@ -76,7 +77,7 @@ def main() -> None:
             data = app.game_data(game_id)
             move = {"head": data["head"], "action": data["choices"][0]["notation"]}
             seconds, (status, answer) = timed(lambda app=app, move=move: app.post(f"/game/{game_id}/move", move))
-            assert status == 200 and answer["ok"] and "Sent to" in answer["message"], answer
+            assert status == 200 and answer["ok"] and "Signed and wrote" in answer["message"], answer
             clicks.append(seconds)
         browser = browser_click(people, game_id)
     print(f"game page, warm (the verified game in memory): median {ms(statistics.median(warm))}, "
@@ -122,7 +123,7 @@ def browser_click(people, game_id: str) -> float | None:  # type: ignore[no-unty
         start = time.perf_counter()
         driver.find_element(By.ID, "sign").click()
         WebDriverWait(driver, 20, poll_frequency=0.005).until(
-            lambda d: "Sent to" in d.execute_script("return document.getElementById('message').textContent"))
+            lambda d: "Signed and wrote" in d.execute_script("return document.getElementById('message').textContent"))
         return time.perf_counter() - start
     finally:
         driver.quit()
