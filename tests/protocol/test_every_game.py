@@ -4,6 +4,7 @@ duty of a known kind, and a record that verifies with its end audit. The tests' 
 (tests/third_game/, written through docs/adding-a-game.md alone), is plugged in for these tests and plays
 through them as the two real games do."""
 
+import json
 import random
 from contextlib import nullcontext
 
@@ -106,7 +107,10 @@ def test_every_game_has_a_presentation_that_keeps_the_protocol(name):
 def test_a_whole_game_by_mail_then_pbem_verify(name, mode, tmp_path, monkeypatch):
     """Each participant with their own home and Maildir plays only through `pbem mail`, `pbem inbox` and
     `pbem play --send` (the referee too, a program's way), a real SMTP server (aiosmtpd) delivering the
-    mails; then `pbem verify` checks every copy, which are one history byte for byte."""
+    mails, in a game with a deadline (`--late-after`); after the first mail each is a turn block, not the
+    file, and replies to the one before. Then everyone's `pbem status` has the game over with nothing owed,
+    and `pbem verify` checks every copy, which are one history byte for byte. (This was also played as
+    tests/mail/test_mail_e2e.py, Sarcophagus at a table: the same game, once.)"""
     from typer.testing import CliRunner
 
     from pbem.cli import app
@@ -125,7 +129,7 @@ def test_a_whole_game_by_mail_then_pbem_verify(name, mode, tmp_path, monkeypatch
         assert result.exit_code == 0, result.output
         return result.output
 
-    with smtp_server({f"{n}@example.org": tmp_path / "mail" / n for n in everyone}) as (port, _):
+    with smtp_server({f"{n}@example.org": tmp_path / "mail" / n for n in everyone}) as (port, server):
         keys = {}
         for who in everyone:
             keys[who] = as_player(who, port, "key", "new", who, "--no-passphrase").splitlines()[-1]
@@ -133,7 +137,7 @@ def test_a_whole_game_by_mail_then_pbem_verify(name, mode, tmp_path, monkeypatch
                 as_player(who, port, "contact", "add", other, f"{other}@example.org")
         referee = [f"--referee=ref={keys['ref']}"] if mode == "referee" else []
         as_player(creator, port, "new", name, "-o", "game.json", "--as", creator,
-                  *[f"--player={n}={keys[n]}" for n in players], *referee)
+                  *[f"--player={n}={keys[n]}" for n in players], *referee, "--late-after", "72h")
         assert as_player(creator, port, "mail", "game.json", "--as", creator, "--send").startswith("Sent to ")
         seen = dict.fromkeys(everyone, -1)
         for _ in range(2000):  # each reads their mail when some arrived, and plays what they owe
@@ -146,11 +150,19 @@ def test_a_whole_game_by_mail_then_pbem_verify(name, mode, tmp_path, monkeypatch
                 owed = [line.split() for line in as_player(who, port, "inbox", tmp_path / "mail" / who).splitlines()
                         if line.startswith("    pbem play ")]
                 if owed:  # the inbox says what to run: pbem play PATH --as NAME --mail
+                    assert owed[0][3:5] == ["--as", who]
                     as_player(who, port, "play", owed[0][2], "--as", who, "--bot", bot, "--send")
+        later = list(server.received[1:])
+
+    for who in everyone:  # everyone's status: the game is over, nobody owes anything
+        status = json.loads(as_player(who, 0, "status", "--json"))
+        assert [(g["finished"], g["i_owe"], g["me"]) for g in status["games"]] == [(True, False, [who])]
 
     copies = [next((tmp_path / n / "games-files").glob(f"{name}-*.json")) for n in everyone]
     checked = runner.invoke(app, ["verify", *map(str, copies)], env={"PBEM_HOME": str(tmp_path / players[0])})
     assert checked.exit_code == 0, checked.output
     assert [line.split(": ", 1)[1].split(",")[:2] for line in checked.output.splitlines()] == \
         [["valid", " finished"]] * len(everyone)
-    assert len({c.read_bytes() for c in copies}) == 1
+    assert len({c.read_bytes() for c in copies}) == 1  # one history, byte for byte
+    assert later and all(b"BEGIN PBEM TURN" in m and b"filename=" not in m for m in later)
+    assert all(b"In-Reply-To:" in m for m in later)  # one thread
