@@ -23,6 +23,7 @@ from pbem.judge import deadlines, library, web_tables
 from pbem.judge.config import Config
 from pbem.judge.database import Tx
 from pbem.judge.service import Judge
+from pbem.judge.web_changes import Changes
 from pbem.judge.web_tables import REFEREE, HostedTable
 
 BROWSER_DOMAIN = "browser.invalid"
@@ -39,17 +40,26 @@ class WebJudge(Judge):
         super().__init__(config, log, clock)
         self.lock = threading.RLock()
         self.public_url = public_url.rstrip("/")
-        self.changes = 0
+        self.changes = Changes()
         """Bumped after anything that may have moved a game on: the pages' event streams look then."""
+        self._held: tuple[int, int] | None = None
+        """The games the store held after the last mail pass: how many, and their entries in all."""
         self._pages: dict[str, tuple[str, Any, dict[str, dict[str, Any]]]] = {}
         """Each game's pages as last worked out: (its head, the referee's session on it, the pages by seat)."""
 
     # ------------------------------------------------------------ the mail judge, with browser seats
 
     def once(self) -> None:
+        """A pass of the mail judge; a change for the pages only when the games the store holds changed (by
+        this pass, or by another judge on the same database): a quiet pass wakes no page's stream."""
         with self.lock:
             super().once()
-            self.changes += 1
+            with self.store.db.transaction() as tx:
+                row = tx.one("SELECT count(*), coalesce(sum(seq), 0) FROM games")
+        held = (int(row[0]), int(row[1])) if row else (0, 0)
+        if held != self._held:
+            self._held = held
+            self.changes.bump()
 
     def book(self, game_id: str, me: str, tx: Any = None) -> dict[str, str]:
         found = super().book(game_id, me, tx)
@@ -114,7 +124,7 @@ class WebJudge(Judge):
         self.referee(game_id)
         self.notify(game_id)
         self.deliver()
-        self.changes += 1
+        self.changes.bump()
 
     def game(self, game_id: str) -> library.Replay:
         """A game as the store holds it, verified (its copy made equal to the store first)."""
@@ -179,7 +189,7 @@ class WebJudge(Judge):
                 self.referee(game_id)  # in a transaction of its own
             self.notify(game_id)
             self.deliver()
-            self.changes += 1
+            self.changes.bump()
             return last
 
     def _apply_posted(self, tx: Tx, game_id: str, seat: str, where: str, entry: dict[str, Any]) -> library.MailRead:

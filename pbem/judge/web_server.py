@@ -45,6 +45,9 @@ from pbem.judge.web_tables import HostedTable
 MAX_REQUEST_BYTES = 1 << 20
 """An entry with every coin of a game sealed is some kilobytes; more is an attack."""
 HEARTBEAT = 15.0
+LOOK_AGAIN = 1.0
+"""How often a page's event stream looks at the store unwoken: what another process changed (another judge
+on the same database) reaches the page within it; this process's changes wake the stream at once."""
 NO_STORE = {"cache-control": "no-store"}
 T = TypeVar("T")
 
@@ -142,7 +145,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
                                judge.clock())
         except library.PbemError as exc:
             return _refused(409, str(exc))
-        judge.changes += 1
+        judge.changes.bump()
         seat = next(s.name for s in table.seats if s.key and browser.same_key(s.key, body.key))
         judge.log(f"table {table.table_id}: {seat} took their seat in a browser")
         if table.full:
@@ -166,7 +169,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
             return _refused(404, str(exc))
         except library.PbemError as exc:
             return _refused(400, str(exc))
-        judge.changes += 1
+        judge.changes.bump()
         judge.log(f"table {table.table_id}: {table.game} with {', '.join(body.seats)}, made by a creator link")
         links = {name: f"{judge.public_url.rstrip('/')}/join/{token}" for name, token in tokens.items()}
         return JSONResponse({"ok": True, "table": table.table_id, "links": links}, headers=NO_STORE)
@@ -273,18 +276,21 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         table = found[0]
 
         async def stream() -> Any:
-            seen, last, quiet = -1, "", time.monotonic()
+            """Woken by the judge's changes (web_changes.py), it looks at the store then, and every LOOK_AGAIN
+            seconds for what another process changed; it ends when the page goes (Starlette cancels it)."""
+            seen, last, looked, quiet = -1, "", 0.0, time.monotonic()
             while not stopping.is_set() and not await request.is_disconnected():
-                if judge.changes != seen:
-                    seen = judge.changes
+                if judge.changes.count != seen or time.monotonic() - looked >= LOOK_AGAIN:
+                    seen, looked = judge.changes.count, time.monotonic()  # read before the look: none missed
                     now = await call(mark, table.table_id)
                     if now != last:
                         last, quiet = now, time.monotonic()
                         yield f"data: {now}\n\n"
-                if time.monotonic() - quiet > HEARTBEAT:
+                if time.monotonic() - quiet >= HEARTBEAT:
                     quiet = time.monotonic()
                     yield ": still here\n\n"
-                await asyncio.sleep(0.1)
+                wake = min(looked + LOOK_AGAIN, quiet + HEARTBEAT) - time.monotonic()
+                await asyncio.wait([judge.changes.moved(seen)], timeout=max(wake, 0.0))
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers=NO_STORE)
 
@@ -338,6 +344,20 @@ def _mail_loop(judge: WebJudge, stopping: threading.Event) -> None:
         judge.wait(judge.config.poll)
 
 
+class _Server(uvicorn.Server):
+    """Uvicorn's server, whose signal to stop also ends the pages' event streams at once (uvicorn waits for
+    open responses, up to its graceful timeout, and a stream never ends by itself)."""
+
+    def __init__(self, config: uvicorn.Config, judge: WebJudge, stopping: threading.Event):
+        super().__init__(config)
+        self.judge, self.stopping = judge, stopping
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.stopping.set()
+        self.judge.changes.bump()
+        super().handle_exit(sig, frame)
+
+
 def serve(config: Config, host: str, port: int, url: str | None) -> None:
     """Serve until SIGINT or SIGTERM; the judge's mail read all along."""
     # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on connections of a socket that names it, and
@@ -356,8 +376,8 @@ def serve(config: Config, host: str, port: int, url: str | None) -> None:
               f"{config.imap or config.spool}")
     mail = threading.Thread(target=_mail_loop, args=(judge, stopping), name="pbem-judge-mail", daemon=True)
     mail.start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2,
-                                           access_log=False))
+    server = _Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2,
+                                    access_log=False), judge, stopping)
     try:
         server.run(sockets=[sock])
     finally:

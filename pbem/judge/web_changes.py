@@ -1,0 +1,49 @@
+"""The judge web's count of changes, and the wake-up of the pages' event streams when it moves on.
+
+Whatever may have moved a game or a table on in this process (a posted entry, a seat taken, a table made,
+a mail pass that changed the store) bumps the count once it is committed, from whatever thread did it;
+each page's event stream waits on the server's event loop for the next bump and only then looks at the
+store (web_server.py). Changes made by another process on the same database (another judge) are seen by
+the mail pass, or by a stream's own slow look.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+
+class Changes:
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+        self._next: dict[asyncio.AbstractEventLoop, asyncio.Future[None]] = {}
+        """The future each event loop's streams wait on, set by the next bump (one for all of them)."""
+
+    def bump(self) -> None:
+        """Something was committed that a page may show: every stream waiting is woken."""
+        with self._lock:
+            self.count += 1
+            waiting, self._next = self._next, {}
+        for loop, future in waiting.items():
+            try:
+                loop.call_soon_threadsafe(_settle, future)
+            except RuntimeError:  # its loop is closed: nobody waits there any more
+                pass
+
+    def moved(self, seen: int) -> asyncio.Future[None]:
+        """A future of the running loop, done once the count is no longer `seen` (at once if it is not)."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self.count != seen:
+                done: asyncio.Future[None] = loop.create_future()
+                done.set_result(None)
+                return done
+            if loop not in self._next:
+                self._next[loop] = loop.create_future()
+            return self._next[loop]
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
