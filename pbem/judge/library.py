@@ -1,17 +1,17 @@
-"""Everything the judge asks of the rest of pbem, in one place and only through the public library API
-(pbem.api): reading mail into the copies, the referee's duties, composing and sending mail, the marks
-of what was mailed, the seen-store, reading and checking game files, IMAP."""
+"""What the judge by mail and on the web asks of the rest of pbem, in one place and only through the public
+library API (pbem.api): reading mail into the copies, the referee's duties, composing and sending mail,
+the marks of what was mailed, the seen-store, reading and checking game files, IMAP. Importing it loads
+the mail side (email, IMAP, SMTP): the store (store.py) and the git hooks, which need none of it, call
+pbem.api themselves, which loads only what is asked of it."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem import api
-from pbem.api import Checkpoint as Checkpoint
 from pbem.api import Clock as Clock
 from pbem.api import Fate as Fate
 from pbem.api import GameFile as GameFile
@@ -23,14 +23,10 @@ from pbem.api import Replay as Replay
 from pbem.api import Sighting as Sighting
 from pbem.api import absent as absent
 from pbem.api import check_address as check_address
-from pbem.api import checkpoint as checkpoint
-from pbem.api import checkpoint_held as checkpoint_held
 from pbem.api import clock_now as clock_now
 from pbem.api import copies_in as copies_in
 from pbem.api import duty_clocks as duty_clocks
-from pbem.api import find_copy as find_copy
 from pbem.api import hash_chain as hash_chain
-from pbem.api import history_path as history_path
 from pbem.api import imap_connect as imap_connect
 from pbem.api import imap_mailbox as imap_mailbox
 from pbem.api import is_name as is_name
@@ -45,8 +41,6 @@ from pbem.api import read_file as read_file
 from pbem.api import read_record as read_record
 from pbem.api import referee as referee
 from pbem.api import remember as remember
-from pbem.api import restore_copy as restore_copy
-from pbem.api import resume_checkpoint as resume_checkpoint
 from pbem.api import short_id as short_id
 from pbem.api import sighting as sighting
 from pbem.api import to_json as to_json
@@ -57,7 +51,6 @@ if TYPE_CHECKING:
     from pbem.transport.mail import Outgoing
 
 __all__ = [
-    "Checkpoint",
     "Clock",
     "Fate",
     "GameFile",
@@ -70,15 +63,11 @@ __all__ = [
     "absent",
     "apply_mail",
     "check_address",
-    "checkpoint",
-    "checkpoint_held",
     "clock_now",
     "copies_in",
     "duty_clocks",
-    "find_copy",
     "has_deadlines",
     "hash_chain",
-    "history_path",
     "imap_connect",
     "imap_mailbox",
     "is_name",
@@ -94,13 +83,9 @@ __all__ = [
     "read_file",
     "read_one",
     "read_record",
-    "record_of",
-    "record_parts",
     "referee",
     "referee_name",
     "remember",
-    "restore_copy",
-    "resume_checkpoint",
     "retry_later",
     "send",
     "short_id",
@@ -127,8 +112,6 @@ class MailRead:
     """Each game it brought on, as verified when its copy was written: read and verified once a mail."""
 
 
-
-
 def apply_mail(parsed: Any, games: Path) -> MailRead:
     """Apply one parsed mail's turns and game files to the copies (as `pbem inbox` does) and say what
     became of it."""
@@ -140,22 +123,6 @@ def apply_mail(parsed: Any, games: Path) -> MailRead:
 def read_one(where: str, data: bytes, games: Path) -> MailRead:
     """Parse and apply one mail."""
     return apply_mail(parse_mail(where, data), games)
-
-
-
-
-def record_parts(record: GameFile, start: int = 0) -> tuple[bytes, list[bytes]]:
-    """A record as the judge's database keeps it: its genesis and each entry from `start` on, as JSON
-    (a turn writes only the entries it adds: the cost of a turn stays flat in the game's length)."""
-    genesis = json.dumps(record.genesis.model_dump(exclude_none=True), sort_keys=True).encode()
-    return genesis, [json.dumps(e.model_dump(exclude_none=True), sort_keys=True).encode() for e in record.entries[start:]]
-
-
-def record_of(genesis: bytes, entries: list[bytes]) -> GameFile:
-    """The record from its parts as the database keeps them (validated again on the way in)."""
-    return read_record(b'{"genesis": ' + genesis + b', "entries": [' + b", ".join(entries) + b"]}")
-
-
 
 
 def referee_name(path: Path, key: PublicKey) -> str | None:
@@ -175,8 +142,6 @@ def has_deadlines(path: Path) -> bool:
     """Whether a game's invitation carries a deadline policy (read, not verified: cheap)."""
     record = api.load(path)
     return record.genesis.deadlines is not None
-
-
 
 
 def outgoing(rep: api.Replay, me: str, book: dict[str, str]) -> EmailMessage | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.judge import library
+from pbem import api
 from pbem.judge.git import GAMES, MAX_BLOB, BranchMoved, blob, branch_tip, commit_files, game_files, shown
 from pbem.judge.git_games import BranchGame, seen_problem, sign_duties
 
@@ -29,7 +29,7 @@ def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, hom
     log = log if log is not None else []
     if not any(ref == branch for _, _, ref in updates) and not _pending_games(home):
         return None
-    identity = library.load_identity(str(key))
+    identity = api.load_identity(str(key))
     for _ in range(ATTEMPTS):
         tip = branch_tip(repo, branch)
         if tip is None:
@@ -44,19 +44,19 @@ def post_receive(repo: Path, updates: list[tuple[str, str, str]], key: Path, hom
             log.append("a push landed meanwhile: the judge commits the same entries on the new tip")
             continue
         for game in made_now.values():
-            library.remember(game.rep)  # on the branch now: seen
+            api.remember(game.rep)  # on the branch now: seen
             _drop_pending(home, game.rep.genesis.game_id)
         return made
     log.append("the branch kept moving: the judge's entries wait, and the next push commits them")
     return None
 
 
-def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Path, games: str,
+def _sign(repo: Path, tip: str, key: Path, identity: api.Identity, home: Path, games: str,
           log: list[str], signed: Callable[[str, dict[int, str]], None] | None = None) -> dict[str, BranchGame]:
     """path -> the game file to commit: the entries already signed and waiting, else the duties owed now."""
     found: dict[str, BranchGame] = {}
     for game_id, game in _branch_games(repo, tip, games, log).items():
-        library.remember(game.rep)  # on the branch: seen
+        api.remember(game.rep)  # on the branch: seen
         waiting = _pending(home, game_id, log)
         if waiting is not None and _proper_prefix(game.rep.hashes, waiting.rep.hashes):
             found[game.path] = BranchGame(game.path, waiting.data, waiting.rep)  # the very bytes signed before
@@ -75,7 +75,7 @@ def _sign(repo: Path, tip: str, key: Path, identity: library.Identity, home: Pat
         if duties is not None:
             if signed is not None:  # one entry a place, whichever process signs: the store refuses a second
                 signed(game_id, {seq: duties.rep.hashes[seq] for seq in range(game.rep.seq + 1, duties.rep.seq + 1)})
-            library.write_file(_pending_path(home, game_id), duties.data)  # before the commit: a crash keeps it
+            api.write_file(_pending_path(home, game_id), duties.data)  # before the commit: a crash keeps it
             found[game.path] = duties
     return found
 
@@ -95,8 +95,8 @@ def _branch_games(repo: Path, tip: str, games: str, log: list[str]) -> dict[str,
     for path, sha in sorted(game_files(repo, tip, games).items()):
         try:
             data = blob(repo, sha)
-            rep = library.verify_record(library.read_record(data))
-        except library.PbemError as exc:
+            rep = api.verify_record(api.read_record(data))
+        except api.PbemError as exc:
             log.append(f"error {shown(path)}: {exc}")
             continue
         game_id = rep.genesis.game_id
@@ -124,10 +124,10 @@ def _pending(home: Path, game_id: str, log: list[str]) -> BranchGame | None:
     if not path.exists():
         return None
     try:
-        data = library.read_file(path, "the judge's entries waiting for a commit", MAX_BLOB)
-        return BranchGame(path.name, data, library.verify_record(library.read_record(data)))
-    except library.PbemError as exc:
-        log.append(f"error: the judge's waiting entries of game {library.short_id(game_id)} cannot be read ({exc}): "
+        data = api.read_file(path, "the judge's entries waiting for a commit", MAX_BLOB)
+        return BranchGame(path.name, data, api.verify_record(api.read_record(data)))
+    except api.PbemError as exc:
+        log.append(f"error: the judge's waiting entries of game {api.short_id(game_id)} cannot be read ({exc}): "
                    "dropped; they were never on the branch")
         _drop_pending(home, game_id)
         return None

@@ -11,12 +11,13 @@ the outbox is committed with the entries, nothing signed is left unsent.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.judge import library
+from pbem import api
 from pbem.judge.database import Database, StoreError, Tx
 
 NEVER = 1e18
@@ -78,15 +79,15 @@ class Store:
         self.resume(tx, game_id)
         path = self._paths.get(game_id)
         if path is None or not path.is_file():
-            path = self._paths[game_id] = library.find_copy(game_id, self.games)
+            path = self._paths[game_id] = api.find_copy(game_id, self.games)
         if path is not None and self._cached.get(game_id) == (held.seq, held.last_hash):
             return path
         rows = tx.all("SELECT body, hash FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
         genesis = tx.one("SELECT genesis FROM games WHERE game_id = ?", (game_id,))
         assert genesis is not None
-        record = library.record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
-        hashes = library.hash_chain(record)
-        path = self._paths[game_id] = library.restore_copy(record, hashes, held.mailed, self.games)
+        record = record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
+        hashes = api.hash_chain(record)
+        path = self._paths[game_id] = api.restore_copy(record, hashes, held.mailed, self.games)
         self._cached[game_id] = (held.seq, held.last_hash)
         return path
 
@@ -94,32 +95,32 @@ class Store:
         """A copy of a game the database does not hold is what a transaction that did not commit left (a
         new game applied, then the judge killed): set aside as NAME.uncommitted, with what this home saw of
         it, so that the game is applied afresh, and into the database, when its mail is read again."""
-        path = self._paths.pop(game_id, None) or library.find_copy(game_id, self.games)
+        path = self._paths.pop(game_id, None) or api.find_copy(game_id, self.games)
         self._cached.pop(game_id, None)
         if path is not None and path.is_file():
             path.replace(path.with_name(path.name + ".uncommitted"))
-            library.history_path(game_id).unlink(missing_ok=True)
+            api.history_path(game_id).unlink(missing_ok=True)
 
     def forget(self, game_id: str) -> None:
         """After a transaction that failed: the local copy may hold what the database does not."""
         self._cached.pop(game_id, None)
 
-    def save(self, tx: Tx, path: Path, now: float, game: library.Replay | None = None) -> tuple[int, int]:
+    def save(self, tx: Tx, path: Path, now: float, game: api.Replay | None = None) -> tuple[int, int]:
         """The local copy's entries the database lacks, written to it with the mark of what was mailed
         (`game`: the copy as just verified, not read again). Returns (entries the database had, entries it
         has). StoreError if the copy does not extend what the database holds (another judge's entry at a
         place this copy fills otherwise)."""
-        record = game.record if game is not None else library.load(path)
+        record = game.record if game is not None else api.load(path)
         game_id = record.genesis.game_id
-        hashes = game.hashes if game is not None else library.hash_chain(record)
+        hashes = game.hashes if game is not None else api.hash_chain(record)
         held = self.held(tx, game_id)
         start = 0 if held is None else held.seq
         if held is not None and (held.seq >= len(hashes) or hashes[held.seq] != held.last_hash):
-            raise StoreError(f"game {library.short_id(game_id)}: the copy here does not extend what the database "
+            raise StoreError(f"game {api.short_id(game_id)}: the copy here does not extend what the database "
                              f"holds (entry {held.seq}): another judge moved it on")
-        genesis, bodies = library.record_parts(record, start)
+        genesis, bodies = record_parts(record, start)
         count = len(record.entries)
-        mailed = library.mailed_up_to(game_id)
+        mailed = api.mailed_up_to(game_id)
         if held is None:
             tx.run("INSERT INTO games (game_id, game, genesis, seq, last_hash, mailed, updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
                    (game_id, record.genesis.game, genesis, count, hashes[-1], mailed, now))
@@ -134,14 +135,14 @@ class Store:
         self._cached[game_id] = (count, hashes[-1])
         return start, count
 
-    def checkpoint(self, tx: Tx, game: library.Replay, every: int = CHECKPOINT_EVERY) -> bool:
+    def checkpoint(self, tx: Tx, game: api.Replay, every: int = CHECKPOINT_EVERY) -> bool:
         """Keep the verified game to go on from (when the last kept is `every` entries behind or more).
         Whether it was kept."""
         game_id = game.genesis.game_id
         row = tx.one("SELECT seq FROM checkpoints WHERE game_id = ?", (game_id,))
         if row is not None and game.seq - int(row[0]) < every:
             return False
-        point = library.checkpoint(game)
+        point = api.checkpoint(game)
         if point is None:
             return False
         if row is None:
@@ -158,11 +159,11 @@ class Store:
         if row is None:
             return False
         seq, key, size, stamp = int(row[0]), bytes(row[1]), int(row[2]), str(row[3])
-        if self._resumed.get(game_id) == key and library.checkpoint_held(key):
+        if self._resumed.get(game_id) == key and api.checkpoint_held(key):
             return True
         state = tx.one("SELECT state FROM checkpoints WHERE game_id = ?", (game_id,))
         assert state is not None
-        done = library.resume_checkpoint(library.Checkpoint(seq, key, size, stamp, bytes(state[0])))
+        done = api.resume_checkpoint(api.Checkpoint(seq, key, size, stamp, bytes(state[0])))
         if done:
             self._resumed[game_id] = key
         return done
@@ -208,7 +209,7 @@ class Store:
                (game_id, upto or 0, message, about, now))
         if upto is not None:
             tx.run("UPDATE games SET mailed = ? WHERE game_id = ? AND (mailed IS NULL OR mailed < ?)", (upto, game_id, upto))
-            library.mark_mailed(game_id, upto)
+            api.mark_mailed(game_id, upto)
 
     def claim_unsent(self, now: float, limit: int = 16) -> list[tuple[int, str, str, bytes]]:
         """Mails of the outbox nobody has sent, claimed for this judge: (id, game id, about, message)."""
@@ -367,15 +368,27 @@ class Store:
                 genesis = tx.one("SELECT genesis FROM games WHERE game_id = ?", (game_id,))
                 rows = tx.all("SELECT body FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
             assert genesis is not None
-            record = library.record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
-            path = directory / f"{record.genesis.game}-{library.short_id(game_id)}.json"
-            library.write_file(path, library.to_json(record).encode())
+            record = record_of(bytes(genesis[0]), [bytes(r[0]) for r in rows])
+            path = directory / f"{record.genesis.game}-{api.short_id(game_id)}.json"
+            api.write_file(path, api.to_json(record).encode())
             written.append(path)
         return written
 
 
 def _later(a: int | None, b: int | None) -> int | None:
     return b if a is None else a if b is None else max(a, b)
+
+
+def record_parts(record: api.GameFile, start: int = 0) -> tuple[bytes, list[bytes]]:
+    """A record as the judge's database keeps it: its genesis and each entry from `start` on, as JSON
+    (a turn writes only the entries it adds: the cost of a turn stays flat in the game's length)."""
+    genesis = json.dumps(record.genesis.model_dump(exclude_none=True), sort_keys=True).encode()
+    return genesis, [json.dumps(e.model_dump(exclude_none=True), sort_keys=True).encode() for e in record.entries[start:]]
+
+
+def record_of(genesis: bytes, entries: list[bytes]) -> api.GameFile:
+    """The record from its parts as the database keeps them (validated again on the way in)."""
+    return api.read_record(b'{"genesis": ' + genesis + b', "entries": [' + b", ".join(entries) + b"]}")
 
 
 def open_store(url: str, games: Path, home: Path) -> Store:
