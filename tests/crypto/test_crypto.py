@@ -136,6 +136,35 @@ def test_age_round_trips_and_refusals():
     assert unseal(seal(b"", [me.public]), me) == b""
 
 
+def test_a_blob_opened_once_opens_from_memory_for_that_private_key_and_no_other_byte(monkeypatch):
+    """The memo of opened blobs (age.unseal): the same bytes and the same private key (the key read again
+    included) give what they gave without opening again; another key, or any byte changed, is opened (and
+    refused) as if nothing were kept; at most OPENED_KEPT are kept, and no blob over OPENED_SIZE bytes."""
+    from pbem.crypto import age
+
+    opened, really = [], age._open
+    monkeypatch.setattr(age, "_open", lambda blob, who: opened.append(blob) or really(blob, who))
+    me, other, table = Identity.generate(), Identity.generate(), X25519Identity.generate()
+    blob = seal(b'{"value": 3}', [me.public, table.recipient])
+    assert [unseal(blob, me), unseal(blob, Identity.from_seed(me.seed)), unseal(blob, table)] == [b'{"value": 3}'] * 3
+    assert opened == [blob, blob]  # once with the ed25519 key, once with the table key
+    for _ in range(2):
+        with pytest.raises(NotForYou):
+            unseal(blob, other)
+    for at in range(len(blob)):
+        tampered = bytearray(blob)
+        tampered[at] ^= 1
+        with pytest.raises(SealError):
+            unseal(bytes(tampered), me)
+    assert len(opened) == 4 + len(blob)
+    monkeypatch.setattr(age, "OPENED_KEPT", 3)
+    small = [seal(b"%d" % n, [me.public]) for n in range(5)]
+    large = seal(os.urandom(age.OPENED_SIZE), [me.public])
+    assert [unseal(b, me) for b in [*small, large, large]][-1] == unseal(large, me)
+    assert len(age._opened) == 3 and all(b in small for _, b in age._opened)
+    assert opened[-8:] == [*small, large, large, large]
+
+
 def test_age_interoperates_with_rage_both_ways():
     pyrage = pytest.importorskip("pyrage", reason="pyrage (rage's Python binding) is a test-only dependency")
     me = Identity.generate(comment="me")
