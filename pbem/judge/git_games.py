@@ -91,15 +91,17 @@ def scratch_home() -> Iterator[Path]:
 
 def sign_duties(game: BranchGame, key: Path, identity: api.Identity, log: list[str]) -> BranchGame | None:
     """The game file with every duty the judge owes now signed (None: it is not the referee, or owes nothing)."""
-    from pbem.judge.library import referee_name
-
+    try:
+        name = judge_name(game.rep, identity.public)
+    except api.PbemError as exc:
+        log.append(f"error {shown(game.path)}: {exc}")
+        return None
+    if name is None or not may_owe(game.rep, name):
+        return None
     with scratch_home() as scratch:
         copy = scratch / "game.json"
         copy.write_bytes(game.data)
         try:
-            name = referee_name(copy, identity.public)
-            if name is None:
-                return None
             turn = api.referee(copy, name, str(key))
         except api.PbemError as exc:
             log.append(f"error {shown(game.path)}: {exc}")
@@ -109,3 +111,22 @@ def sign_duties(game: BranchGame, key: Path, identity: api.Identity, log: list[s
         log.append(f"signed {shown(game.path)} entries {turn.rep.seq - turn.written + 1}-{turn.rep.seq} as {name}")
         return BranchGame(game.path, copy.read_bytes(), turn.rep)
 
+
+def judge_name(rep: api.Replay, key: api.PublicKey) -> str | None:
+    """The judge's name in a game (its creator chose it), if the judge is its referee."""
+    referee = rep.genesis.dealer.referee
+    return referee.name if referee is not None and api.PublicKey.parse(referee.key).same_key(key) else None
+
+
+def may_owe(rep: api.Replay, name: str) -> bool:
+    """Whether the referee NAME may have anything to sign in a verified game: False only when its full step
+    (api.referee: its join, the dealer's acts, openings, a verdict it can prove) surely signs nothing, so a
+    push that leaves the judge nothing to do costs no turn machinery. A duty of its own, the dealer's or an
+    opening; or, while the game runs, a secret of a player's it has not opened, or a thing dealt that
+    another posted (which its seed might prove false)."""
+    if any((d.what == "join" and d.who == name) or d.who == api.DEALER or d.what == "open" for d in rep.duties()):
+        return True
+    if rep.verdict or rep.state is None:
+        return False
+    unopened = any(item.players_own and item.value is None and name in item.readers for item in rep.items.values())
+    return unopened or any(posted.author != name for posted in rep.seeded)

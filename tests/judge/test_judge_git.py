@@ -150,6 +150,29 @@ def test_the_judge_referees_after_each_push_and_refuses_every_rollback(table):
     record = from_json((ann / GAME).read_bytes())
     judged = {(record.genesis.game_id, e.seq): payload_hash(e) for e in record.entries if e.author == "judge"}
     assert judged and store.places_signed() == judged  # each place the hooks signed, once, in the judge's store
+    assert_the_judge_skips_only_where_it_owes_nothing(base / "judge-home" / "keys" / "judge", ann / GAME)
+
+
+def assert_the_judge_skips_only_where_it_owes_nothing(key: Path, game: Path) -> None:
+    """At every entry of a game the judge refereed, post-receive's cheap look (git_games.may_owe) says the
+    referee has nothing to sign only where its full step (api.referee) signs nothing, and it may owe where
+    the judge signed next."""
+    from pbem import api
+    from pbem.judge.git_games import may_owe, scratch_home
+
+    data = json.loads(game.read_text())
+    skipped = 0
+    for seq in range(len(data["entries"]) + 1):
+        prefix = json.dumps({**data, "entries": data["entries"][:seq]}).encode()
+        rep = library.verify_record(library.read_record(prefix))
+        if may_owe(rep, "judge"):
+            continue
+        skipped += 1
+        assert seq == len(data["entries"]) or data["entries"][seq]["author"] != "judge", seq
+        with scratch_home() as scratch:
+            (scratch / "game.json").write_bytes(prefix)
+            assert api.referee(scratch / "game.json", "judge", str(key)).written == 0, seq
+    assert skipped
 
 
 @pytest.mark.slow
