@@ -310,15 +310,17 @@ def mail_soak(base: Path, games: int, kills: int, hostile_share: float, rng: ran
     judge.start()
     judge.wait_started()
     hostile = 0
-    done = threading.Event()
+    done, over = threading.Event(), threading.Event()
 
     def killer() -> None:
         """The kills spread over the games' time (7 s a game in the full run; 3 s between kills on average
-        there), each at a random moment."""
+        there), each at a random moment; those left when every game is over, at once (an idle judge's: a
+        random wait there only waited)."""
         killer_rng = random.Random(rng.getrandbits(32))
         mean = max(0.5, 1.5 * games / max(kills, 1))
         while judge.kills < kills and not done.is_set() and time.monotonic() < deadline:
-            if done.wait(killer_rng.uniform(0.05, 2 * mean)):
+            over.wait(killer_rng.uniform(0.05, 2 * mean))
+            if done.is_set():
                 return
             judge.kill()
 
@@ -328,12 +330,14 @@ def mail_soak(base: Path, games: int, kills: int, hostile_share: float, rng: ran
         thread.start()
         while time.monotonic() < deadline:
             judge.check()
-            if not players.unfinished() and judge.kills >= kills:
-                break  # every game over, every kill done (those left when the games end: an idle judge's)
+            if not players.unfinished():
+                over.set()  # the kills left, now
+                if judge.kills >= kills:
+                    break  # every game over, every kill done (those left when the games end: an idle judge's)
             if time.monotonic() - players.moved > STUCK and judge.kills >= kills:
                 break  # nothing moved for a minute, the kills done: what is left is stuck
             try:
-                data = handler.to_players.get(timeout=0.5)
+                data = handler.to_players.get(timeout=0.1)
             except queue.Empty:
                 continue
             sent = players.sent
@@ -347,10 +351,12 @@ def mail_soak(base: Path, games: int, kills: int, hostile_share: float, rng: ran
                         handler.maildir.add(data)
                     hostile += 1
         done.set()
+        over.set()
         thread.join(60)
         judge.stop()
     finally:
         done.set()
+        over.set()
         controller.stop()
         if judge.process is not None:
             judge.process.kill()
