@@ -471,27 +471,28 @@ def _padded(data: dict, tag: int, size: int) -> bytes:
 
 @pytest.mark.slow
 def test_a_hostile_sender_cannot_make_the_process_keep_more_than_so_many_bytes(monkeypatch):
-    """Six valid games of 1.5 MB each (sealed blobs padded, re-signed by their own keys), verified one after
+    """Four valid games of 1.5 MB each (sealed blobs padded, re-signed by their own keys), verified one after
     another under a bound of 3.5 MB: only the last two are kept, and the memory held after is about theirs
-    (3.7 MB; without the bound all six, 11 MB); the honest game evicted is verified as before. The bound
-    itself holds two of the largest files a process reads."""
+    (3.7 MB; without the bound all four, 7.4 MB); the honest game evicted is verified as before. The bound
+    itself holds two of the largest files a process reads. (Six games proved no more than four: each one is
+    a fresh verification under tracemalloc, 0.15 s.)"""
     assert remembered.KEPT_BYTES >= 2 * MAX_BYTES
     monkeypatch.setattr(remembered, "KEPT_BYTES", 3_500_000)
     raw = (EXAMPLES / "table-3-players.json").read_bytes()
     honest = from_json(raw)
-    flood = [_padded(json.loads(raw), tag, 1_500_000) for tag in range(6)]
+    flood = [_padded(json.loads(raw), tag, 1_500_000) for tag in range(4)]
     verify(honest)
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        assert [outcome(data) for data in flood] == ["valid, 127 entries"] * 6
+        assert [outcome(data) for data in flood] == ["valid, 127 entries"] * 4
         gc.collect()
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
     kept = [remembered.recall(remembered.chain(from_json(data))) is not None for data in flood]
-    assert kept == [False] * 4 + [True] * 2
+    assert kept == [False] * 2 + [True] * 2
     assert held < 4_500_000, held
     assert remembered.recall(remembered.chain(honest)) is None
     assert outcome(raw) == "valid, 127 entries"
