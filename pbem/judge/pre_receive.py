@@ -16,6 +16,9 @@ from pbem.judge.git import GAMES, ZERO, game_files, shown
 if TYPE_CHECKING:
     from pbem.judge.git_games import Version
 
+Versions = dict[tuple[str, str], "Version | str"]
+"""(path, blob) -> the game file's version, or why it is none: what a push's hook has read."""
+
 
 def pre_receive(repo: Path, updates: list[tuple[str, str, str]], games: str = GAMES) -> list[str]:
     """The reasons to refuse the push (none: accept). `updates` are pre-receive's (old, new, ref) lines."""
@@ -34,25 +37,25 @@ def _branch_update(repo: Path, old: str, new: str, ref: str, games: str) -> list
     changed = {path: sha for path, sha in after.items() if before.get(path) != sha}
     if not changed:
         return problems
-    was = _by_game(repo, before, ref)
-    for files in _by_game(repo, after, ref).values():
+    read: Versions = {}
+    was = _by_game(repo, before, ref, read)
+    for files in _by_game(repo, after, ref, read).values():
         if len(files) > 1 and any(path in changed for path, _ in files):
             problems.append(f"{ref}: {', '.join(shown(p) for p, _ in files)}: one game in {len(files)} files: a game "
                             "has one file")
     for path, sha in sorted(changed.items()):
-        problem = _new_version(repo, path, sha, ref, was)
+        problem = _new_version(read[path, sha], path, ref, was)
         if problem:
             problems.append(problem)
     return problems
 
 
-def _new_version(repo: Path, path: str, sha: str, ref: str, was: dict[str, list[tuple[str, Version]]]) -> str | None:
+def _new_version(version: Version | str, path: str, ref: str, was: dict[str, list[tuple[str, Version]]]) -> str | None:
     """Why one pushed version of a game file is refused: it does not verify, or it does not extend what
     the judge has seen or what the branch held."""
     from pbem import api
-    from pbem.judge.git_games import read_version, seen_problem, verifies
+    from pbem.judge.git_games import seen_problem, verifies
 
-    version = read_version(repo, path, sha, ref)
     if isinstance(version, str):
         return version
     where = f"{ref}: {shown(path)}"
@@ -62,7 +65,9 @@ def _new_version(repo: Path, path: str, sha: str, ref: str, was: dict[str, list[
         return f"{where}: {exc}"
     problem = seen_problem(rep)
     for _, old in was.get(rep.genesis.game_id, []):
-        problem = problem or (_refusal(version.hashes, old.hashes) if verifies(old) else None)
+        refusal = None if problem else _refusal(version.hashes, old.hashes)
+        if refusal and verifies(old):  # a version that does not verify never counted (checked only if it matters)
+            problem = refusal
     return f"{where}: {problem}" if problem else None
 
 
@@ -80,13 +85,16 @@ def _refusal(new: list[str], old: list[str]) -> str | None:
     return f"this file departs from the game already seen here ({how}): pull, and build on the newer version"
 
 
-def _by_game(repo: Path, files: dict[str, str], where: str) -> dict[str, list[tuple[str, Version]]]:
-    """The game files that read as games, by game id (path, version); the others are left out."""
+def _by_game(repo: Path, files: dict[str, str], where: str, read: Versions) -> dict[str, list[tuple[str, Version]]]:
+    """The game files that read as games, by game id (path, version); the others are left out. Each file
+    is read once a push (`read`: path and blob -> its version, or why it is no game file)."""
     from pbem.judge.git_games import Version, read_version
 
     found: dict[str, list[tuple[str, Version]]] = {}
     for path, sha in sorted(files.items()):
-        version = read_version(repo, path, sha, where)
+        if (path, sha) not in read:
+            read[path, sha] = read_version(repo, path, sha, where)
+        version = read[path, sha]
         if isinstance(version, Version):
             found.setdefault(version.record.genesis.game_id, []).append((path, version))
     return found
