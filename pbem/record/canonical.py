@@ -119,17 +119,32 @@ _SAFE_INTEGER = 2**53 - 1
 def _plain(value: object) -> bool:
     """Whether json.dumps writes `value` exactly as RFC 8785 does: only strings, safe integers, booleans,
     null, lists and objects with ASCII keys (sorting those by code point is sorting them by UTF-16 code
-    unit, as RFC 8785 does), and no float (whose shortest form differs)."""
+    unit, as RFC 8785 does), and no float (whose shortest form differs). A string inside an object or list
+    is passed over without a call: records are mostly strings (0.19 ms -> 0.11 for a game's 170 payloads)."""
     kind = type(value)
     if kind is str or value is None or kind is bool:
         return True
     if kind is int:
         return -_SAFE_INTEGER <= value <= _SAFE_INTEGER  # type: ignore[operator]
     if kind is dict:
-        return all(type(k) is str and k.isascii() and _plain(v) for k, v in value.items())  # type: ignore[attr-defined]
+        for key, item in value.items():  # type: ignore[attr-defined]
+            if type(key) is not str or not key.isascii() or (type(item) is not str and not _plain(item)):
+                return False
+        return True
     if kind is list:
-        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
+        return all(type(item) is str or _plain(item) for item in value)  # type: ignore[attr-defined]
     return False
+
+
+def _not_plain(value: object) -> NoReturn:
+    raise TypeError(f"{type(value).__name__} is not a record's value")
+
+
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_COMPACT = (_C_ENCODER(None, _not_plain, json.encoder.encode_basestring, None, ":", ",", True, False, True)
+            if _C_ENCODER is not None else None)
+"""json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")) as its C encoder, made once:
+json.dumps makes a JSONEncoder and a C encoder for every call, a third of the time of an entry's bytes."""
 
 
 def canonical(value: object) -> bytes:
@@ -142,7 +157,9 @@ def canonical(value: object) -> bytes:
     tests/record/test_canonical.py holds the two to the same bytes."""
     if _plain(value):
         try:
-            return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+            if _COMPACT is None:
+                return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+            return "".join(_COMPACT(value, 0)).encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: rfc8785 decides
             pass
     return rfc8785.dumps(value)  # type: ignore[arg-type]
