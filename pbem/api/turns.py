@@ -35,14 +35,15 @@ class TurnResult(NamedTuple):
 def play(path: Path, name: str | None, actions: list[str] | None = None, key: str | None = None,
          bot: str | None = None, out: Path | None = None, ask: Callable[[Session], list[object]] | None = None,
          think: float = 1.0, seed: int | None = None, iterations: int | None = None, message: str | None = None,
-         referee_only: bool = False) -> TurnResult:
+         referee_only: bool = False, game: Replay | None = None) -> TurnResult:
     """Do what NAME owes (None: the one participant whose key this home holds): their join, the given
     moves (notation), openings and table-mode deals; a bot's choice (`bot`: greedy, random, mcts) or `ask`
     when no moves are given. Moves stop, and what was done is written, when the next one has to wait for
     another participant (the referee's reveal). Writes the file (in place, or `out`; for a saved mail, the
     local copy) when anything was signed; the file is read and verified once. A bot's search takes
     `think` seconds a move, or `iterations`; `seed` makes its choices repeatable. `message`: a note to the
-    table, signed into the first entry written. `referee_only`: `referee()`."""
+    table, signed into the first entry written. `referee_only`: `referee()`. `game`: the game file at `path`
+    (JSON) as its caller just read and verified it, not read again; what is signed is added to it."""
     from pbem.protocol.bots import bot_turn, policy_for  # the searches: only bots need them
 
     loaded = None
@@ -55,8 +56,11 @@ def play(path: Path, name: str | None, actions: list[str] | None = None, key: st
         name = only_name(loaded.record, path)
     if message is not None and not (0 < len(message) <= 500 and message.isprintable()):
         raise UsageError("--message: one line of 1 to 500 printable characters")
-    loaded = loaded or read_game(path)
-    rep, armored, mail = verify(loaded.record), loaded.armored, loaded.mail
+    if game is not None:
+        rep, armored, mail = game, False, None
+    else:
+        loaded = loaded or read_game(path)
+        rep, armored, mail = verify(loaded.record), loaded.armored, loaded.mail
     policy = policy_for(rep.game, bot, think, iterations) if bot else None
     check_not_stale(rep, path if mail is None else None)
     remember(rep)
@@ -90,10 +94,11 @@ def play(path: Path, name: str | None, actions: list[str] | None = None, key: st
     return TurnResult(rep, events, rep.seq - before, moves, session, target)
 
 
-def referee(path: Path, name: str, key: str | None = None, out: Path | None = None) -> TurnResult:
+def referee(path: Path, name: str, key: str | None = None, out: Path | None = None,
+            game: Replay | None = None) -> TurnResult:
     """The referee's duties: its join, the deal, reveals, deals, reshuffles, a Thief's pick, openings,
-    the audit, and a verdict on any secret its player did not hold."""
-    return play(path, name, key=key, out=out, referee_only=True)
+    the audit, and a verdict on any secret its player did not hold. `game`: as for `play`."""
+    return play(path, name, key=key, out=out, referee_only=True, game=game)
 
 
 def absent(path: Path, party: str, name: str, key: str | None = None,

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from pbem.api import TurnResult
 from pbem.judge import deadlines, library
 from pbem.judge.config import Config
 from pbem.judge.database import StoreError
@@ -159,22 +160,22 @@ class Judge(Mailroom):
         transaction under the game's lock; False when it must be tried again later."""
         return self._judged(game_id, lambda: self._in_transaction(game_id))
 
-    def referee_in(self, tx: Any, game_id: str) -> bool:
-        """The same within a mail's transaction, which holds the game's lock: one commit for the turn and
-        the duties it brings. A part of the transaction that fails alone: the mail stays applied, and
-        False says the duties must be tried again in a transaction of their own."""
+    def referee_in(self, tx: Any, game_id: str, game: library.Replay | None = None) -> bool:
+        """The same within a mail's transaction, which holds the game's lock: one commit for the turn and the
+        duties it brings (`game`: as the turn left it, verified). A part that fails alone: the mail stays
+        applied, and False says the duties must be tried again in a transaction of their own."""
         def part() -> None:
             with tx.part():
-                self._duties(tx, game_id)
+                self._duties(tx, game_id, game)
         return self._judged(game_id, part)
 
     def _in_transaction(self, game_id: str) -> None:
         with self.store.db.transaction(lock=[game_id]) as tx:
             self._duties(tx, game_id)
 
-    def _duties(self, tx: Any, game_id: str) -> None:
+    def _duties(self, tx: Any, game_id: str, game: library.Replay | None = None) -> None:
         try:
-            self._referee(tx, game_id)
+            self._referee(tx, game_id, game)
         except BaseException:
             self.store.forget(game_id)  # the copy may hold what the database does not
             raise
@@ -201,7 +202,7 @@ class Judge(Mailroom):
             self.names[game_id] = library.referee_name(path, self.identity.public)
         return self.names[game_id]
 
-    def _referee(self, tx: Any, game_id: str) -> None:
+    def _referee(self, tx: Any, game_id: str, game: library.Replay | None = None) -> None:
         path = self.store.sync(tx, game_id)
         if path is None:
             return
@@ -209,7 +210,8 @@ class Judge(Mailroom):
         if name is None:
             self.log(f"skipped {path.name}: the judge is not its referee")
             return
-        turn = library.referee(path, name, str(self.config.key))
+        turn = library.referee(path, name, str(self.config.key), game=game)
+        self._refereed(turn)
         rep = turn.rep
         now = self.clock()
         if turn.written:
@@ -228,6 +230,10 @@ class Judge(Mailroom):
             owed_now = deadlines.due(rep, int(now), name, self.store.deadlines_done(tx, game_id), received)
             next_due = now if owed_now else deadlines.next_time(rep, int(now), name, received)
         self.store.set_next_due(tx, game_id, next_due)
+
+    def _refereed(self, turn: TurnResult) -> None:
+        """The duties done, in a transaction not committed yet: the game and the referee's session on it,
+        which a judge that shows games keeps (web_judge.py)."""
 
     def _queue(self, tx: Any, rep: library.Replay, name: str, now: float) -> None:
         """The mail of what the parties have not had, into the outbox (with the mark that they have)."""

@@ -18,7 +18,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, getaddresses
 from typing import Any
 
-from pbem.api import browser
+from pbem.api import TurnResult, browser
 from pbem.judge import deadlines, library, web_tables
 from pbem.judge.config import Config
 from pbem.judge.database import Tx
@@ -132,7 +132,23 @@ class WebJudge(Judge):
             path = self.store.sync(tx, game_id)
             if path is None:
                 raise library.PbemError("no such game here")
-            return library.open_game(path)
+            return self._at_head(tx, game_id, path)
+
+    def _at_head(self, tx: Tx, game_id: str, path: Any) -> library.Replay:
+        """The game at the store's head: the one the referee's session kept for the pages holds when it is
+        there (verified, not read again), else its copy read and verified."""
+        kept, held = self._pages.get(game_id), self.store.held(tx, game_id)
+        if kept is not None and held is not None and kept[0] == held.last_hash:
+            return kept[1].rep  # type: ignore[no-any-return]
+        return library.open_game(path)
+
+    def _refereed(self, turn: TurnResult) -> None:
+        """The referee's session after its duties, kept for the pages of a game they look at (what its key
+        opened is not opened again); a transaction that does not commit leaves it at a head the store does
+        not hold, where it is never used."""
+        game_id = turn.rep.genesis.game_id
+        if game_id in self._pages:
+            self._pages[game_id] = (turn.rep.head, turn.session, {})
 
     def record_file(self, game_id: str) -> tuple[str, bytes]:
         """A game's file as anyone verifies it (pbem verify), and its usual name."""
@@ -153,8 +169,8 @@ class WebJudge(Judge):
                 held = self.store.held(tx, table.game_id)
             if kept is None or held is None or held.last_hash != kept[0]:  # every page asks after each entry:
                 rep = self.game(table.game_id)  # worked out once per seat and entry, the game read and its hidden
-                kept = (rep.head, browser.referee_session(rep, self.identity), {})  # items opened once
-                self._pages[table.game_id] = kept
+                kept = (rep.head, browser.referee_session(rep, self.identity), {})  # items opened once (by the
+                self._pages[table.game_id] = kept  # duties' session when they were done here: _refereed)
             _, referee, pages = kept
             if seat not in pages:
                 pages[seat] = browser.page_data(referee.rep, seat, referee)
@@ -173,11 +189,11 @@ class WebJudge(Judge):
             refereed = False
             with self.store.db.transaction(lock=[game_id]) as tx:
                 try:
-                    read = self._apply_posted(tx, game_id, seat, where, entry)
-                    if game_id in read.updated:
+                    read, game = self._apply_posted(tx, game_id, seat, where, entry)
+                    if game is not None:
                         last = read.updated[game_id][2]
                         self.log(f"applied {library.short_id(game_id)} entry {last} posted by {seat} in a browser")
-                        refereed = self.referee_in(tx, game_id)  # the duties it brings, in the same commit
+                        refereed = self.referee_in(tx, game_id, game)  # the duties it brings, in the same commit
                 except BaseException:
                     self.store.forget(game_id)
                     raise
@@ -192,11 +208,14 @@ class WebJudge(Judge):
             self.changes.bump()
             return last
 
-    def _apply_posted(self, tx: Tx, game_id: str, seat: str, where: str, entry: dict[str, Any]) -> library.MailRead:
+    def _apply_posted(self, tx: Tx, game_id: str, seat: str, where: str, entry: dict[str, Any]
+                      ) -> tuple[library.MailRead, library.Replay | None]:
+        """The posted entry read as a mail turn and kept in the store; and the game it brought on, as verified
+        on the way in (None: it did not), which the duties go on from."""
         path = self.store.sync(tx, game_id)
         if path is None:
             raise Refused("no such game here")
-        rep = library.open_game(path)
+        rep = self._at_head(tx, game_id, path)
         try:
             body = browser.turn_mail_body(rep, entry)
         except (ValueError, TypeError, library.PbemError) as exc:
@@ -210,11 +229,12 @@ class WebJudge(Judge):
         shared = library.mailed_up_to(game_id)
         read = library.apply_mail(library.parse_mail(where, bytes(mail)), self.config.games)
         browser.not_shared_beyond(game_id, shared)  # the other parties have not had it: the judge mails it on
+        games = {}
         for updated, (copy, _, _) in read.updated.items():
-            game = read.games.get(updated) or library.open_game(copy)  # as verified on the way in
+            game = games[updated] = read.games.get(updated) or library.open_game(copy)  # as verified on the way in
             self.store.save(tx, copy, self.clock(), game)
             self.store.checkpoint(tx, game)
-        return read
+        return read, games.get(game_id)
 
     def _keep(self, tx: Any, path: Any, rep: library.Replay, name: str, item: Any) -> None:
         """A deadline's reminder or notice to a browser seat goes, with its page's link, to the address it
@@ -244,7 +264,7 @@ class WebJudge(Judge):
             path = self.store.sync(tx, game_id)
             if path is None:
                 return
-            rep = library.open_game(path)
+            rep = self._at_head(tx, game_id, path)
             done = self.store.deadlines_done(tx, game_id)
             owing = {d.who for d in rep.duties()}
             for seat in table.seats:
