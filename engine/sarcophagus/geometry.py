@@ -20,14 +20,20 @@ SARCOPHAGUS_POSITIONS = (INDEX[(5, 3)], INDEX[(6, 3)], INDEX[(6, 4)])
 APEX = 0
 
 
+POS_NAMES = tuple(f"{r}{COLUMN_LETTERS[c - 1]}" for r, c in POSITIONS)
+"""Each position's name, made once: a view names every position on the board (`pos_name`)."""
+_BY_NAME = {name: index for index, name in enumerate(POS_NAMES)}
+
+
 def pos_name(index: int) -> str:
-    r, c = POSITIONS[index]
-    return f"{r}{COLUMN_LETTERS[c - 1]}"
+    return POS_NAMES[index]
 
 
 def parse_pos(text: str) -> int:
     """`3b` is row 3, second tile from the left."""
     t = text.strip().lower()
+    if t in _BY_NAME:
+        return _BY_NAME[t]
     if len(t) == 2 and t[0].isdigit() and t[1] in COLUMN_LETTERS:
         rc = (int(t[0]), COLUMN_LETTERS.index(t[1]) + 1)
         if rc in INDEX:

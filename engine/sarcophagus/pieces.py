@@ -27,10 +27,12 @@ class Tile(NamedTuple):
         return self.rank == ACE
 
     def __str__(self) -> str:
-        return f"{SUITS[self.suit]}-{RANK_NAMES[self.rank]}"
+        return _NAMES.get(self) or f"{SUITS[self.suit]}-{RANK_NAMES[self.rank]}"
 
 
 ALL_TILES = tuple(Tile(s, r) for s in range(4) for r in range(6))
+_NAMES = {tile: f"{SUITS[tile.suit]}-{RANK_NAMES[tile.rank]}" for tile in ALL_TILES}
+"""Each tile's name, made once: a view names every tile face up and every tile claimed."""
 
 
 def parse_tile(text: str) -> Tile:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .pieces import Tile
+from .pieces import SUITS, Tile
 from .state import Table
 
 SUIT_BONUS = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4}
@@ -22,9 +21,12 @@ class Outcome:
 
 def fame(tiles: Iterable[Tile]) -> int:
     """Sum of the number tiles' ranks plus the suit bonus. Aces and nulls score nothing."""
-    numbers = [t for t in tiles if t.is_number]
-    per_suit = Counter(t.suit for t in numbers)
-    return sum(t.rank for t in numbers) + sum(SUIT_BONUS[n] for n in per_suit.values())
+    total, per_suit = 0, [0] * len(SUITS)
+    for tile in tiles:
+        if tile.rank >= 2:  # is_number, without a property's call: a view scores every seat
+            total += tile.rank
+            per_suit[tile.suit] += 1
+    return total + sum(SUIT_BONUS[n] for n in per_suit)  # no tile of a suit: SUIT_BONUS[0], 0
 
 
 def score(table: Table, claimed: tuple[tuple[Tile, ...], ...], forfeits: tuple[str, ...] = ()) -> Outcome:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.contract import DEALER
 
-from .geometry import SARCOPHAGUS_POSITIONS, pos_name
+from .geometry import POS_NAMES, SARCOPHAGUS_POSITIONS
 from .rules import duties, hand_values, outcome
 from .scoring import fame
 from .state import DISCARDED, State
@@ -19,25 +19,27 @@ def view(s: State, observer: str | None = None, knowledge: Mapping[int, int] | N
     referee, who holds every coin's opening) sees all it knows."""
     seats = s.table.seats
     own = knowledge if observer in s.table.players + (DEALER,) and knowledge is not None else {}
+    slot_seat, slot_value, present, face_up, tiles, coins = \
+        s.slot_seat, s.slot_value, s.present, s.face_up, s.tiles, s.coins  # locals: a view is made at every step
 
     def coin(slot: int) -> dict[str, Any]:
-        seat = seats[s.slot_seat[slot]]
-        value = s.slot_value[slot]
+        seat = seats[slot_seat[slot]]
+        value = slot_value[slot]
         if value is None and (seat.player == observer or observer == DEALER):
             value = own.get(slot)
         return {"slot": slot, "owner": seat.player, "seat": seat.name, "value": value}
 
     pyramid = {
-        pos_name(p): {
-            "tile": str(s.tiles[p]) if s.face_up >> p & 1 else None,
-            "coins": [coin(slot) for slot in s.coins[p]],
+        POS_NAMES[p]: {
+            "tile": str(tiles[p]) if face_up >> p & 1 else None,
+            "coins": [coin(slot) for slot in coins[p]],
         }
-        for p in range(21) if s.present >> p & 1
+        for p in range(21) if present >> p & 1
     }
     sarcophagus = {}
     for k, pos in enumerate(SARCOPHAGUS_POSITIONS):
         owner = s.under_owner[k]
-        sarcophagus[pos_name(pos)] = {
+        sarcophagus[POS_NAMES[pos]] = {
             "tile": str(s.under[k]) if s.under[k] else None,
             "status": "buried" if owner is None else "discarded" if owner == DISCARDED else "taken",
             "holder": seats[owner].player if owner not in (None, DISCARDED) else None,
