@@ -3,6 +3,7 @@ observer's own hand when they pass their own knowledge (the dealer: the deck ord
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.contract import DEALER
@@ -12,7 +13,7 @@ from .duties import duties
 from .knowledge import DealerKnowledge, PlayerKnowledge
 from .notation import format_terms
 from .rules import outcome
-from .state import Pyramid, State
+from .state import Pyramid, State, Term
 
 
 def view(s: State, observer: str | None = None,
@@ -51,11 +52,24 @@ def view(s: State, observer: str | None = None,
     return shown
 
 
+def _cards(terms: tuple[Term, ...]) -> str:
+    """A filled place's cards as written, made once per combination: every view writes the six places."""
+    try:
+        return _written(terms)
+    except TypeError:  # terms in lists, not tuples (a state made by hand): written as they are
+        return format_terms(terms, None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _written(terms: tuple[Term, ...]) -> str:
+    return format_terms(terms, None)
+
+
 def _pyramid(pyramid: Pyramid, zeros: int) -> dict[str, dict[str, Any]]:
     return {
         name: {
             "value": None if filled is None else filled[0],
-            "cards": None if filled is None else format_terms(filled[1], None),
+            "cards": None if filled is None else _cards(filled[1]),
             "zero": bool(zeros >> pos & 1),
         }
         for name, filled, pos in zip(POSITION_NAMES, pyramid, range(6))
