@@ -139,10 +139,22 @@ return {title: title.textContent, seq: Number(turn.dataset.seq || -1),
         offers: [...document.querySelectorAll('#options .option')].map(b => b.dataset.notation)};"""
 """What a loaded game page shows (null while it loads or signs), read in one step."""
 
+LOADED = f"""const done = arguments[arguments.length - 1], until = Date.now() + 25000;
+const shown = () => {{ {SHOWN} }};
+(function look() {{
+  const found = shown();
+  if (found || Date.now() > until) done(found);
+  else setTimeout(look, 5);
+}})();"""
+"""SHOWN once the page is loaded, looked for by the page every 5 ms (null after 25 s)."""
+
 
 def ready(browser: Any) -> dict[str, Any]:
-    """The game page loaded: its turn title, the seq it shows, and the notations offered."""
-    return dict(wait(browser, lambda b: b.execute_script(SHOWN)))
+    """The game page loaded: its turn title, the seq it shows, and the notations offered (one round trip)."""
+    found = browser.execute_async_script(LOADED)
+    if not found:
+        raise AssertionError(f"the game page did not load in 25 s: {text_of(browser, 'message')!r}")
+    return dict(found)
 
 
 def shows(browser: Any, condition: Any) -> dict[str, Any]:
@@ -150,29 +162,47 @@ def shows(browser: Any, condition: Any) -> dict[str, Any]:
     return dict(wait(browser, lambda b: (found := b.execute_script(SHOWN)) and condition(found) and found))
 
 
+ANSWERED = """const done = arguments[arguments.length - 1], words = arguments[0], until = Date.now() + 25000;
+(function look() {
+  const said = document.getElementById('message').textContent;
+  if (words.some((word) => said.includes(word)) || Date.now() > until) done(said);
+  else setTimeout(look, 5);
+})();"""
+"""The page's message once it says what became of the entry signed (the page looks every 5 ms, not Selenium)."""
+
+
+OFFER = """const offers = document.querySelectorAll('#options .option');
+return offers.length ? [offers[arguments[0] % offers.length], document.getElementById('sign')] : null;"""
+
+
 def sign(browser: Any, index: int = 0, note: str | None = None) -> str:
     """Click the index-th offer, then Sign and send; the page's message once the judge answered. A click that
-    a live redraw of the page swallowed (the game moved on under it) is made again, as a person would."""
+    a live redraw of the page swallowed (the game moved on under it) is made again, as a person would.
+    Without a note, the two clicks are one input action (a round trip less)."""
     from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     for attempt in range(3):
         try:
-            options = browser.find_elements(By.CSS_SELECTOR, "#options .option")
-            if not options:
+            found = browser.execute_script(OFFER, index)  # the offer and the button, found in one round trip
+            if not found:
                 raise StaleElementReferenceException("the offers were redrawn")
-            click(browser, options[index % len(options)])
+            offer, button = found
             if note:
+                click(browser, offer)
                 browser.find_element(By.ID, "note").send_keys(note)
-            click(browser, browser.find_element(By.ID, "sign"))
+                click(browser, button)
+            else:  # the button is found before it shows; the mouse goes to it once the offer's click showed it
+                ActionChains(browser, duration=0).click(offer).click(button).perform()
             break
         except (StaleElementReferenceException, ElementNotInteractableException):
             if attempt == 2:
                 raise
             time.sleep(0.2)
             ready(browser)
-    return str(wait(browser, lambda b: (said := text_of(b, "message")) and any(
-        w in said for w in ("accepted by the judge", "did not apply", "Nothing was sent", "refused")) and said))
+    return str(browser.execute_async_script(ANSWERED, ["accepted by the judge", "did not apply", "Nothing was sent",
+                                                       "refused"]))
 
 
 class Client:
