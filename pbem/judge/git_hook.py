@@ -3,7 +3,9 @@ transaction of its store holding its lock for the repository, the hook's work, i
 
 git starts one for every push, and most pushes change no game file: the process starts without typer
 (__main__.py comes here straight) and loads the library only once a game file is to be read; a pre-receive
-that sees no game file changed reads the configuration, takes the lock and lists the files, no more.
+that sees no game file changed reads the configuration (without pydantic, when it is plainly valid: config.py),
+takes the lock and lists the files, no more. Post-receive calls pbem.api itself, never the mail side that
+pbem/judge/library.py loads.
 """
 
 from __future__ import annotations
