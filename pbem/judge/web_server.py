@@ -8,7 +8,7 @@ one store. Every request passes the guard first (web_guard.py); every change goe
     POST /api/new                     {token, game, seats, options}: a table, as pbem judge invite makes one
     GET  /play/TABLE/SEAT             a seat's game page (its session must hold the seat)
     GET  /api/play/TABLE/SEAT         the seat's view, and the entries it may sign
-    POST /api/play/TABLE/SEAT/entry   {entry}: an entry the page signed, read as a mail turn
+    POST /api/play/TABLE/SEAT/entry   {entry}: an entry the page signed, read as a mail turn; the seat's view after it
     POST /api/play/TABLE/SEAT/hold    {signature}: a browser that imported the seat's key holds the seat
     GET  /api/play/TABLE/SEAT/events  server-sent events: the game moved on
     GET  /api/play/TABLE/SEAT/record  the game file, for pbem verify
@@ -225,7 +225,9 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
             return _refused(409, f"the judge did not apply it: {exc}")
         except library.PbemError as exc:
             return _refused(400, str(exc))
-        return JSONResponse({"ok": True, "seq": seq}, headers=NO_STORE)
+        view = await run_in_threadpool(judge.page, table, seat)  # the page draws it without asking again
+        return JSONResponse({"ok": True, "seq": seq, "state": {"ok": True, "holds": True, "started": True, **view}},
+                            headers=NO_STORE)
 
     async def hold(request: Request) -> Response:
         table_id, seat = request.path_params["table"], request.path_params["seat"]

@@ -118,7 +118,7 @@ def test_a_stolen_page_session_cannot_sign_without_the_key(judge):
     # ann's own key signs, through the same page session: applied, and the judge moved on to ben
     good = entry_for(clients["ann"].keys["ann"], state, state["offers"][0])
     status, answer = clients["ann"].post("/api" + plays["ann"] + "/entry", {"entry": good})
-    assert (status, answer) == (200, {"ok": True, "seq": state["seq"] + 1})
+    assert (status, answer) == (200, {"ok": True, "seq": state["seq"] + 1, "state": clients["ann"].state(plays["ann"])})
 
 
 def test_another_browser_holds_a_seat_only_by_signing_with_its_key(judge, table):

@@ -45,9 +45,8 @@ async function post(path, body) {
   return response.json();
 }
 
-async function load() {
-  const response = await fetch(base, { credentials: 'same-origin' });
-  data = await response.json();
+async function load(known = null) {
+  data = known || await (await fetch(base, { credentials: 'same-origin' })).json();
   if (identity === null) identity = await loadKey(keptAs).catch(() => null);
   render();
 }
@@ -209,6 +208,7 @@ function render() {
 async function sign() {
   if (!chosen || busy) return;
   busy = true;
+  let after = null;
   $('turn').dataset.busy = 'signing';
   $('sign').disabled = true;
   try {
@@ -232,6 +232,7 @@ async function sign() {
     if (chosen.join) fields.contribution = toHex(randomBytes(32));
     const entry = await signEntry(identity, fields);
     const answer = await post('/entry', { entry });
+    after = answer.ok ? answer.state : null; // the game as the judge answered it: drawn without asking again
     if (!answer.ok) {
       say(answer.message, true);
     } else {
@@ -246,7 +247,7 @@ async function sign() {
   } finally {
     busy = false;
     $('sign').disabled = false;
-    await load();
+    await load(after);
     delete $('turn').dataset.busy;
   }
 }
