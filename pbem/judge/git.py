@@ -67,10 +67,27 @@ MAX_BLOB = 32 * 1024 * 1024
 
 
 def blob(repo: Path, sha: str) -> bytes:
-    size = int(git(repo, "cat-file", "-s", sha))
-    if size > MAX_BLOB:
-        raise GitError(f"{size} bytes, over the {MAX_BLOB // 2**20} MB a game file may be")
-    return git(repo, "cat-file", "blob", sha)
+    """A blob's bytes, its size read first (one git process: `cat-file --batch` says the size before the
+    content, and one over MAX_BLOB is refused unread)."""
+    with subprocess.Popen(["git", "-C", str(repo), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as done:
+        assert done.stdin is not None and done.stdout is not None and done.stderr is not None
+        done.stdin.write(sha.encode() + b"\n")
+        done.stdin.close()
+        header = done.stdout.readline().split()
+        if len(header) != 3 or header[1] != b"blob":
+            done.kill()
+            found = b" ".join(header[1:]).decode(errors="replace") or done.stderr.read().decode(errors="replace").strip()
+            raise GitError(f"git cat-file {sha} failed: {found or 'no answer'}")
+        size = int(header[2])
+        if size > MAX_BLOB:
+            done.kill()
+            raise GitError(f"{size} bytes, over the {MAX_BLOB // 2**20} MB a game file may be")
+        data = done.stdout.read(size)
+        done.stdout.read()
+    if len(data) != size or done.returncode != 0:
+        raise GitError(f"git cat-file {sha} failed: {len(data)} of {size} bytes read")
+    return data
 
 
 def branch_tip(repo: Path, branch: str) -> str | None:
