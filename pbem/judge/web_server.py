@@ -45,9 +45,10 @@ from pbem.judge.web_tables import HostedTable
 MAX_REQUEST_BYTES = 1 << 20
 """An entry with every coin of a game sealed is some kilobytes; more is an attack."""
 HEARTBEAT = 15.0
-LOOK_AGAIN = 1.0
+LOOK_AGAIN = 5.0
 """How often a page's event stream looks at the store unwoken: what another process changed (another judge
-on the same database) reaches the page within it; this process's changes wake the stream at once."""
+on the same database) reaches the page within it, or at the next mail pass; this process's changes wake the
+stream at once. An idle page costs the judge one look in this time."""
 NO_STORE = {"cache-control": "no-store"}
 T = TypeVar("T")
 
@@ -279,7 +280,7 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
 
         async def stream() -> Any:
             """Woken by the judge's changes (web_changes.py), it looks at the store then, and every LOOK_AGAIN
-            seconds for what another process changed; it ends when the page goes (Starlette cancels it)."""
+            seconds for what another process changed; it ends when the page goes, or the judge stops."""
             seen, last, looked, quiet = -1, "", 0.0, time.monotonic()
             while not stopping.is_set() and not await request.is_disconnected():
                 if judge.changes.count != seen or time.monotonic() - looked >= LOOK_AGAIN:
