@@ -1,7 +1,7 @@
 """The pages' event streams are woken when the judge commits a change (pbem/judge/web_changes.py), not by
 looking again and again: a bump from any thread wakes whoever waits on the server's loop, and another
 seat's page hears of an entry at once, though a stream looks at the store on its own only every
-LOOK_AGAIN seconds."""
+LOOK_AGAIN seconds; a mail pass that changed nothing wakes nobody."""
 
 from __future__ import annotations
 
@@ -11,9 +11,14 @@ import threading
 import time
 import urllib.request
 
+from pbem.crypto import Identity
+from pbem.judge import web_tables
+from pbem.judge.config import load
 from pbem.judge.web_changes import Changes
+from pbem.judge.web_judge import WebJudge
 from pbem.judge.web_server import LOOK_AGAIN
 
+from judge_support import write_config
 from web_client_support import Client, entry_for
 
 
@@ -62,3 +67,22 @@ def test_another_seats_page_hears_of_an_entry_at_once(judge):
     assert status == 200
     assert heard.get(timeout=LOOK_AGAIN) == f"data: entries {state['seq'] + 1}"
     assert time.monotonic() - start < LOOK_AGAIN / 2  # woken by the commit, not by a look of its own
+
+
+def test_a_mail_pass_counts_a_change_only_when_the_games_changed(tmp_path):
+    judge = WebJudge(load(write_config(tmp_path, 1, maildir=tmp_path / "mail")), "http://127.0.0.1:1",
+                     log=lambda line: None)
+    judge.once()
+    quiet = judge.changes.count
+    judge.once()
+    judge.once()
+    assert judge.changes.count == quiet  # nothing changed: no stream is woken
+    table, tokens = web_tables.new_table(judge.store, "sarcophagus", [("ann", None, None), ("ben", None, None)],
+                                         [], None, 0.0)
+    for name, token in tokens.items():
+        web_tables.claim(judge.store, token, Identity.generate().public.line(), None, name, 0.0)
+    assert judge.make_game(table.table_id) is not None
+    assert judge.changes.count == quiet + 1  # the game made, its duties done: the pages look
+    judge.once()  # the games changed since the last pass (by this process, as by another judge)
+    judge.once()
+    assert judge.changes.count == quiet + 2
