@@ -226,7 +226,11 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
             return _refused(409, f"the judge did not apply it: {exc}")
         except library.PbemError as exc:
             return _refused(400, str(exc))
-        view = await run_in_threadpool(judge.page, table, seat)  # the page draws it without asking again
+        try:  # the seat's view after it, which the page draws without asking again
+            view = await run_in_threadpool(judge.page, table, seat)
+        except Exception as exc:  # noqa: BLE001 (the entry stands: the page asks for its view itself)
+            judge.log(f"error in the view after {seat}'s entry: {type(exc).__name__}: {exc}")
+            return JSONResponse({"ok": True, "seq": seq}, headers=NO_STORE)
         return JSONResponse({"ok": True, "seq": seq, "state": {"ok": True, "holds": True, "started": True, **view}},
                             headers=NO_STORE)
 
