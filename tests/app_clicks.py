@@ -33,9 +33,12 @@ def message(browser) -> str:
 
 
 def wait_message(browser, *words: str) -> str:
-    WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
-        lambda b: any(w in message(b) for w in words))
-    return message(browser)
+    """The page's message once it holds one of `words`: the very text that did (a live update, a mail
+    the app read meanwhile, may put other words there a moment later)."""
+    def said(b) -> str | bool:
+        text = message(b)
+        return text if any(w in text for w in words) else False
+    return WebDriverWait(browser, 20, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(said)
 
 
 def fetch_mail(browser) -> str:
