@@ -46,8 +46,9 @@ class Mailroom:
     def _once(self, key: str, line: str) -> None:
         raise NotImplementedError
 
-    def referee_in(self, tx: Any, game_id: str) -> bool:
-        """Do the referee's duties in a game a mail brought on, in the mail's transaction (service.py)."""
+    def referee_in(self, tx: Any, game_id: str, game: library.Replay | None = None) -> bool:
+        """Do the referee's duties in a game a mail brought on, in the mail's transaction (service.py);
+        `game`: as the mail left it, verified."""
         raise NotImplementedError
 
     def handle(self, path: Path) -> list[str]:
@@ -150,7 +151,8 @@ class Mailroom:
                 for game_id, (copy, first, last) in read.updated.items():
                     what = f"entries {first}-{last}" if last >= first else "the invitation"
                     self.log(f"applied {library.short_id(game_id)} {what} to {copy.name}")
-                    if not self.referee_in(tx, game_id):  # the duties it brings, in the same commit
+                    # the duties it brings, in the same commit, on the game as verified on the way in
+                    if not self.referee_in(tx, game_id, read.games.get(game_id)):
                         self.pending.add(game_id)  # or in a transaction of their own, later
             except BaseException:
                 for game_id in parsed.games:

@@ -118,7 +118,7 @@ def test_a_judge_started_again_referees_the_games_a_stop_left_undone_and_opens_n
     assert Judge(judge_config.load(config), log=lambda line: None).pending == set()
     seen: dict[str, int] = {}
     players_act(base, port, PLAYERS, seen)  # the joins
-    judge.referee_in = lambda tx, game_id: False  # the database busy: the duties left for later
+    judge.referee_in = lambda tx, game_id, game=None: False  # the database busy: the duties left for later
     judge.read()  # applied, and the judge stops before its duties
     lines: list[str] = []
     again = Judge(judge_config.load(config), log=lines.append)

@@ -115,7 +115,7 @@ def test_a_judge_mails_with_the_addresses_another_judge_on_its_database_learned(
         late = Judge(judge_config.load(config), log=lines.append)  # started before the invitation came
         first = Judge(judge_config.load(config), log=lines.append)
         [invitation] = list((base / "mail" / "judge" / "new").iterdir())
-        first.referee_in = lambda tx, game_id: False  # its duties left for a transaction of their own
+        first.referee_in = lambda tx, game_id, game=None: False  # its duties left for a transaction of their own
         first.handle(invitation)  # applied, addresses learned; its duties not done yet
         assert late.referee(next(iter(first.pending)))
         late.deliver()
