@@ -1,7 +1,7 @@
 """The judge's pre-receive hook on a repository you control: it refuses a push that turns any game file
 into anything but a valid extension of what the judge has seen and of the branch as it stands (deleted,
-rolled back, forked, copied to a second file, an entry that does not verify). What it has seen is its
-seen-store, in its own home, where no push can write.
+written over with another game, rolled back, forked, copied to a second file, an entry that does not
+verify). What it has seen is its seen-store, in its own home, where no push can write.
 
 git runs it on every push, and most pushes change no game file: the library API (which reads and
 verifies game files) is loaded only once a game file has changed."""
@@ -44,10 +44,26 @@ def _branch_update(repo: Path, old: str, new: str, ref: str, games: str) -> list
             problems.append(f"{ref}: {', '.join(shown(p) for p, _ in files)}: one game in {len(files)} files: a game "
                             "has one file")
     for path, sha in sorted(changed.items()):
-        problem = _new_version(read[path, sha], path, ref, was)
+        held = read.get((path, before[path])) if path in before else None
+        problem = _another_game(held, read[path, sha], path, ref) or _new_version(read[path, sha], path, ref, was)
         if problem:
             problems.append(problem)
     return problems
+
+
+def _another_game(held: Version | str | None, pushed: Version | str, path: str, ref: str) -> str | None:
+    """Why a file may not change games: one that held a game (that verified) holds it for good. Written over
+    with another game, the game it held would be gone from the branch as surely as if its file were deleted,
+    and moved to another file, its first one would hold another game."""
+    from pbem.judge.git_games import Version, verifies
+
+    if not isinstance(held, Version) or not isinstance(pushed, Version):
+        return None
+    was, now = held.record.genesis.game_id, pushed.record.genesis.game_id
+    if was == now or not verifies(held):
+        return None
+    return (f"{ref}: {shown(path)}: it held the game {was[:8]}, and now holds another ({now[:8]}): a game file "
+            "holds one game for good")
 
 
 def _new_version(version: Version | str, path: str, ref: str, was: dict[str, list[tuple[str, Version]]]) -> str | None:

@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from test_judge_git import GAME, PLAYERS, assert_private, push, run, table  # noqa: F401  (table: a fixture)
 
 from pbem.crypto.age import X25519Identity, seal, unseal
 from pbem.crypto.keys import Identity
 from pbem.errors import NotForYou, UsageError
 from pbem.judge import config
 
+from git_support import GAME, PLAYERS, assert_private, push, run
 from judge_support import cli, ok
 
 # ---------------------------------------------------------------- the memo of opened blobs
@@ -98,7 +98,7 @@ def test_an_odd_judge_toml_reads_as_the_strict_model_reads_it(tmp_path: Path, te
 # ---------------------------------------------------------------- pre-receive
 
 
-def test_a_push_may_not_rename_a_game_file_while_rolling_it_back(table):  # noqa: F811
+def test_a_push_may_not_rename_a_game_file_while_rolling_it_back(table):
     """A rename hides the old path's history from a check by path: the game is still found by its id."""
     base, _, works = table
     ann = works["ann"]
@@ -114,9 +114,7 @@ def test_a_push_may_not_rename_a_game_file_while_rolling_it_back(table):  # noqa
     assert any("games/renamed.json: this file stops at entry 0, but entry" in line for line in lines), lines
 
 
-@pytest.mark.xfail(strict=True, reason="pre-receive refuses a game file's removal by path only: a file overwritten "
-                   "with another game drops the game from the branch (not from today's change; the same before it)")
-def test_a_push_may_not_replace_a_game_file_with_another_game(table):  # noqa: F811
+def test_a_push_may_not_replace_a_game_file_with_another_game(table):
     """Ann makes a new game of her own and writes it over the refereed game's file: the refereed game is
     gone from the branch as surely as if its file were deleted, which is refused."""
     base, _, works = table
@@ -130,6 +128,8 @@ def test_a_push_may_not_replace_a_game_file_with_another_game(table):  # noqa: F
     done = push(ann, "a game of my own in its place")
     lines = assert_private(done, base)
     assert done.returncode != 0 and lines and all(line.startswith("Error: ") for line in lines), done.stderr
+    assert any(f"main: {GAME}: it held the game " in line and "a game file holds one game for good" in line
+               for line in lines), lines
 
 
 # ---------------------------------------------------------------- the web judge's pages kept per seat and entry
