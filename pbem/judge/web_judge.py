@@ -26,6 +26,9 @@ from pbem.judge.service import Judge
 from pbem.judge.web_changes import Changes
 from pbem.judge.web_tables import REFEREE, HostedTable
 
+KEPT_GAMES = 256
+"""The games whose pages (and the referee's session on them, which holds the whole verified game) a web judge
+keeps between asks: the most recently looked at."""
 BROWSER_DOMAIN = "browser.invalid"
 """The placeholder address of a browser seat in the game's own mail (RFC 2606: never delivered)."""
 
@@ -150,6 +153,14 @@ class WebJudge(Judge):
         if game_id in self._pages:
             self._pages[game_id] = (turn.rep.head, turn.session, {})
 
+    def _keep_pages(self, game_id: str, kept: tuple[str, Any, dict[str, dict[str, Any]]]) -> None:
+        """Keep a game's pages as the most recently looked at, and those of KEPT_GAMES games at most: a judge
+        that runs for months must not hold a referee session for every game a page ever showed."""
+        self._pages.pop(game_id, None)
+        self._pages[game_id] = kept
+        while len(self._pages) > KEPT_GAMES:
+            del self._pages[next(iter(self._pages))]
+
     def record_file(self, game_id: str) -> tuple[str, bytes]:
         """A game's file as anyone verifies it (pbem verify), and its usual name."""
         rep = self.game(game_id)
@@ -170,7 +181,7 @@ class WebJudge(Judge):
             if kept is None or held is None or held.last_hash != kept[0]:  # every page asks after each entry:
                 rep = self.game(table.game_id)  # worked out once per seat and entry, the game read and its hidden
                 kept = (rep.head, browser.referee_session(rep, self.identity), {})  # items opened once (by the
-                self._pages[table.game_id] = kept  # duties' session when they were done here: _refereed)
+            self._keep_pages(table.game_id, kept)  # duties' session when they were done here: _refereed)
             _, referee, pages = kept
             if seat not in pages:
                 pages[seat] = browser.page_data(referee.rep, seat, referee)

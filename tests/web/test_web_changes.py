@@ -12,7 +12,7 @@ import time
 import urllib.request
 
 from pbem.crypto import Identity
-from pbem.judge import web_tables
+from pbem.judge import web_judge, web_tables
 from pbem.judge.config import load
 from pbem.judge.web_changes import Changes
 from pbem.judge.web_judge import WebJudge
@@ -86,3 +86,25 @@ def test_a_mail_pass_counts_a_change_only_when_the_games_changed(tmp_path):
     judge.once()  # the games changed since the last pass (by this process, as by another judge)
     judge.once()
     assert judge.changes.count == quiet + 2
+
+
+def test_the_pages_of_the_most_recently_shown_games_are_kept_and_no_more(tmp_path, monkeypatch):
+    """A web judge keeps the pages it worked out (and the referee's session on each game) for the games
+    looked at last, KEPT_GAMES of them at most; a game dropped is worked out again, the same, when asked."""
+    monkeypatch.setattr(web_judge, "KEPT_GAMES", 2)
+    judge = WebJudge(load(write_config(tmp_path, 1, maildir=tmp_path / "mail")), "http://127.0.0.1:1",
+                     log=lambda line: None)
+    tables = []
+    for _ in range(3):
+        table, tokens = web_tables.new_table(judge.store, "sarcophagus", [("ann", None, None), ("ben", None, None)],
+                                             [], None, 0.0)
+        for name, token in tokens.items():
+            web_tables.claim(judge.store, token, Identity.generate().public.line(), None, name, 0.0)
+        assert judge.make_game(table.table_id) is not None
+        tables.append(web_tables.table(judge.store, table.table_id))
+    first = judge.page(tables[0], "ann")
+    for table in tables[1:]:
+        judge.page(table, "ann")
+    assert set(judge._pages) == {tables[1].game_id, tables[2].game_id}  # the first, looked at longest ago, dropped
+    assert judge.page(tables[0], "ann") == first
+    assert set(judge._pages) == {tables[2].game_id, tables[0].game_id}
