@@ -134,15 +134,11 @@ def dealer_name() -> str:
 def _invitation(game: str, players: list[tuple[str, PublicKey]], identity: Identity, options: list[str],
                 deadlines: str | None) -> Replay:
     """The invitation of a table's game, signed by the judge as its creator and referee ("judge")."""
+    from pbem.api.new_games import parse_options
     from pbem.protocol.genesis import new_game
     from pbem.record.deadlines import parse_policy
 
-    parsed = {}
-    for spec in options:
-        key, sep, value = spec.partition("=")
-        if not sep or not key:
-            raise UsageError(f"option {spec!r}: write KEY=VALUE")
-        parsed[key] = value
+    parsed = parse_options(options)
     policy = parse_policy(game, deadlines) if deadlines else None
     return new_game(game, parsed, players, "judge", identity, ("judge", identity.public), None, None, None, policy)
 
