@@ -248,23 +248,28 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         await call(web_tables.hold, judge.store, value, table_id, seat)
         return JSONResponse({"ok": True}, headers=NO_STORE)
 
-    async def record(request: Request) -> Response:
+    async def started_game(request: Request) -> str | Response:
+        """The game of a /play address whose seat this request's session holds, once every seat is taken."""
         found = await seat_of(request)
         if isinstance(found, Response):
             return found
         if found[0].game_id is None:
             return _refused(404, "the game has not started: every seat must be taken first")
-        name, data = await run_in_threadpool(judge.record_file, found[0].game_id)
+        return found[0].game_id
+
+    async def record(request: Request) -> Response:
+        game_id = await started_game(request)
+        if isinstance(game_id, Response):
+            return game_id
+        name, data = await run_in_threadpool(judge.record_file, game_id)
         return Response(data, media_type="application/json",
                         headers={"content-disposition": f'attachment; filename="{name}"', **NO_STORE})
 
     async def genesis(request: Request) -> Response:
-        found = await seat_of(request)
-        if isinstance(found, Response):
-            return found
-        if found[0].game_id is None:
-            return _refused(404, "the game has not started: every seat must be taken first")
-        return JSONResponse(await run_in_threadpool(judge.genesis, found[0].game_id), headers=NO_STORE)
+        game_id = await started_game(request)
+        if isinstance(game_id, Response):
+            return game_id
+        return JSONResponse(await run_in_threadpool(judge.genesis, game_id), headers=NO_STORE)
 
     def mark(table_id: str) -> str:
         table = web_tables.table(judge.store, table_id)
