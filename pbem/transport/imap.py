@@ -191,13 +191,18 @@ class Connection:
         while not arrived and (left := deadline - time.monotonic()) > 0:
             pending = isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
             if pending or select.select([sock], [], [], left)[0]:
-                arrived = b"EXISTS" in self.imap.readline() or arrived
+                if not (line := self.imap.readline()):  # the server went: its socket reads empty at once
+                    raise self._closed()
+                arrived = b"EXISTS" in line or arrived
         self.imap.send(b"DONE\r\n")
         while not (line := self.imap.readline()).startswith(tag.encode()):
             if not line:
-                raise PbemError(f"the IMAP server {self.box.host} closed the connection")
+                raise self._closed()
             arrived = arrived or b"EXISTS" in line
         return arrived
+
+    def _closed(self) -> PbemError:
+        return PbemError(f"the IMAP server {self.box.host} closed the connection")
 
 
 def _quoted(folder: str) -> str:

@@ -143,3 +143,29 @@ def test_a_message_over_the_size_limit_is_never_downloaded_and_the_next_is_read(
     bodies = [m.read_bytes() for m in (local / "new").iterdir()]
     assert any(b"Subject: small" in b for b in bodies) and not any(b"Subject: huge" in b for b in bodies)
     assert sum("BODY.PEEK[]" in f for f in fetched) == 1  # only the small one's body was asked for
+
+
+@pytest.mark.slow
+def test_a_server_gone_during_idle_is_an_error_at_once_not_a_busy_wait(tmp_path):
+    """The app waits on IDLE for minutes at a time: a server that closes the connection meanwhile (a
+    restart) must end the wait with an error at once, not leave a thread spinning on the closed socket."""
+    outcome: dict[str, object] = {}
+
+    def waits(conn: imap.Connection) -> None:
+        started = time.thread_time()
+        try:
+            conn.wait(10)
+        except PbemError as exc:
+            outcome["error"] = str(exc)
+        outcome["cpu"], outcome["at"] = time.thread_time() - started, time.monotonic()
+
+    with imap_server({USER: SECRET}) as gone:
+        box = imap.parse_url(gone.url(USER), cafile=str(gone.cafile))
+        conn = imap.Connection(box, SECRET).__enter__()
+        waiter = threading.Thread(target=waits, args=(conn,), daemon=True)
+        waiter.start()
+        time.sleep(0.3)  # the IDLE is on
+    stopped = time.monotonic()
+    waiter.join(10)
+    assert outcome.get("error") == "the IMAP server 127.0.0.1 closed the connection"
+    assert float(outcome["at"]) - stopped < 2 and float(outcome["cpu"]) < 0.5, outcome
