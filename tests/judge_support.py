@@ -48,14 +48,16 @@ def ok(result) -> str:
     return str(result.output)
 
 
-def write_config(base: Path, port: int, maildir: Path | None = None, imap: str | None = None) -> Path:
-    """A judge.toml: its home under `base`, its key made there, mail from `maildir` (or IMAP), SMTP on port."""
+def write_config(base: Path, port: int, maildir: Path | None = None, imap: str | None = None, poll: float = 0.2
+                 ) -> Path:
+    """A judge.toml: its home under `base`, its key made there, mail from `maildir` (or IMAP) looked at every
+    `poll` seconds, SMTP on port."""
     home = base / "judge-home"
     ok(cli(home, port, "key", "new", "judge", "--no-passphrase"))
     box = f'imap = "{imap}"' if imap else f'maildir = "{maildir}"'
     config = base / "judge.toml"
     config.write_text(f'home = "{home}"\nkey = "{home / "keys" / "judge"}"\naddress = "judge@example.org"\n'
-                      f'[mailbox]\n{box}\npoll_seconds = 0.2\n'
+                      f'[mailbox]\n{box}\npoll_seconds = {poll}\n'
                       f'[smtp]\nserver = "127.0.0.1:{port}"\nsecurity = "none"\n')
     return config
 

@@ -23,8 +23,8 @@ from mail_support import smtp_server
 class WebJudge:
     """`pbem judge web CONFIG --port 0` as its own process, with its mail on a real SMTP server."""
 
-    def __init__(self, base: Path, boxes: dict[str, Path] | None = None):
-        self.base = base
+    def __init__(self, base: Path, boxes: dict[str, Path] | None = None, poll: float = 0.2):
+        self.base, self.poll = base, poll
         self.boxes = {"judge@example.org": base / "mail" / "judge", **(boxes or {})}
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -34,7 +34,7 @@ class WebJudge:
     def __enter__(self) -> WebJudge:
         self._smtp = smtp_server(self.boxes)
         self.port, self.smtp = self._smtp.__enter__()
-        self.config = write_config(self.base, self.port, maildir=self.base / "mail" / "judge")
+        self.config = write_config(self.base, self.port, maildir=self.base / "mail" / "judge", poll=self.poll)
         self.log = self.base / "web.log"
         self.start()
         return self

@@ -4,13 +4,16 @@ Whatever may have moved a game or a table on in this process (a posted entry, a 
 a mail pass that changed the store) bumps the count once it is committed, from whatever thread did it;
 each page's event stream waits on the server's event loop for the next bump and only then looks at the
 store (web_server.py). Changes made by another process on the same database (another judge) are seen by
-the mail pass, or by a stream's own slow look.
+one look for the whole process (`watch_outside`), not one per page: a thousand open pages cost the store
+what one does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 
 class Changes:
@@ -19,6 +22,19 @@ class Changes:
         self._lock = threading.Lock()
         self._next: dict[asyncio.AbstractEventLoop, asyncio.Future[None]] = {}
         """The future each event loop's streams wait on, set by the next bump (one for all of them)."""
+        self.streams = 0
+        """The event streams open now: with none, nobody needs the look for other processes' changes."""
+
+    @contextmanager
+    def watched(self) -> Iterator[None]:
+        """While a page's event stream is open."""
+        with self._lock:
+            self.streams += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.streams -= 1
 
     def bump(self) -> None:
         """Something was committed that a page may show: every stream waiting is woken."""
@@ -47,3 +63,28 @@ class Changes:
 def _settle(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
+
+
+def watch_outside(changes: Changes, lock: AbstractContextManager[object], mark: Callable[[], object],
+                  stopping: threading.Event, every: float) -> threading.Thread:
+    """A thread that, until `stopping`, every `every` seconds while a stream is open, reads the store's mark of
+    what it holds (its games' entries, its tables' seats: `mark`, under the judge's `lock`) and, when another
+    process moved it on, wakes every stream to look. This process's own changes bump as they commit."""
+    def look() -> None:
+        last: object = None
+        while not stopping.wait(every):
+            if changes.streams == 0:
+                last = None  # nobody watching: the next stream looks for itself when it opens
+                continue
+            try:
+                with lock:
+                    now = mark()
+            except Exception:  # noqa: BLE001 (the store busy or gone for a moment: the next look tells)
+                continue
+            if now != last:  # or the first look since a page opened: what moved before it is not known
+                changes.bump()
+            last = now
+
+    thread = threading.Thread(target=look, name="pbem-judge-look", daemon=True)
+    thread.start()
+    return thread

@@ -38,6 +38,7 @@ from pbem.api.http_guard import TooLarge, bounded_body
 from pbem.judge import library, web_creators, web_pages, web_tables
 from pbem.judge.config import Config
 from pbem.judge.web_assets import Assets
+from pbem.judge.web_changes import watch_outside
 from pbem.judge.web_guard import WebGuard, cookie_of, session_cookie
 from pbem.judge.web_judge import Refused, WebJudge
 from pbem.judge.web_tables import HostedTable
@@ -46,9 +47,8 @@ MAX_REQUEST_BYTES = 1 << 20
 """An entry with every coin of a game sealed is some kilobytes; more is an attack."""
 HEARTBEAT = 15.0
 LOOK_AGAIN = 5.0
-"""How often a page's event stream looks at the store unwoken: what another process changed (another judge
-on the same database) reaches the page within it, or at the next mail pass; this process's changes wake the
-stream at once. An idle page costs the judge one look in this time."""
+"""How often the judge looks for what another process changed in the store (another judge), while any page is
+open, for all the pages at once; this process's changes wake the pages' streams as they commit."""
 NO_STORE = {"cache-control": "no-store"}
 T = TypeVar("T")
 
@@ -288,21 +288,21 @@ def make_app(judge: WebJudge, assets: Assets, stopping: threading.Event) -> WebG
         table = found[0]
 
         async def stream() -> Any:
-            """Woken by the judge's changes (web_changes.py), it looks at the store then, and every LOOK_AGAIN
-            seconds for what another process changed; it ends when the page goes, or the judge stops."""
-            seen, last, looked, quiet = -1, "", 0.0, time.monotonic()
-            while not stopping.is_set() and not await request.is_disconnected():
-                if judge.changes.count != seen or time.monotonic() - looked >= LOOK_AGAIN:
-                    seen, looked = judge.changes.count, time.monotonic()  # read before the look: none missed
-                    now = await call(mark, table.table_id)
-                    if now != last:
-                        last, quiet = now, time.monotonic()
-                        yield f"data: {now}\n\n"
-                if time.monotonic() - quiet >= HEARTBEAT:
-                    quiet = time.monotonic()
-                    yield ": still here\n\n"
-                wake = min(looked + LOOK_AGAIN, quiet + HEARTBEAT) - time.monotonic()
-                await asyncio.wait([judge.changes.moved(seen)], timeout=max(wake, 0.0))
+            """Woken by the judge's changes (web_changes.py: this process's as they commit, other processes'
+            by the judge's one look), it looks at its table then; it ends when the page goes or the judge stops."""
+            seen, last, quiet = -1, "", time.monotonic()
+            with judge.changes.watched():
+                while not stopping.is_set() and not await request.is_disconnected():
+                    if judge.changes.count != seen:
+                        seen = judge.changes.count  # read before the look: none missed
+                        now = await call(mark, table.table_id)
+                        if now != last:
+                            last, quiet = now, time.monotonic()
+                            yield f"data: {now}\n\n"
+                    if time.monotonic() - quiet >= HEARTBEAT:
+                        quiet = time.monotonic()
+                        yield ": still here\n\n"
+                    await asyncio.wait([judge.changes.moved(seen)], timeout=max(quiet + HEARTBEAT - time.monotonic(), 0))
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers=NO_STORE)
 
@@ -388,6 +388,7 @@ def serve(config: Config, host: str, port: int, url: str | None) -> None:
               f"{config.imap or config.spool}")
     mail = threading.Thread(target=_mail_loop, args=(judge, stopping), name="pbem-judge-mail", daemon=True)
     mail.start()
+    watch_outside(judge.changes, judge.lock, lambda: web_tables.store_mark(judge.store), stopping, LOOK_AGAIN)
     server = _Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2,
                                     access_log=False), judge, stopping)
     try:

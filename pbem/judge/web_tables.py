@@ -89,6 +89,16 @@ def new_table(store: Store, game: str, seats: list[tuple[str, str | None, str | 
     return found, tokens
 
 
+def store_mark(store: Store) -> tuple[object, ...]:
+    """What moves on whenever a page could show something new, whoever wrote it: the games' entries (a
+    count only grows), the tables and their seats taken. One look, whatever the number of pages open."""
+    with store.db.transaction() as tx:
+        games = tx.one("SELECT count(*), coalesce(sum(seq), 0) FROM games", ())
+        tables = tx.one("SELECT count(*), count(game_id) FROM web_tables", ())
+        seats = tx.one("SELECT count(key) FROM web_seats", ())
+    return (*(games or ()), *(tables or ()), *(seats or ()))
+
+
 def table(store: Store, table_id: str, tx: Tx | None = None) -> HostedTable | None:
     if tx is None:
         with store.db.transaction() as own:
