@@ -182,10 +182,13 @@ def test_one_look_for_every_open_page_none_without_one_and_a_bump_only_when_the_
         stopping.set()
 
 
-def test_the_store_mark_moves_with_each_thing_a_page_shows_whoever_wrote_it(tmp_path):
+def test_the_store_mark_moves_with_each_thing_a_page_shows_whoever_wrote_it(tmp_path, judge_database):
     """What `pbem judge web` looks at for other processes' changes: a table made, a seat taken, the game
-    made, an entry, each moves it, as another judge on the same store writes them; nothing else does."""
-    config = load(write_config(tmp_path, 1, maildir=tmp_path / "mail"))
+    made, an entry, each moves it, as another judge on the same store (SQLite or PostgreSQL) writes them;
+    nothing else does."""
+    path = write_config(tmp_path, 1, maildir=tmp_path / "mail")
+    path.write_text(path.read_text().replace("[mailbox]", f'database = "{judge_database}"\n[mailbox]', 1))
+    config = load(path)
     watching = WebJudge(config, "http://127.0.0.1:1", log=lambda line: None)
     other = WebJudge(config, "http://127.0.0.1:1", log=lambda line: None)  # another process's judge
     marks = [web_tables.store_mark(watching.store)]
