@@ -12,6 +12,7 @@ import queue
 import threading
 import time
 import urllib.request
+from typing import Any
 
 from pbem.crypto import Identity
 from pbem.judge import web_judge, web_tables
@@ -43,11 +44,12 @@ def test_a_bump_from_another_thread_wakes_every_waiter_and_nothing_else_does():
     asyncio.run(waiting())
 
 
-def test_another_seats_page_hears_of_an_entry_at_once(judge):
-    names = ["ann", "ben"]
-    links = judge.invite("sarcophagus", *names)
-    clients, plays = {name: Client(judge) for name in names}, {}
-    for name in names:
+def ben_listening(judge: WebJudgeProcess) -> tuple[Client, str, queue.Queue[str], dict[str, Any]]:
+    """ann and ben take their seats; ben's page's event stream is open and heard the game as it stands.
+    ann's client, her page's address, what ben's stream says next, and ann's view."""
+    links = judge.invite("sarcophagus", "ann", "ben")
+    clients, plays = {name: Client(judge) for name in links}, {}
+    for name in ("ann", "ben"):
         status, answer = clients[name].take(links[name], name)
         assert status == 200, answer
         plays[name] = answer["play"]
@@ -64,9 +66,13 @@ def test_another_seats_page_hears_of_an_entry_at_once(judge):
     threading.Thread(target=listen, daemon=True).start()
     state = clients["ann"].state(plays["ann"])
     assert heard.get(timeout=10) == f"data: entries {state['seq']}"
+    return clients["ann"], plays["ann"], heard, state
+
+
+def test_another_seats_page_hears_of_an_entry_at_once(judge):
+    ann, play, heard, state = ben_listening(judge)
     start = time.monotonic()
-    status, _ = clients["ann"].post("/api" + plays["ann"] + "/entry",
-                                    {"entry": entry_for(clients["ann"].keys["ann"], state, state["offers"][0])})
+    status, _ = ann.post("/api" + play + "/entry", {"entry": entry_for(ann.keys["ann"], state, state["offers"][0])})
     assert status == 200
     assert heard.get(timeout=LOOK_AGAIN) == f"data: entries {state['seq'] + 1}"
     assert time.monotonic() - start < LOOK_AGAIN / 2  # woken by the commit, not by a look of its own
@@ -77,36 +83,13 @@ def test_a_page_hears_of_an_entry_another_process_wrote_within_the_judges_look(t
     ben's page never committed it, and its mail pass (once a minute here) does not run in the meantime: its
     one look finds the entry and wakes the page within LOOK_AGAIN."""
     with WebJudgeProcess(tmp_path, poll=60) as judge:
-        hears_what_another_process_wrote(judge)
-
-
-def hears_what_another_process_wrote(judge: WebJudgeProcess) -> None:
-    names = ["ann", "ben"]
-    links = judge.invite("sarcophagus", *names)
-    clients, plays = {name: Client(judge) for name in names}, {}
-    for name in names:
-        status, answer = clients[name].take(links[name], name)
-        assert status == 200, answer
-        plays[name] = answer["play"]
-    heard: queue.Queue[str] = queue.Queue()
-
-    def listen() -> None:
-        request = urllib.request.Request(judge.url + "/api" + plays["ben"] + "/events",
-                                         headers={"cookie": clients["ben"].cookie})
-        with urllib.request.urlopen(request, timeout=30) as stream:
-            for line in stream:
-                if line.startswith(b"data: "):
-                    heard.put(line.decode().strip())
-
-    threading.Thread(target=listen, daemon=True).start()
-    state = clients["ann"].state(plays["ann"])
-    assert heard.get(timeout=10) == f"data: entries {state['seq']}"
-    other = WebJudge(load(judge.config), judge.url, log=lambda line: None)
-    table = web_tables.table(other.store, plays["ann"].split("/")[2])
-    assert other.post(table, "ann", entry_for(clients["ann"].keys["ann"], state, state["offers"][0])) == state["seq"] + 1
-    posted = time.monotonic()
-    assert heard.get(timeout=LOOK_AGAIN + 5) == f"data: entries {state['seq'] + 1}"
-    assert time.monotonic() - posted < LOOK_AGAIN + 2
+        ann, play, heard, state = ben_listening(judge)
+        other = WebJudge(load(judge.config), judge.url, log=lambda line: None)
+        table = web_tables.table(other.store, play.split("/")[2])
+        assert other.post(table, "ann", entry_for(ann.keys["ann"], state, state["offers"][0])) == state["seq"] + 1
+        posted = time.monotonic()
+        assert heard.get(timeout=LOOK_AGAIN + 5) == f"data: entries {state['seq'] + 1}"
+        assert time.monotonic() - posted < LOOK_AGAIN + 2
 
 
 def test_a_mail_pass_counts_a_change_only_when_the_games_changed(tmp_path):
