@@ -10,10 +10,11 @@ import pytest
 
 from engine.contract import DEALER
 from engine.sarcophagus.driver import FullInformation, Layout, deal
+from engine.sarcophagus.duties import hand_values, owed_openings
 from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS, parse_pos
 from engine.sarcophagus.notation import parse_action
 from engine.sarcophagus.pieces import parse_tile
-from engine.sarcophagus.rules import check, duties, hand_values, legal_actions, make_table, outcome, owed_openings
+from engine.sarcophagus.rules import check, duties, legal_actions, make_table, outcome
 from engine.sarcophagus.scoring import score
 from engine.sarcophagus.state import DISCARDED, Options, State
 from engine.sarcophagus.views import view

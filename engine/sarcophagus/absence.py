@@ -25,10 +25,12 @@ from engine.contract import ABSENCES_OUT, DEALER, STRIKE_KIND, Absent, Duty, Ill
 from engine.frozen import Frozen
 
 from .actions import Action, Discard
+from .duties import duties, leaders
 from .events import Finished
 from .geometry import SARCOPHAGUS_POSITIONS, pos_name, positions_in
 from .pieces import Tile
-from .rules import Play, duties, leaders, outcome
+from .play import Play
+from .rules import outcome
 from .state import DISCARDED, State
 
 WITHHELD = -1

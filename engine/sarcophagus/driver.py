@@ -12,9 +12,11 @@ from engine.contract import DEALER, Duty, InvalidSetup, Randomness
 
 from .actions import Action, Discard, Place
 from .deal import deal_unseen, layout_problem
+from .duties import duties, opening
 from .geometry import SARCOPHAGUS_POSITIONS, free_sides, parse_pos, pos_name
+from .legality import legal_actions
 from .pieces import NULL, Tile, parse_tile
-from .rules import apply, apply_checked, duties, legal_actions, opening, setup
+from .rules import apply, apply_checked, setup
 from .scoring import fame
 from .state import Options, State
 

@@ -17,6 +17,8 @@ COLUMN_LETTERS = "abcdef"
 
 SARCOPHAGUS_POSITIONS = (INDEX[(5, 3)], INDEX[(6, 3)], INDEX[(6, 4)])
 """The three pyramid positions with a sarcophagus tile beneath them."""
+SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
+"""Each of those positions' index among them: the sarcophagus tile beneath it (State.under, under_owner)."""
 APEX = 0
 
 

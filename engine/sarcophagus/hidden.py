@@ -16,10 +16,10 @@ from engine.contract import DEALER, Dealt, Randomness, Secrets, Value
 from .actions import Action, Open, Place, Reveal
 from .driver import Layout, layout_from_names
 from .driver import deal as deal_layout
+from .duties import audit_problem as _audit_problem
+from .duties import duties
 from .geometry import SARCOPHAGUS_POSITIONS, pos_name
 from .pieces import Tile
-from .rules import audit_problem as _audit_problem
-from .rules import duties
 from .state import Options, State
 
 PYRAMID_KEYS = tuple(pos_name(p) for p in range(21))

@@ -1,12 +1,12 @@
 """Random play to the end of the game: the search's and the benchmarks' inner loop.
 
-A second, lean reading of the rules of rules.py for this one purpose. `rules.Play` keeps the State's
-fields as tuples and rebuilds a tuple at every change, because each State it returns must stay as it
-is; a playout returns only the last one. So this works on one mutable copy of the state (lists
-changed in place, the rules' bit masks, each seat's hand as a mask of the values it holds), builds the
-end State once, and runs the common turn (a placement, its reveal, no claim, the next coin or seat)
-in one loop without a call per step; the rarer steps (claims and their cascade, tie-breaks, traps,
-the end) follow rules.Play method for method, in the same order.
+A second, lean reading of the rules (rules.py and the modules it names) for this one purpose.
+`play.Play` keeps the State's fields as tuples and rebuilds a tuple at every change, because each State
+it returns must stay as it is; a playout returns only the last one. So this works on one mutable copy of
+the state (lists changed in place, the rules' bit masks, each seat's hand as a mask of the values it
+holds), builds the end State once, and runs the common turn (a placement, its reveal, no claim, the next
+coin or seat) in one loop without a call per step; the rarer steps (claims and their cascade,
+tie-breaks, traps, the end) follow play.Play method for method, in the same order.
 
 It makes the choices `driver.random_policy` would make from the same draws of the random generator
 (one draw per placement or discard, an index into the acts `legal_actions` lists), so a game played
@@ -23,15 +23,17 @@ from collections.abc import MutableMapping
 from engine.contract import DEALER
 
 from .actions import Action, Discard, Open, Reveal
+from .duties import most_coins
 from .geometry import NEIGHBOUR_MASKS, POSITION_CHUNKS, SARCOPHAGUS_POSITIONS, forced_position, free_sides
+from .knowledge import TileKnowledge
+from .legality import PLACES
 from .pieces import NULL
-from .rules import PLACES, TileKnowledge, most_coins
 from .state import DISCARDED, State
 
 _HAND_VALUES = tuple((values, len(values)) for values in (tuple(v for v in range(6) if mask >> v & 1)
                                                           for mask in range(64)))
 """The distinct coin values of a hand mask (bit v: the seat holds a coin of value v), ascending, and
-how many: the values a seat may place, as rules.placement_values lists them."""
+how many: the values a seat may place, as duties.placement_values lists them."""
 _SARCOPHAGUS_INDEX = {pos: k for k, pos in enumerate(SARCOPHAGUS_POSITIONS)}
 
 
@@ -101,7 +103,7 @@ class _Playout:
             tuple(map(tuple, self.out)), tuple(map(tuple, self.claimed)), self.turn, self.placed,
             self.reveal, self.tie, tuple(self.traps), self.full, tuple(self.entombed), s.forfeits)
 
-    # -- the acts, in the order rules.owed_kind asks for them
+    # -- the acts, in the order duties.owed_kind asks for them
 
     def run(self) -> None:
         while True:
@@ -127,7 +129,7 @@ class _Playout:
         claims, the end, a pass, a forced tile face down, all coins played).
 
         Most acts of a game are made here, so the loop holds the state in local names (written back
-        as it returns) and does in line what rules.Play.place, reveal_tiles, settle and _advance_turn
+        as it returns) and does in line what play.Play.place, reveal_tiles, settle and _advance_turn
         do in these cases, and geometry's forced_position and positions_in: a call or an attribute
         costs more than the work of most steps."""
         draw, log, values, players, pyramid, tiles = self.rng.random, self.log, self.values, self.players, \
@@ -144,7 +146,7 @@ class _Playout:
                 open_tiles = present & face_up & ~full
                 targets = low[open_tiles & 127] + mid[open_tiles >> 7 & 127] + high[open_tiles >> 14]
             held, width = _HAND_VALUES[hand[seat]]
-            index = int(draw() * (len(targets) * width))  # as random_policy draws from rules.Placements
+            index = int(draw() * (len(targets) * width))  # as random_policy draws from legality.Placements
             pos, value = targets[index // width], held[index % width]
             slot = len(slot_seat)
             values[slot] = value
@@ -219,13 +221,13 @@ class _Playout:
     def _discard(self) -> None:
         seat = self.traps[0]
         numbers = [tile for tile in self.claimed[seat] if tile.is_number]
-        tile = numbers[int(self.rng.random() * len(numbers))]  # as random_policy draws among rules.discards
+        tile = numbers[int(self.rng.random() * len(numbers))]  # as random_policy draws among duties.discards
         if self.log is not None:
             self.log.append((self.players[seat], Discard(tile)))
         del self.traps[0]
         self.claimed[seat].remove(tile)
 
-    # -- what the rules do on their own: rules.Play's methods of the same names
+    # -- what the rules do on their own: play.Play's methods of the same names
 
     def _settle(self) -> None:
         self.changed = True

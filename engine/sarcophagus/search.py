@@ -27,16 +27,18 @@ from engine.ismcts import Node, Result, credit, search, select
 
 from .actions import Action, Place
 from .deal import deal_unseen
+from .duties import duties, hand_values, opening
+from .legality import legal_actions, reveal
 from .pieces import Tile
 from .playout import play_out
-from .rules import apply_checked, duties, hand_values, legal_actions, opening, outcome, reveal
+from .rules import apply_checked, outcome
 from .state import State
 
 
 @dataclass(slots=True)
 class World:
     """One determinization: a layout for the dealer's reveals and a value for every coin slot.
-    Has the `pyramid` and `under` of a driver.Layout, so rules.reveal can make the dealer's reveals."""
+    Has the `pyramid` and `under` of a driver.Layout, so legality.reveal can make the dealer's reveals."""
 
     pyramid: tuple[Tile, ...]
     under: tuple[Tile, ...]

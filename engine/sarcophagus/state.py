@@ -109,9 +109,9 @@ class State:
     """Players recorded absent where it costs them the game (the end audit, three turns in a row:
     absence.py): they cannot win."""
     cached_duties: tuple[Duty, ...] | None = field(default=None, repr=False)
-    """rules.duties, worked out once per state."""
+    """duties.duties, worked out once per state."""
     cached_openings: dict[str, tuple[int, ...]] | None = field(default=None, repr=False)
-    """rules._openings (every owner's owed openings), worked out once per state."""
+    """duties._openings (every owner's owed openings), worked out once per state."""
 
     def __init__(self, table: Table, present: int, face_up: int, tiles: tuple[Tile | None, ...],
                  coins: tuple[tuple[int, ...], ...], under: tuple[Tile | None, ...],

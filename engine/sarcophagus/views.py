@@ -8,8 +8,9 @@ from typing import Any
 
 from engine.contract import DEALER
 
+from .duties import duties, hand_values
 from .geometry import POS_NAMES, SARCOPHAGUS_POSITIONS
-from .rules import duties, hand_values, outcome
+from .rules import outcome
 from .scoring import fame
 from .state import DISCARDED, State
 

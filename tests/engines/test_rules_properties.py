@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from engine.sarcophagus.actions import Place
 from engine.sarcophagus.driver import FullInformation, deal, greedy_policy, random_policy
-from engine.sarcophagus.rules import Placements, duties, outcome
+from engine.sarcophagus.legality import Placements
+from engine.sarcophagus.rules import duties, outcome
 from engine.sarcophagus.state import Options
 
 from engine_support import CONFIGS, PLAYERS, play_checked

@@ -8,8 +8,9 @@ from typer.testing import CliRunner
 
 from engine.sarcophagus.actions import Open, Place
 from engine.sarcophagus.driver import FullInformation, Layout, deal, greedy_policy, random_policy
+from engine.sarcophagus.duties import hand_values
 from engine.sarcophagus.geometry import SARCOPHAGUS_POSITIONS
-from engine.sarcophagus.rules import duties, hand_values, legal_actions
+from engine.sarcophagus.rules import duties, legal_actions
 from engine.sarcophagus.search import SearchPolicy, choose, determinize
 from engine.sarcophagus.state import Options
 from pbem.cli import app
