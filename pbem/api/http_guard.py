@@ -38,6 +38,31 @@ def secure_headers(content_policy: str) -> list[tuple[bytes, bytes]]:
             (b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-resource-policy", b"same-origin")]
 
 
+async def screened(scope: Scope, receive: Receive, send: Send, app: ASGIApp, host: str, served_by: str,
+                   response_headers: list[tuple[bytes, bytes]]) -> tuple[dict[str, str], Send] | None:
+    """What both guards do first: the app's lifespan passed on, no websockets, a request to another Host
+    (a name rebound to this server) or by another method refused. For a request that passes: its headers
+    (names in lower case) and a `send` that adds `response_headers` to every response; None when answered."""
+    if scope["type"] != "http":
+        if scope["type"] == "lifespan":
+            await app(scope, receive, send)
+        return None
+
+    async def secured(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *response_headers]
+        await send(message)
+
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    if headers.get("host") != host:
+        await reply(secured, 403, f"Forbidden: {served_by} answers only to {host}")
+        return None
+    if scope["method"] not in ("GET", "HEAD", "POST"):
+        await reply(secured, 405, "Method not allowed")
+        return None
+    return headers, secured
+
+
 def same_secret(given: str | None, secret: str | None) -> bool:
     """Whether a secret sent is the one expected (compared in constant time)."""
     return given is not None and secret is not None and hmac.compare_digest(given.encode(), secret.encode())

@@ -22,7 +22,6 @@ from urllib.parse import parse_qs
 
 from pbem.api.http_guard import (
     ASGIApp,
-    Message,
     Receive,
     Scope,
     Send,
@@ -31,6 +30,7 @@ from pbem.api.http_guard import (
     policy,
     reply,
     same_secret,
+    screened,
     secure_headers,
     wrong_token,
 )
@@ -65,23 +65,10 @@ class Guard:
         self.cookie = f"pbem-app-{port}"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.app(scope, receive, send)
+        passed = await screened(scope, receive, send, self.app, self.host, "this app", HEADERS)
+        if passed is None:
             return
-        if scope["type"] != "http":
-            return  # no websockets
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-
-        async def secured(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS]
-            await send(message)
-
-        problem = self.refusal(scope, headers)
-        if problem is not None:
-            status, text = problem
-            await reply(secured, status, text)
-            return
+        headers, secured = passed
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         if "token" in query:
             if not same_secret(query["token"][0], self.keys.token):
@@ -106,13 +93,6 @@ class Guard:
                 await reply(secured, 403, refused, as_json=True)
                 return
         await self.app(scope, receive, secured)
-
-    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
-        if headers.get("host") != self.host:
-            return 403, f"Forbidden: this app answers only to {self.host}"
-        if scope["method"] not in ("GET", "HEAD", "POST"):
-            return 405, "Method not allowed"
-        return None
 
     def cookie_value(self, headers: dict[str, str]) -> str | None:
         return cookie_named(headers, self.cookie)

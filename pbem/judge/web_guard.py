@@ -22,7 +22,6 @@ from starlette.concurrency import run_in_threadpool
 
 from pbem.api.http_guard import (
     ASGIApp,
-    Message,
     Receive,
     Scope,
     Send,
@@ -30,6 +29,7 @@ from pbem.api.http_guard import (
     cross_site,
     policy,
     reply,
+    screened,
     secure_headers,
     wrong_token,
 )
@@ -58,24 +58,10 @@ class WebGuard:
         self.headers = secure_headers(policy(import_map_hash))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan":
-            await self.app(scope, receive, send)
+        passed = await screened(scope, receive, send, self.app, self.host, "this server", self.headers)
+        if passed is None:
             return
-        if scope["type"] != "http":
-            return  # no websockets
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-
-        async def secured(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *self.headers]
-            await send(message)
-
-        if headers.get("host") != self.host:
-            await reply(secured, 403, f"Forbidden: this server answers only to {self.host}")
-            return
-        if scope["method"] not in ("GET", "HEAD", "POST"):
-            await reply(secured, 405, "Method not allowed")
-            return
+        headers, secured = passed
         if scope["method"] == "POST":
             refused = await self.post_refusal(headers)
             if refused is not None:
