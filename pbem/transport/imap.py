@@ -14,7 +14,6 @@ so a service hears of new mail at once; polling is the fallback.
 
 from __future__ import annotations
 
-import getpass
 import hashlib
 import imaplib
 import json
@@ -23,7 +22,6 @@ import re
 import select
 import socket
 import ssl
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +32,7 @@ from pbem.errors import PbemError, UsageError
 from pbem.record.canonical import parse_json
 from pbem.record.files import write_atomic
 from pbem.record.reading import read_optional
+from pbem.transport import passwords
 
 PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
 CAFILE_ENV = "PBEM_IMAP_CAFILE"
@@ -82,12 +81,9 @@ def parse_url(url: str, cafile: str | None = None) -> Mailbox:
 
 
 def password(box: Mailbox) -> str:
-    """From PBEM_IMAP_PASSWORD, else a prompt on a terminal; never from the command line, never stored."""
-    if PASSWORD_ENV in os.environ:
-        return os.environ[PASSWORD_ENV]
-    if sys.stdin is not None and sys.stdin.isatty():
-        return getpass.getpass(f"IMAP password for {box.user} at {box.host}: ")
-    raise UsageError(f"the IMAP password for {box.user} is needed: set {PASSWORD_ENV} or run on a terminal")
+    """From PBEM_IMAP_PASSWORD, else a prompt on a terminal (passwords.py)."""
+    return passwords.asked(PASSWORD_ENV, f"IMAP password for {box.user} at {box.host}: ",
+                           f"the IMAP password for {box.user}")
 
 
 class Connection:

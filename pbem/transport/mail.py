@@ -13,10 +13,8 @@ password comes from PBEM_SMTP_PASSWORD or a prompt, and is never written anywher
 from __future__ import annotations
 
 import functools
-import getpass
 import os
 import ssl
-import sys
 from dataclasses import dataclass, field
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -30,7 +28,7 @@ from pbem.presentation.style import Style
 from pbem.presentation.terminal import next_line, result_text
 from pbem.protocol.replay import Replay
 from pbem.record.models import GameFile, to_json
-from pbem.transport import contacts, copies, turns
+from pbem.transport import contacts, copies, passwords, turns
 from pbem.transport.contacts import address
 
 if TYPE_CHECKING:
@@ -163,11 +161,7 @@ def compose(rep: Replay, me: str, after: int | None, attach: bool = False, book:
 
 
 def _password(user: str) -> str:
-    if PASSWORD_ENV in os.environ:
-        return os.environ[PASSWORD_ENV]
-    if sys.stdin is not None and sys.stdin.isatty():
-        return getpass.getpass(f"SMTP password for {user}: ")
-    raise UsageError(f"the SMTP password for {user} is needed: set {PASSWORD_ENV} or run on a terminal")
+    return passwords.asked(PASSWORD_ENV, f"SMTP password for {user}: ", f"the SMTP password for {user}")
 
 
 def parse_server(spec: str, security: str) -> tuple[str, int]:
