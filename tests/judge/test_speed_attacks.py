@@ -98,6 +98,7 @@ def test_an_odd_judge_toml_reads_as_the_strict_model_reads_it(tmp_path: Path, te
 # ---------------------------------------------------------------- pre-receive
 
 
+@pytest.mark.slow
 def test_a_push_may_not_rename_a_game_file_while_rolling_it_back(table):
     """A rename hides the old path's history from a check by path: the game is still found by its id."""
     base, _, works = table
@@ -114,6 +115,7 @@ def test_a_push_may_not_rename_a_game_file_while_rolling_it_back(table):
     assert any("games/renamed.json: this file stops at entry 0, but entry" in line for line in lines), lines
 
 
+@pytest.mark.slow
 def test_a_push_may_not_replace_a_game_file_with_another_game(table):
     """Ann makes a new game of her own and writes it over the refereed game's file: the refereed game is
     gone from the branch as surely as if its file were deleted, which is refused."""
@@ -145,6 +147,7 @@ def web_judge():
             yield running
 
 
+@pytest.mark.slow
 def test_a_seats_kept_page_goes_to_that_seat_alone_and_never_outlives_its_entry(web_judge):
     """Pages are kept per game, head and seat: another seat's session gets no page of a seat it does not
     hold (nor by posting there), every seat's page follows each entry at once, and the page an entry's

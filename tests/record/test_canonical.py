@@ -77,6 +77,7 @@ def test_the_depth_check_blanks_exactly_the_string_literals(text):
     assert _STRING.sub('""', text) == _blanked(text) == blanked(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(values)
 def test_a_record_is_laid_out_exactly_as_json_indents_it(value):

@@ -14,6 +14,8 @@ import time
 import urllib.request
 from typing import Any
 
+import pytest
+
 from pbem.crypto import Identity
 from pbem.judge import web_judge, web_tables
 from pbem.judge.config import load
@@ -69,6 +71,7 @@ def ben_listening(judge: WebJudgeProcess) -> tuple[Client, str, queue.Queue[str]
     return clients["ann"], plays["ann"], heard, state
 
 
+@pytest.mark.slow
 def test_another_seats_page_hears_of_an_entry_at_once(judge):
     ann, play, heard, state = ben_listening(judge)
     start = time.monotonic()
@@ -78,6 +81,7 @@ def test_another_seats_page_hears_of_an_entry_at_once(judge):
     assert time.monotonic() - start < LOOK_AGAIN / 2  # woken by the commit, not by a look of its own
 
 
+@pytest.mark.slow
 def test_a_page_hears_of_an_entry_another_process_wrote_within_the_judges_look(tmp_path):
     """Another judge on the same store (here the test's own process) takes ann's entry: the judge serving
     ben's page never committed it, and its mail pass (once a minute here) does not run in the meantime: its
@@ -133,6 +137,7 @@ def test_the_pages_of_the_most_recently_shown_games_are_kept_and_no_more(tmp_pat
     assert set(judge._pages) == {tables[2].game_id, tables[0].game_id}
 
 
+@pytest.mark.slow
 def test_one_look_for_every_open_page_none_without_one_and_a_bump_only_when_the_store_moved():
     changes, stopping, looks, mark = Changes(), threading.Event(), [], [0]
 

@@ -52,6 +52,7 @@ def wait_until(condition, seconds: float = 30) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_a_browser_seat_that_never_moves_is_reminded_by_mail_then_recorded_absent(base, monkeypatch):
     fast_cli(monkeypatch)
     boxes = {f"{n}@example.org": base / "mail" / n for n in NAMES}
