@@ -42,7 +42,8 @@ MODULES = (
     "engine.path_of_pharaohs.duties", "engine.path_of_pharaohs.legality", "engine.path_of_pharaohs.builds",
     "engine.path_of_pharaohs.choices", "engine.path_of_pharaohs.legal_acts", "engine.path_of_pharaohs.play",
     "engine.path_of_pharaohs.rules", "engine.path_of_pharaohs.playout",
-    "engine.path_of_pharaohs.lean_game", "engine.path_of_pharaohs.lean", "engine.path_of_pharaohs.lean_greedy",
+    "engine.path_of_pharaohs.lean_table", "engine.path_of_pharaohs.lean_game", "engine.path_of_pharaohs.lean",
+    "engine.path_of_pharaohs.lean_greedy",
 )
 """The modules that playouts and the search bot spend their time in, for both games (an interpreted
 class cannot subclass a compiled one: engine.lazy's LazySequence takes both games' rules with it). The

@@ -1,8 +1,9 @@
 """The lean playout: random play to the end of the game over a compact state, for the search bot's
 playouts and the benchmarks, where only who wins matters.
 
-The game goes over the lean state and its steps (lean_game.py: a few lists changed in place, the
-turn in the order the rules take it); here are the random players' choices.
+The game goes over the lean state and its steps (lean_table.py: a few lists changed in place, and
+the dealer's and the path's acts; lean_game.py: the turn in the order the rules take it, the mover's
+acts); here are the random players' choices.
 
 It plays the game the driver plays with `driver.random_policy`: the same draws of the random
 generator in the same order (an index into the acts `legal_actions` would list for each move,
@@ -17,7 +18,8 @@ import random
 from collections.abc import Mapping, Sequence
 
 from .cards import L1_MIDDLE, L2_LEFT, L2_RIGHT, L3, THIEF
-from .lean_game import LeanGame, Trace, fillings, lean_start
+from .lean_game import LeanGame, fillings
+from .lean_table import Trace, lean_start
 from .playout import play_out
 from .state import State
 

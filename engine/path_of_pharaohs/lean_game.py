@@ -1,66 +1,43 @@
-"""The lean state of a game and its steps, for the playouts (lean.py's random one, lean_greedy.py's
+"""The lean game's turns and the mover's acts, for the playouts (lean.py's random one, lean_greedy.py's
 greedy one), where only who wins and where everyone ends matters.
 
 The full rules (rules.py) build a public State act by act, with hands of opaque slots, duties and
 a list of legal acts; `playout.play_out` carries one of their `Play`s through a game for the
 driver, which keeps the log and the end state. Here a game is a few lists changed in place (cards as
 small ints, a hand as its cards in the order of their slots and its counts packed in one int, a
-pyramid as six values), the turn goes in the order the rules take it (bases, moves, the place
-taken, the draw, the discard) instead of being asked of the duties at each act, and nothing is
-built that only a record or a report reads. The players' choices (`_moves`, `_discard_choice`)
-are each playout's own; the dealer's acts, the steals and the reshuffles are the same for both.
+pyramid as six values: lean_table.py, with the dealer's and the path's acts), the turn goes in the
+order the rules take it (bases, moves, the place taken, the draw, the discard) instead of being
+asked of the duties at each act, and nothing is built that only a record or a report reads. The
+players' choices (`_moves`, `_discard_choice`) are each playout's own; the dealer's acts, the steals
+and the reshuffles are the same for both.
 """
 
 from __future__ import annotations
 
-import random
-from bisect import bisect
-from collections.abc import Mapping
-
-from engine.contract import DEALER
-from engine.shuffle import shuffle
-
-from .actions import Action, Build, Deal, Discard, Reveal, Sandstorm, Shuffle, Steal, Stop, Thief, Zero
-from .builds import CARD_BITS, Fillings, bridge_fillings, card_bit, hand_key, middle_fillings
+from .actions import Action, Build, Discard, Sandstorm, Stop, Thief, Zero
+from .builds import CARD_BITS, COPY_BITS, Fillings, bridge_fillings, middle_fillings
 from .cards import (
     ALEXANDRIA,
-    BUMP_BACK,
-    CARD_KINDS,
     COMPLETION_BONUS,
-    DOUBLE,
     DRAW_COUNT,
     HAND_LIMIT,
     L1_LEFT,
     L1_RIGHT,
     L3,
-    MUMMIES,
     POINTS,
-    SANDS_TO_WAKE,
     SANDSTORM,
-    STEAL_COUNT,
     THIEF,
     ZERO,
-    A,
-    B,
 )
 from .choices import choice_ways, nth_choice
 from .duties import owed_kind
-from .state import DISCARD, PLAY, SETUP, State, Term
+from .lean_table import NONE, LeanTable
+from .state import DISCARD, SETUP, Term
 
-Trace = list[tuple[str, Action]]
-_BITS = tuple(card_bit(card) for card in CARD_KINDS)
-_MASKS = tuple(bit * ((1 << CARD_BITS) - 1) for bit in _BITS)
+_MASKS = tuple(bit * ((1 << CARD_BITS) - 1) for bit in COPY_BITS)
 """Where a packed hand (builds.hand_key) counts each card."""
 _ACTION_CARDS = _MASKS[ZERO] | _MASKS[THIEF] | _MASKS[SANDSTORM]
 _NO_ACTS: list[tuple[int, int, int]] = []
-NONE = -1
-"""An empty position's value, and the space of a marker at the start or on the move."""
-
-
-def lean_start(s: State) -> bool:
-    """A state the lean game starts from: a player owes a choice, or the game is being set up, or over."""
-    what = owed_kind(s)
-    return what is None or s.phase == SETUP or (s.phase == PLAY and what == "move") or what == "discard"
 
 
 def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings, Fillings]:
@@ -76,47 +53,11 @@ def fillings(values: list[int], held: int) -> tuple[Fillings, Fillings, Fillings
             if top == NONE and upper_left != NONE and upper_right != NONE else ())
 
 
-class LeanGame:
-    """One game to its end over lists changed in place (see the module's docstring).
-    Tuned for speed, as play.Play is not: the hot loops read their lists into locals once; a hand
-    is a list of cards (`hands`) beside the list of their slots (`slots`), both in slot order, so
-    that finding the lowest slot holding a card (the one an act names) is `list.index`; and its
-    counts by card are packed in one int (`packed`), the key its ways to fill a position are
-    remembered by."""
+class LeanGame(LeanTable):
+    """One game to its end over a LeanTable's lists (see the module's docstring): the turn in the
+    order the rules take it, and the mover's acts; each playout's subclass makes its players' choices."""
 
-    __slots__ = ("dealer_draws", "deck", "discards", "hands", "idle", "location", "mummies", "n", "names", "next_slot",
-                 "packed", "rng", "sands", "slots", "space", "start", "storms", "terms", "trace", "turn", "values",
-                 "winners", "zeros")
-
-    def __init__(self, s: State, cards: Mapping[int, int], deck: list[int], rng: random.Random,
-                 trace: Trace | None = None):
-        assert lean_start(s), "the dealer owes nothing but the setup"
-        self.start = s
-        self.names = s.table.players
-        self.n = len(self.names)
-        self.rng = rng
-        self.trace = trace
-        self.dealer_draws = False
-        """Whether each of the dealer's acts takes a draw of `rng` (as the search's worlds do), or only
-        a steal (as the driver does)."""
-        self.deck = deck[::-1]
-        """The deck, top last: drawing is a pop."""
-        self.discards = list(s.discards)
-        self.slots = [sorted(hand) for hand in s.hands]
-        self.hands = [[cards[slot] for slot in slots] for slots in self.slots]
-        self.packed = [hand_key([hand.count(card) for card in CARD_KINDS]) for hand in self.hands]
-        """How many of each card each hand holds, packed in one int (builds.hand_key)."""
-        self.next_slot = len(s.slot_card)
-        self.values = [[NONE if filled is None else filled[0] for filled in pyramid] for pyramid in s.pyramids]
-        self.terms: list[list[tuple[Term, ...]]] = [[() if filled is None else filled[1] for filled in pyramid]
-                                                    for pyramid in s.pyramids]
-        self.zeros = list(s.zeros)
-        self.location = list(s.location)
-        self.space = [NONE if space is None else space for space in s.space]
-        self.sands, self.mummies = s.sands, s.mummies
-        self.storms = list(s.storms)
-        self.turn, self.idle = s.turn, s.idle
-        self.winners: tuple[int, ...] = s.winners
+    __slots__ = ()
 
     # -- a game, turn by turn
 
@@ -240,7 +181,7 @@ class LeanGame:
         hand = self.hands[me]
         i = hand.index(card)
         del hand[i]
-        self.packed[me] -= _BITS[card]
+        self.packed[me] -= COPY_BITS[card]
         return self.slots[me].pop(i)
 
     def _build(self, pos: int, terms: tuple[Term, ...]) -> None:
@@ -250,7 +191,7 @@ class LeanGame:
         for card, _ in terms:  # _play, spelled out: a build is the commonest act
             i = hand.index(card)
             del hand[i]
-            packed[me] -= _BITS[card]
+            packed[me] -= COPY_BITS[card]
             slots.append(in_slots.pop(i))
         if self.trace is not None:
             self.trace.append((self.names[me], Build(pos, terms, tuple(slots))))
@@ -274,34 +215,6 @@ class LeanGame:
             self._deal_base(me, L1_LEFT)
             self._deal_base(me, L1_RIGHT)
 
-    def _steal(self, victim: int) -> None:
-        """The dealer's steal after a Thief: legal_acts.Steals' choice at random (the pairs of the victim's
-        slots in order), found by its index."""
-        me = self.turn
-        cards, slots = self.hands[victim], self.slots[victim]
-        n = len(slots)
-        k = min(STEAL_COUNT, n)
-        if k == 1:
-            taken = [int(self.rng.random() * n)]
-        else:
-            i, first = int(self.rng.random() * (n * (n - 1) // 2)), 0
-            while i >= n - 1 - first:
-                i -= n - 1 - first
-                first += 1
-            taken = [first, first + 1 + i]
-        stolen = [(slots[x], cards[x]) for x in taken]
-        for x in reversed(taken):
-            del cards[x], slots[x]
-        mine, my_slots = self.hands[me], self.slots[me]
-        for slot, card in stolen:
-            x = bisect(my_slots, slot)
-            my_slots.insert(x, slot)
-            mine.insert(x, card)
-            self.packed[victim] -= _BITS[card]
-            self.packed[me] += _BITS[card]
-        if self.trace is not None:
-            self.trace.append((DEALER, Steal(tuple(slot for slot, _ in stolen), tuple(card for _, card in stolen))))
-
     def _discard(self) -> None:
         """Down to the hand limit: the choice among legal_acts.Discards' that `_discard_choice` makes."""
         me = self.turn
@@ -320,126 +233,5 @@ class LeanGame:
         copies) pairs; `ways` their choice_ways): each playout's own choice."""
         raise NotImplementedError
 
-    # -- the dealer
 
-    def _shuffle(self) -> None:
-        if self.dealer_draws:
-            self.rng.random()
-        deck = self.discards
-        shuffle(self.rng, deck)
-        deck.reverse()  # top last
-        self.deck, self.discards = deck, []
-        if self.trace is not None:
-            self.trace.append((DEALER, Shuffle()))
-
-    def _deal_base(self, p: int, pos: int) -> None:
-        """Turn up cards until a value card lies on the base (none left anywhere: it stays empty)."""
-        while True:
-            if not self.deck:
-                if not any(card <= 9 for card in self.discards):
-                    return
-                self._shuffle()
-            card = self.deck.pop()
-            if self.dealer_draws:
-                self.rng.random()
-            if self.trace is not None:
-                self.trace.append((DEALER, Reveal(card)))
-            if card <= 9:
-                self.values[p][pos] = card
-                self.terms[p][pos] = ((card, card),)
-                return
-            self.discards.append(card)
-            if card == SANDSTORM:
-                self._advance_sands()
-
-    def _deal(self, p: int, count: int) -> bool:
-        """Deal `count` cards to `p`, reshuffling as needed; whether any card was dealt."""
-        dealt = False
-        while count:
-            deck = self.deck
-            if not deck:
-                if not self.discards:
-                    return dealt
-                self._shuffle()
-                deck = self.deck
-            if self.dealer_draws:
-                self.rng.random()
-            k = min(count, len(deck))
-            cards = deck[:-k - 1:-1]  # the top k, top first
-            del deck[-k:]
-            first = self.next_slot
-            self.next_slot = slots_end = first + k
-            self.hands[p] += cards
-            self.slots[p] += range(first, slots_end)
-            held = self.packed[p]
-            for card in cards:
-                held += _BITS[card]
-            self.packed[p] = held
-            count -= k
-            dealt = True
-            if self.trace is not None:
-                self.trace.append((DEALER, Deal(self.names[p], tuple(range(first, slots_end)), tuple(cards))))
-        return dealt
-
-    # -- the path
-
-    def _advance_sands(self) -> None:
-        if self.mummies == len(MUMMIES):
-            return
-        self.sands += 1
-        if self.sands < SANDS_TO_WAKE:
-            return
-        location = MUMMIES[self.mummies]
-        self.mummies += 1
-        self.sands = 0
-        for p in range(self.n):
-            if self.location[p] == location and self.space[p] == B:
-                self._fall_back(p, location - 1)
-
-    def _free_space(self, location: int) -> int:
-        """board.free_space: A before B, NONE if full."""
-        a = b = False
-        for loc, space in zip(self.location, self.space):
-            if loc == location:
-                if space == A:
-                    a = True
-                elif space == B:
-                    b = True
-        if not a:
-            return A
-        if location in DOUBLE and location not in MUMMIES[:self.mummies] and not b:
-            return B
-        return NONE
-
-    def _fall_back(self, p: int, start: int) -> None:
-        self.space[p] = NONE
-        location, space = max(0, start), NONE
-        while location > 0:
-            space = self._free_space(location)
-            if space != NONE:
-                break
-            location -= 1
-        self.location[p], self.space[p] = location, space
-
-    def _take_place(self) -> bool:
-        """The mover's marker takes its place at the end of the turn, bumping if it must; True if it
-        is on Alexandria (the mover wins)."""
-        me = self.turn
-        location = self.location[me]
-        if location != 0 and self.space[me] == NONE:
-            space = self._free_space(location)
-            bumped = NONE
-            if space == NONE:
-                space = B if location in DOUBLE and location not in MUMMIES[:self.mummies] else A
-                bumped = next(p for p in range(self.n) if self.location[p] == location and self.space[p] == space)
-            self.space[me] = space
-            if bumped != NONE:
-                self._fall_back(bumped, location - BUMP_BACK)
-        if location == ALEXANDRIA:
-            self.winners = (me,)
-            return True
-        return False
-
-
-
-__all__ = ["NONE", "LeanGame", "Trace", "fillings", "lean_start"]
+__all__ = ["LeanGame", "fillings"]

@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from .builds import KEPT, Fillings
 from .cards import L1_MIDDLE, L2_LEFT, L2_RIGHT, L3, POINTS, THIEF, WILD, ZERO
 from .choices import card_choices
-from .lean_game import NONE, LeanGame, Trace, fillings, lean_start
+from .lean_game import LeanGame, fillings
+from .lean_table import NONE, Trace, lean_start
 from .state import State, Term
 
 _PLACES = (L1_MIDDLE, L2_LEFT, L2_RIGHT, L3)
