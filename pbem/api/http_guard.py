@@ -40,8 +40,9 @@ def secure_headers(content_policy: str) -> list[tuple[bytes, bytes]]:
 
 async def screened(scope: Scope, receive: Receive, send: Send, app: ASGIApp, host: str, served_by: str,
                    response_headers: list[tuple[bytes, bytes]]) -> tuple[dict[str, str], Send] | None:
-    """What both guards do first: the app's lifespan passed on, no websockets, a request to another Host
-    (a name rebound to this server) or by another method refused. For a request that passes: its headers
+    """What both guards do first: the app's lifespan passed on, no websockets (the servers run without them:
+    an upgrade is an ordinary request here), a request to another Host (a name rebound to this server) or
+    by another method refused. For a request that passes: its headers
     (names in lower case) and a `send` that adds `response_headers` to every response; None when answered."""
     if scope["type"] != "http":
         if scope["type"] == "lifespan":
@@ -54,11 +55,14 @@ async def screened(scope: Scope, receive: Receive, send: Send, app: ASGIApp, hos
         await send(message)
 
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-    if headers.get("host") != host:
+    if headers.get("host", "").lower() != host.lower():  # host names are case-insensitive
         await reply(secured, 403, f"Forbidden: {served_by} answers only to {host}")
         return None
     if scope["method"] not in ("GET", "HEAD", "POST"):
         await reply(secured, 405, "Method not allowed")
+        return None
+    if not scope["path"].startswith("/"):  # `GET http://other/`: a target that names a host names its own
+        await reply(secured, 403, f"Forbidden: {served_by} answers only to {host}")
         return None
     return headers, secured
 

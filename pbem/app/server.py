@@ -198,7 +198,7 @@ def serve(state: AppState, sock: socket.socket, on_ready: Callable[[str], None])
     port = sock.getsockname()[1]
     watcher = Watcher(state)
     config = uvicorn.Config(make_app(state, port, watcher.stopping), log_level="warning", access_log=False,
-                            server_header=False, lifespan="off", timeout_graceful_shutdown=2)
+                            server_header=False, lifespan="off", timeout_graceful_shutdown=2, ws="none")
     server = uvicorn.Server(config)
     url = url_for(state, sock)
     original, original_shutdown = server.startup, server.shutdown

@@ -41,6 +41,16 @@ def cookie_of(headers: dict[str, str]) -> str | None:
     return cookie_named(headers, COOKIE)
 
 
+def authority(url: str) -> str:
+    """The Host a browser sends for `url`, and the authority of its Origin: the name in lower case, the port
+    only when it is not the scheme's own (--url https://Pbem.Example.org:443 is pbem.example.org)."""
+    parts = urlsplit(url)
+    name = (parts.hostname or "").lower()
+    name = f"[{name}]" if ":" in name else name
+    port = parts.port
+    return name if port is None or port == {"http": 80, "https": 443}.get(parts.scheme) else f"{name}:{port}"
+
+
 def session_cookie(value: str, secure: bool) -> str:
     """Lax, not Strict: a link opened from a mail (a notice, an invitation) must bring the session along;
     every change still needs the anti-forgery token, which no other site can read."""
@@ -51,10 +61,9 @@ class WebGuard:
     """ASGI middleware: refuses what the module docstring says, before the routes see it."""
 
     def __init__(self, app: ASGIApp, public_url: str, import_map_hash: str, csrf_of: Callable[[str | None], str | None]):
-        parts = urlsplit(public_url)
         self.app, self.csrf_of = app, csrf_of
-        self.host = parts.netloc
-        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.host = authority(public_url)
+        self.origin = f"{urlsplit(public_url).scheme}://{self.host}"
         self.headers = secure_headers(policy(import_map_hash))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -12,6 +12,8 @@ import re
 
 import pytest
 
+from pbem.judge.web_guard import authority
+
 from judge_support import cli, fast_cli, ok
 from web_client_support import Client, entry_for
 
@@ -203,3 +205,16 @@ def test_a_seat_downloads_the_game_file_anyone_verifies(judge, table, base):
     assert ": valid, " in ok(cli(base / "cat", 0, "verify", copy))
     status, _, _ = judge.request("GET", "/api" + plays["cat"] + "/record")  # no session of cat's: nothing
     assert status == 403
+
+
+@pytest.mark.parametrize("url, host", [
+    ("https://Pbem.Example.org:443", "pbem.example.org"),
+    ("https://pbem.example.org:8443/games/", "pbem.example.org:8443"),
+    ("http://PBEM.example.org:80", "pbem.example.org"),
+    ("http://127.0.0.1:8080", "127.0.0.1:8080"),
+    ("http://[::1]:8080", "[::1]:8080"),
+    ("https://[2001:DB8::1]", "[2001:db8::1]"),
+])
+def test_the_host_a_browser_sends_for_the_judges_url(url, host):
+    """What the guard answers to, and the authority of the Origin it accepts: as a browser writes them."""
+    assert authority(url) == host
