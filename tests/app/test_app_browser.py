@@ -243,7 +243,10 @@ def test_a_second_tab_on_an_older_position_is_refused_and_writes_nothing(sarcoph
     browser.find_element(By.ID, "sign").click()
     assert "the game has moved on" in wait_message(browser, "has moved on:", "Signed")
     assert browser.find_element(By.ID, "message").get_attribute("class") == "bad"
-    assert copy_bytes(app, game_id) == written
+    # nothing written in place of what the first tab signed (the copy may have gone on since: the other
+    # player's app answers by mail, near the end with its openings)
+    now = json.loads(copy_bytes(app, game_id))["entries"]
+    assert now[:len(json.loads(written)["entries"])] == json.loads(written)["entries"]
     assert open_game(next((app.home / "games-files").glob(f"*-{game_id[:8]}.json"))).seq > before
     browser.close()
     browser.switch_to.window(first)
