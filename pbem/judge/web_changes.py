@@ -66,12 +66,14 @@ def _settle(future: asyncio.Future[None]) -> None:
 
 
 def watch_outside(changes: Changes, lock: AbstractContextManager[object], mark: Callable[[], object],
-                  stopping: threading.Event, every: float) -> threading.Thread:
+                  stopping: threading.Event, every: float, log: Callable[[str], None]) -> threading.Thread:
     """A thread that, until `stopping`, every `every` seconds while a stream is open, reads the store's mark of
     what it holds (its games' entries, its tables' seats: `mark`, under the judge's `lock`) and, when another
-    process moved it on, wakes every stream to look. This process's own changes bump as they commit."""
+    process moved it on, wakes every stream to look. This process's own changes bump as they commit. A look
+    that fails is logged, once until one succeeds again."""
     def look() -> None:
         last: object = None
+        failing = False
         while not stopping.wait(every):
             if changes.streams == 0:
                 last = None  # nobody watching: the next stream looks for itself when it opens
@@ -79,8 +81,12 @@ def watch_outside(changes: Changes, lock: AbstractContextManager[object], mark: 
             try:
                 with lock:
                     now = mark()
-            except Exception:  # noqa: BLE001 (the store busy or gone for a moment: the next look tells)
+            except Exception as exc:  # noqa: BLE001 (the store busy or gone for a while: the next look tells)
+                if not failing:
+                    log(f"error looking at the store for other judges' changes: {type(exc).__name__}: {exc}")
+                failing = True
                 continue
+            failing = False
             if now != last:  # or the first look since a page opened: what moved before it is not known
                 changes.bump()
             last = now

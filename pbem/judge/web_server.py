@@ -388,7 +388,7 @@ def serve(config: Config, host: str, port: int, url: str | None) -> None:
               f"{config.imap or config.spool}")
     mail = threading.Thread(target=_mail_loop, args=(judge, stopping), name="pbem-judge-mail", daemon=True)
     mail.start()
-    watch_outside(judge.changes, judge.lock, lambda: web_tables.store_mark(judge.store), stopping, LOOK_AGAIN)
+    watch_outside(judge.changes, judge.lock, lambda: web_tables.store_mark(judge.store), stopping, LOOK_AGAIN, judge.log)
     server = _Server(uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=2, ws="none",
                                     access_log=False), judge, stopping)
     try:

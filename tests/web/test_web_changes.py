@@ -145,7 +145,7 @@ def test_one_look_for_every_open_page_none_without_one_and_a_bump_only_when_the_
         looks.append(time.monotonic())
         return mark[0]
 
-    watch_outside(changes, threading.Lock(), look, stopping, 0.02)
+    watch_outside(changes, threading.Lock(), look, stopping, 0.02, log=lambda line: None)
     try:
         time.sleep(0.2)
         assert looks == []  # no page open: the store is not asked
@@ -168,6 +168,30 @@ def test_one_look_for_every_open_page_none_without_one_and_a_bump_only_when_the_
         assert len(looks) == seen  # the pages gone: the looks stop
     finally:
         stopping.set()
+
+
+@pytest.mark.slow
+def test_a_look_that_fails_is_logged_once_until_one_succeeds_and_the_pages_are_woken_after():
+    changes, stopping, logged, marks = Changes(), threading.Event(), [], iter([0, 0, "gone", "gone", "gone", 1, 1,
+                                                                              "gone", 1] + [1] * 1000)
+
+    def look() -> int:
+        found = next(marks)
+        if found == "gone":
+            raise OSError("the database went away")
+        return int(found)
+
+    with changes.watched():
+        watch_outside(changes, threading.Lock(), look, stopping, 0.01, logged.append)
+        try:
+            deadline = time.monotonic() + 5
+            while changes.count < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.2)
+        finally:
+            stopping.set()
+    assert logged == ["error looking at the store for other judges' changes: OSError: the database went away"] * 2
+    assert changes.count == 2  # the first look, then the store moved on from 0 to 1 across the failures
 
 
 def test_the_store_mark_moves_with_each_thing_a_page_shows_whoever_wrote_it(tmp_path, judge_database):
