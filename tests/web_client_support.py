@@ -243,6 +243,19 @@ class Client:
         return dict(json.loads(body))
 
 
+def seated(judge: Any, game: str = "sarcophagus", *names: str) -> tuple[dict[str, str], dict[str, Client], dict[str, str]]:
+    """A table of `game` (ann and ben unless `names`) whose seats were each taken by a browser of their own:
+    the invitation links, each seat's client, and each seat's page address, by name."""
+    links = judge.invite(game, *(names or ("ann", "ben")))
+    clients = {name: Client(judge) for name in links}
+    plays = {}
+    for name in links:
+        status, answer = clients[name].take(links[name], name)
+        assert status == 200 and answer["ok"], answer
+        plays[name] = answer["play"]
+    return links, clients, plays
+
+
 def entry_for(identity: Any, data: dict[str, Any], offer: dict[str, Any], note: str | None = None) -> dict[str, Any]:
     """The entry a seat's page builds for an offer, built here by pbem's Python (the browser's twin)."""
     import base64

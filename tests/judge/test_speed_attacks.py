@@ -152,16 +152,10 @@ def test_a_seats_kept_page_goes_to_that_seat_alone_and_never_outlives_its_entry(
     """Pages are kept per game, head and seat: another seat's session gets no page of a seat it does not
     hold (nor by posting there), every seat's page follows each entry at once, and the page an entry's
     answer carries is the poster's, as its own GET gives it, never another seat's hand."""
-    from web_client_support import Client, entry_for
+    from web_client_support import entry_for, seated
 
     seats = ["ann", "ben", "cat"]
-    links = web_judge.invite("sarcophagus", *seats)
-    clients = {name: Client(web_judge) for name in seats}
-    plays = {}
-    for name in seats:
-        status, answer = clients[name].take(links[name], name)
-        assert status == 200 and answer["ok"], answer
-        plays[name] = answer["play"]
+    _, clients, plays = seated(web_judge, "sarcophagus", *seats)
 
     def check_pages(seq: int) -> dict[str, dict]:
         pages = {name: clients[name].state(plays[name]) for name in seats}

@@ -22,7 +22,7 @@ import pytest
 
 from app_support import App, Table
 from judge_support import write_config
-from web_client_support import Client, WebJudge, entry_for
+from web_client_support import Client, WebJudge, entry_for, seated
 
 TESTS = Path(__file__).resolve().parent.parent
 LOOK_AGAIN = 0.05
@@ -221,16 +221,10 @@ def test_a_url_in_capitals_or_with_its_default_port_serves_what_browsers_send(tm
 # ---------------------------------------------------------------- the web judge's pages' event streams
 
 
-def seated(judge: LookingJudge, game: str = "sarcophagus", *names: str) -> dict[str, tuple[Client, str]]:
+def seats_of(judge: LookingJudge, game: str = "sarcophagus", *names: str) -> dict[str, tuple[Client, str]]:
     """A table whose seats were taken by their browsers: each seat's client and its page's address."""
-    links = judge.invite(game, *(names or ("ann", "ben")))
-    seats = {}
-    for name, link in links.items():
-        client = Client(judge)
-        status, answer = client.take(link, name)
-        assert status == 200, answer
-        seats[name] = client, answer["play"]
-    return seats
+    _, clients, plays = seated(judge, game, *names)
+    return {name: (clients[name], plays[name]) for name in clients}
 
 
 def stream_request(judge: LookingJudge, play: str, cookie: str | None, host: str | None = None,
@@ -280,7 +274,7 @@ def until(predicate, timeout: float = 5) -> bool:
 
 @pytest.mark.slow
 def test_a_stream_of_a_seat_not_held_is_refused_and_watches_nothing(judge):
-    seats = seated(judge)
+    seats = seats_of(judge)
     (ann, _), (ben, play) = seats["ann"], seats["ben"]
     stranger = Client(judge)
     stranger.get(play)  # a page session of its own, from the game's page
@@ -303,7 +297,7 @@ def test_a_stream_of_a_seat_not_held_is_refused_and_watches_nothing(judge):
 
 @pytest.mark.slow
 def test_streams_opened_and_cut_leave_none_open_and_the_looks_stop(judge):
-    client, play = seated(judge)["ben"]
+    client, play = seats_of(judge)["ben"]
     assert until(lambda: judge.open_streams() == 0)
     streams = [Stream(judge, play, client.cookie) for _ in range(40)]
     for stream in streams:
@@ -326,7 +320,7 @@ def test_streams_opened_and_cut_leave_none_open_and_the_looks_stop(judge):
 
 @pytest.mark.slow
 def test_a_stream_hears_its_own_tables_changes_and_not_anothers(judge):
-    mine, theirs = seated(judge), seated(judge, "sarcophagus", "cat", "dan")
+    mine, theirs = seats_of(judge), seats_of(judge, "sarcophagus", "cat", "dan")
     ben, ben_play = mine["ben"]
     stream = Stream(judge, ben_play, ben.cookie)
     try:

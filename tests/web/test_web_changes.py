@@ -24,7 +24,7 @@ from pbem.judge.web_judge import WebJudge
 from pbem.judge.web_server import LOOK_AGAIN
 
 from judge_support import write_config
-from web_client_support import Client, entry_for
+from web_client_support import Client, entry_for, seated
 from web_client_support import WebJudge as WebJudgeProcess
 
 
@@ -49,12 +49,7 @@ def test_a_bump_from_another_thread_wakes_every_waiter_and_nothing_else_does():
 def ben_listening(judge: WebJudgeProcess) -> tuple[Client, str, queue.Queue[str], dict[str, Any]]:
     """ann and ben take their seats; ben's page's event stream is open and heard the game as it stands.
     ann's client, her page's address, what ben's stream says next, and ann's view."""
-    links = judge.invite("sarcophagus", "ann", "ben")
-    clients, plays = {name: Client(judge) for name in links}, {}
-    for name in ("ann", "ben"):
-        status, answer = clients[name].take(links[name], name)
-        assert status == 200, answer
-        plays[name] = answer["play"]
+    _, clients, plays = seated(judge)
     heard: queue.Queue[str] = queue.Queue()
 
     def listen() -> None:

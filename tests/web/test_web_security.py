@@ -15,25 +15,14 @@ import pytest
 from pbem.judge.web_guard import authority
 
 from judge_support import cli, fast_cli, ok
-from web_client_support import Client, entry_for
+from web_client_support import Client, entry_for, seated
 
 NAMES = ["ann", "ben", "cat"]
 @pytest.fixture(scope="module")
 def table(judge):
     """A Sarcophagus table whose three seats were taken by three browsers, and the game begun: each
     browser's client and its seat's page."""
-    return seated_table(judge)
-
-
-def seated_table(judge):
-    links = judge.invite("sarcophagus", *NAMES)
-    clients = {name: Client(judge) for name in NAMES}
-    plays = {}
-    for name in NAMES:
-        status, answer = clients[name].take(links[name], name)
-        assert status == 200 and answer["ok"], answer
-        plays[name] = answer["play"]
-    return links, clients, plays
+    return seated(judge, "sarcophagus", *NAMES)
 
 
 def test_the_link_took_its_seat_once(judge, table):
@@ -102,7 +91,7 @@ def test_every_post_needs_the_anti_forgery_token_and_this_origin(judge, table):
 def test_a_stolen_page_session_cannot_sign_without_the_key(judge):
     from pbem.crypto import Identity
 
-    _, clients, plays = seated_table(judge)  # a table of its own: ann's join still owed, whatever ran before
+    _, clients, plays = seated(judge, "sarcophagus", *NAMES)  # a table of its own: ann's join still owed, whatever ran before
     thief = Client(judge)
     thief.cookie, thief.csrf = clients["ann"].cookie, clients["ann"].csrf  # ann's cookie and token, stolen
     state = thief.state(plays["ann"])
